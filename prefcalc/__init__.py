@@ -1,0 +1,3 @@
+"""prefcalc: keep the score of Preference and settle the night."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from prefcalc.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,280 @@
+"""The record: what happened at the table, as immutable values.
+
+A :class:`Game` holds the players in seating order, the convention reference, the target
+and the money terms, and the list of recorded :class:`Entry` items, each wrapping one deal
+(:class:`Contract`, :class:`Misere`, :class:`AllPass`) or a manual :class:`Adjustment`.
+Nothing derived (pool, mountain, whists) is ever stored here.
+
+:func:`check_deal` is the one place that decides whether a deal *fits the game*
+(known players, tricks that add up...); the notation parser, the ledger loader and the CLI
+all go through it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from prefcalc.amounts import Amount
+from prefcalc.errors import DealError
+
+SUITS = ("s", "c", "d", "h", "nt")
+SUIT_SYMBOLS = {"s": "♠", "c": "♣", "d": "♦", "h": "♥", "nt": "NT"}
+LEVELS = (6, 7, 8, 9, 10)
+ROLES = ("w", "p", "h")
+
+
+@dataclass(frozen=True, slots=True)
+class Defender:
+    """A defender's answer: ``w`` whist, ``p`` pass, ``h`` half-whist; tricks if known."""
+
+    player: str
+    role: str
+    tricks: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """A trick contract. ``tricks`` is the declarer's, ``None`` when it was not played.
+
+    ``defenders`` keep the table's order of speech: the first whister listed said whist
+    first (it matters for the whisters' shortfall on 8 and above).
+    """
+
+    declarer: str
+    level: int
+    suit: str
+    tricks: int | None
+    defenders: tuple[Defender, ...]
+
+    @property
+    def label(self) -> str:
+        return f"{self.level}{SUIT_SYMBOLS[self.suit]}"
+
+    @property
+    def played(self) -> bool:
+        return self.tricks is not None
+
+    @property
+    def whisters(self) -> tuple[Defender, ...]:
+        return tuple(d for d in self.defenders if d.role == "w")
+
+
+@dataclass(frozen=True, slots=True)
+class Misere:
+    """A misère: the declarer must take no trick."""
+
+    declarer: str
+    tricks: int
+
+
+@dataclass(frozen=True, slots=True)
+class AllPass:
+    """An all-pass deal (распасы): tricks taken by every active player."""
+
+    tricks: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """A manual write for penalties and corrections the rules do not price."""
+
+    player: str
+    pool: Amount = 0
+    mountain: Amount = 0
+    whists: tuple[tuple[str, Amount], ...] = ()
+    note: str = ""
+
+
+Deal = Contract | Misere | AllPass | Adjustment
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of the record: a deal, who dealt it, when, and whether it was forced.
+
+    ``forced`` records that the table accepted a deal the rules would refuse (a contract
+    below the exit level after all-passes, or a deal after the game had finished).
+    """
+
+    deal: Deal
+    dealer: str | None
+    time: str
+    forced: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ConventionRef:
+    """Which rules the game is played by: a preset plus overrides, or a full table."""
+
+    preset: str | None
+    options: dict[str, Any] = field(default_factory=dict)
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """The whole record of one pool."""
+
+    players: tuple[str, ...]
+    convention: ConventionRef
+    target: int
+    first_dealer: str
+    whist_price: Amount = 1
+    currency: str = ""
+    created: str = ""
+    entries: tuple[Entry, ...] = ()
+
+    def seat(self, name: str) -> int:
+        return self.players.index(name)
+
+    def next_seat(self, name: str) -> str:
+        return self.players[(self.players.index(name) + 1) % len(self.players)]
+
+    @property
+    def next_dealer(self) -> str:
+        """The dealer of the next deal: clockwise after the last recorded dealer."""
+        for entry in reversed(self.entries):
+            if entry.dealer is not None:
+                return self.next_seat(entry.dealer)
+        return self.first_dealer
+
+
+def check_players(players: tuple[str, ...]) -> None:
+    if len(players) not in (3, 4):
+        raise DealError(f"a pool is played by 3 or 4 players, not {len(players)}")
+    seen: set[str] = set()
+    for name in players:
+        if not name or name != name.strip() or any(c in name for c in ":=,"):
+            raise DealError(f"bad player name {name!r} (no spaces around it, no ':', '=' or ',')")
+        if name.casefold() in seen:
+            raise DealError(f"player '{name}' is listed twice")
+        seen.add(name.casefold())
+
+
+def _known(game: Game, name: str) -> str:
+    if name not in game.players:
+        raise DealError(f"unknown player '{name}' (players: {', '.join(game.players)})")
+    return name
+
+
+def _tricks(value: int | None, what: str) -> None:
+    if value is not None and not 0 <= value <= 10:
+        raise DealError(f"{what} must be 0-10 tricks, not {value}")
+
+
+def active_players(game: Game, dealer: str | None) -> tuple[str, ...]:
+    """The players who hold cards: all three, or the four minus the sitting-out dealer."""
+    if len(game.players) == 4 and dealer is not None:
+        return tuple(p for p in game.players if p != dealer)
+    return game.players
+
+
+def check_deal(game: Game, deal: Deal, dealer: str | None, half_whist: bool = True) -> None:
+    """Raise :class:`DealError` unless ``deal`` fits ``game`` (context-free checks)."""
+    if dealer is not None:
+        _known(game, dealer)
+    if isinstance(deal, Adjustment):
+        _known(game, deal.player)
+        for other, _amount in deal.whists:
+            _known(game, other)
+            if other == deal.player:
+                raise DealError(f"{deal.player} cannot write whists on himself")
+        if not deal.note.strip():
+            raise DealError("an adjustment needs a note saying why")
+        return
+    if dealer is None:
+        raise DealError("a deal needs its dealer")
+    active = active_players(game, dealer)
+    four = len(game.players) == 4
+    if isinstance(deal, AllPass):
+        names = [name for name, _ in deal.tricks]
+        for name in names:
+            _known(game, name)
+            if four and name == dealer:
+                raise DealError(f"{name} deals and sits out: he takes no tricks in all-pass")
+        if len(set(names)) != len(names):
+            raise DealError("a player is listed twice in the all-pass tricks")
+        missing = [p for p in active if p not in names]
+        if missing:
+            raise DealError(
+                f"all-pass tricks of every active player are needed: missing {', '.join(missing)}"
+            )
+        for name, count in deal.tricks:
+            _tricks(count, f"{name}'s tricks")
+        total = sum(count for _, count in deal.tricks)
+        if total != 10:
+            raise DealError(f"all-pass tricks must add up to 10, not {total}")
+        return
+    _known(game, deal.declarer)
+    if four and deal.declarer == dealer:
+        raise DealError(f"{dealer} deals and sits out: he cannot declare")
+    if isinstance(deal, Misere):
+        _tricks(deal.tricks, "the misère declarer's tricks")
+        return
+    _check_contract(game, deal, dealer, active, half_whist)
+
+
+def _check_contract(
+    game: Game, deal: Contract, dealer: str, active: tuple[str, ...], half_whist: bool
+) -> None:
+    if deal.level not in LEVELS:
+        raise DealError(f"there is no contract level {deal.level} (6-10)")
+    if deal.suit not in SUITS:
+        raise DealError(f"unknown suit '{deal.suit}' (use s, c, d, h or nt)")
+    _tricks(deal.tricks, "the declarer's tricks")
+    names = [d.player for d in deal.defenders]
+    for d in deal.defenders:
+        _known(game, d.player)
+        if d.player == deal.declarer:
+            raise DealError(f"{d.player} declares and cannot also defend")
+        if len(game.players) == 4 and d.player == dealer:
+            raise DealError(f"{d.player} deals and sits out: he cannot defend")
+        if d.role not in ROLES:
+            raise DealError(f"unknown role '{d.role}' for {d.player} (use w, wN, p or h)")
+        _tricks(d.tricks, f"{d.player}'s tricks")
+    if len(set(names)) != len(names):
+        raise DealError("a defender is listed twice")
+    expected = [p for p in active if p != deal.declarer]
+    missing = [p for p in expected if p not in names]
+    if missing or len(names) != 2:
+        raise DealError(f"both defenders are needed: {' and '.join(expected)}")
+    roles = sorted(d.role for d in deal.defenders)
+    whisters = [d for d in deal.defenders if d.role == "w"]
+    if "h" in roles:
+        if roles != ["h", "p"]:
+            raise DealError("half-whist needs a passing partner (the other defender passes)")
+        if not half_whist:
+            raise DealError("half-whist is not played under this convention (half_whist = false)")
+        if deal.level > 7:
+            raise DealError(f"half-whist is only possible on 6 and 7, not on {deal.level}")
+        if deal.tricks is not None:
+            raise DealError("a half-whisted game is not played: write its tricks as '-'")
+        return
+    if not whisters:
+        if deal.tricks is not None:
+            raise DealError(
+                "both defenders passed, so the game was not played: write its tricks as '-'"
+            )
+        return
+    if deal.tricks is None:
+        raise DealError("a whisted game is played: give the declarer's tricks (0-10)")
+    defence = 10 - deal.tricks
+    if len(whisters) == 2:
+        if any(w.tricks is None for w in whisters):
+            raise DealError("two whisters: give each one's tricks, e.g. Boris:w3 Vera:w1")
+        total = sum(w.tricks or 0 for w in whisters)
+        if total != defence:
+            raise DealError(
+                f"whisters' tricks {whisters[0].tricks}+{whisters[1].tricks} and the declarer's "
+                f"{deal.tricks} must add up to 10"
+            )
+    else:
+        lone = whisters[0]
+        if lone.tricks is not None and lone.tricks != defence:
+            raise DealError(
+                f"{lone.player} took {lone.tricks} but the declarer's {deal.tricks} leave {defence}"
+            )
+        passer = next(d for d in deal.defenders if d.role == "p")
+        if passer.tricks not in (None, 0):
+            raise DealError(f"{passer.player} passed: the lone whister takes the defence's tricks")

@@ -1,0 +1,245 @@
+"""The table's shorthand, parsed into deals with precise errors.
+
+Forms (the same words as the CLI commands)::
+
+    game Anna 7h 7 Boris:w Vera:p        a contract: declarer, contract, tricks, defenders
+    game Anna 6s 5 Boris:w3 Vera:w2      two whisters with their tricks (first listed spoke first)
+    game Anna 6d - Boris:p Vera:h        not played: both passed, or a half-whist
+    misere Anna 0                        a misère and the declarer's tricks
+    passes Anna=2 Boris=5 Vera=3         an all-pass deal
+    adjust Anna --pool 2 --mountain 4 --whists Boris=10 --note "peeked at the talon"
+
+Player names may be abbreviated to any unique prefix, in any case (``a`` for Anna).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from prefcalc.amounts import Amount, parse_amount
+from prefcalc.errors import NotationError
+from prefcalc.model import Adjustment, AllPass, Contract, Deal, Defender, Misere
+
+_SUIT_ALIASES = {
+    "s": "s", "♠": "s", "♤": "s",
+    "c": "c", "♣": "c", "♧": "c",
+    "d": "d", "♦": "d", "♢": "d",
+    "h": "h", "♥": "h", "♡": "h",
+    "nt": "nt", "n": "nt", "бк": "nt",
+}  # fmt: skip
+_CONTRACT = re.compile(r"^(\d+)(.*)$")
+_ROLE = re.compile(r"^(w|p|h)(\d+)?$")
+
+
+def resolve_player(word: str, players: Sequence[str]) -> str:
+    """A player by exact name, case-insensitive name, or unique case-insensitive prefix."""
+    if word in players:
+        return word
+    folded = word.casefold()
+    same = [p for p in players if p.casefold() == folded]
+    if len(same) == 1:
+        return same[0]
+    starts = [p for p in players if p.casefold().startswith(folded)] if folded else []
+    if len(starts) == 1:
+        return starts[0]
+    if len(starts) > 1:
+        raise NotationError(f"'{word}' could be {' or '.join(starts)}: type more of the name")
+    raise NotationError(f"unknown player '{word}' (players: {', '.join(players)})")
+
+
+def parse_contract(text: str) -> tuple[int, str]:
+    """``7h`` -> ``(7, "h")``; also ``10nt``, ``6♠``, ``8NT``."""
+    match = _CONTRACT.match(text.strip().lower())
+    if not match:
+        raise NotationError(
+            f"cannot read contract '{text}' (write the level and suit, e.g. 7h, 6s, 10nt)"
+        )
+    level = int(match.group(1))
+    suit_text = match.group(2)
+    if level not in (6, 7, 8, 9, 10):
+        raise NotationError(f"there is no contract level {level} in '{text}' (levels are 6-10)")
+    if not suit_text:
+        raise NotationError(f"contract '{text}' has no suit (use s, c, d, h or nt)")
+    suit = _SUIT_ALIASES.get(suit_text)
+    if suit is None:
+        raise NotationError(
+            f"unknown suit '{suit_text}' in contract '{text}' (use s, c, d, h or nt)"
+        )
+    return level, suit
+
+
+def parse_tricks(text: str, what: str = "tricks", allow_dash: bool = False) -> int | None:
+    """``7`` -> 7; ``-`` -> None when the game was not played."""
+    if allow_dash and text.strip() in ("-", "—", "–"):
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        hint = " or '-' if the game was not played" if allow_dash else ""
+        raise NotationError(f"{what} must be a number 0-10{hint}, not '{text}'") from None
+    if not 0 <= value <= 10:
+        raise NotationError(f"{what} must be 0-10, not {value}")
+    return value
+
+
+def parse_defender(text: str, players: Sequence[str]) -> Defender:
+    """``Boris:w``, ``Boris:w3``, ``Vera:p`` or ``Vera:h``."""
+    name, sep, role = text.partition(":")
+    if not sep:
+        raise NotationError(
+            f"cannot read defender '{text}' (write NAME:w, NAME:w3, NAME:p or NAME:h)"
+        )
+    match = _ROLE.match(role.strip().lower())
+    if not match:
+        raise NotationError(
+            f"unknown role '{role}' for {name} (use w, wN for whist with N tricks, p or h)"
+        )
+    tricks = None
+    if match.group(2) is not None:
+        if match.group(1) != "w":
+            raise NotationError(f"only a whister's tricks are written ('{text}')")
+        tricks = parse_tricks(match.group(2), f"{name}'s tricks")
+    return Defender(resolve_player(name, players), match.group(1), tricks)
+
+
+def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
+    if len(words) != 5:
+        raise NotationError(
+            "a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE DEFENDER:ROLE, e.g. Anna 7h 7 Boris:w Vera:p"
+        )
+    declarer = resolve_player(words[0], players)
+    level, suit = parse_contract(words[1])
+    tricks = parse_tricks(words[2], "the declarer's tricks", allow_dash=True)
+    defenders = tuple(parse_defender(w, players) for w in words[3:])
+    return Contract(declarer, level, suit, tricks, defenders)
+
+
+def parse_misere(words: Sequence[str], players: Sequence[str]) -> Misere:
+    if len(words) != 2:
+        raise NotationError("a misère needs DECLARER TRICKS, e.g. misere Anna 0")
+    return Misere(
+        resolve_player(words[0], players), parse_tricks(words[1], "the misère tricks") or 0
+    )
+
+
+def parse_passes(words: Sequence[str], players: Sequence[str]) -> AllPass:
+    if not words:
+        raise NotationError(
+            "an all-pass deal needs every active player's tricks, e.g. Anna=2 Boris=5 Vera=3"
+        )
+    tricks: list[tuple[str, int]] = []
+    for word in words:
+        name, sep, count = word.partition("=")
+        if not sep:
+            raise NotationError(f"cannot read '{word}' (write NAME=TRICKS, e.g. Anna=2)")
+        tricks.append((resolve_player(name, players), parse_tricks(count, f"{name}'s tricks") or 0))
+    return AllPass(tuple(tricks))
+
+
+def parse_whists(pairs: Sequence[str], players: Sequence[str]) -> tuple[tuple[str, Amount], ...]:
+    out: list[tuple[str, Amount]] = []
+    for pair in pairs:
+        name, sep, amount = pair.partition("=")
+        if not sep:
+            raise NotationError(f"cannot read whists '{pair}' (write OTHER=N, e.g. Boris=10)")
+        out.append((resolve_player(name, players), _amount(amount, f"whists on {name}")))
+    return tuple(out)
+
+
+def _amount(text: str, what: str) -> Amount:
+    try:
+        return parse_amount(text)
+    except ValueError:
+        raise NotationError(f"{what} must be a number, not '{text}'") from None
+
+
+def parse_adjust(words: Sequence[str], players: Sequence[str]) -> Adjustment:
+    """``Anna --pool 2 --mountain -4 --whists Boris=10 --note "text"``."""
+    if not words:
+        raise NotationError("an adjustment needs a PLAYER")
+    player = resolve_player(words[0], players)
+    pool: Amount = 0
+    mountain: Amount = 0
+    whists: list[str] = []
+    note = ""
+    rest = list(words[1:])
+    while rest:
+        flag = rest.pop(0)
+        key, eq, inline = flag.partition("=")
+        if key not in ("--pool", "--mountain", "--whists", "--note"):
+            raise NotationError(
+                f"unknown adjustment option '{flag}' (use --pool, --mountain, --whists, --note)"
+            )
+        if eq:
+            value = inline
+        elif rest:
+            value = rest.pop(0)
+        else:
+            raise NotationError(f"{key} needs a value")
+        if key == "--pool":
+            pool = _amount(value, "--pool")
+        elif key == "--mountain":
+            mountain = _amount(value, "--mountain")
+        elif key == "--whists":
+            whists.append(value)
+        else:
+            note = value
+    return make_adjustment(player, pool, mountain, whists, note, players)
+
+
+def make_adjustment(
+    player: str,
+    pool: Amount,
+    mountain: Amount,
+    whists: Sequence[str],
+    note: str,
+    players: Sequence[str],
+) -> Adjustment:
+    if not (pool or mountain or whists):
+        raise NotationError("an adjustment needs --pool, --mountain or --whists")
+    if not note.strip():
+        raise NotationError("an adjustment needs --note saying why")
+    return Adjustment(player, pool, mountain, parse_whists(whists, players), note.strip())
+
+
+KINDS = ("game", "misere", "passes", "adjust")
+
+
+def parse_words(words: Sequence[str], players: Sequence[str]) -> Deal:
+    """Parse a whole deal: ``["game", "Anna", "7h", "7", "Boris:w", "Vera:p"]``."""
+    if not words:
+        raise NotationError(f"no deal given (start with one of {', '.join(KINDS)})")
+    kind = words[0].lower().replace("è", "e")
+    rest = words[1:]
+    if kind == "game":
+        return parse_game(rest, players)
+    if kind == "misere":
+        return parse_misere(rest, players)
+    if kind == "passes":
+        return parse_passes(rest, players)
+    if kind == "adjust":
+        return parse_adjust(rest, players)
+    raise NotationError(f"unknown deal kind '{words[0]}' (use {', '.join(KINDS)})")
+
+
+def describe(deal: Deal) -> str:
+    """A deal back in the table's shorthand (round-trips through :func:`parse_words`)."""
+    if isinstance(deal, Contract):
+        tricks = "-" if deal.tricks is None else str(deal.tricks)
+        defenders = " ".join(
+            f"{d.player}:{d.role}{'' if d.tricks is None else d.tricks}" for d in deal.defenders
+        )
+        return f"game {deal.declarer} {deal.level}{deal.suit} {tricks} {defenders}"
+    if isinstance(deal, Misere):
+        return f"misere {deal.declarer} {deal.tricks}"
+    if isinstance(deal, AllPass):
+        return "passes " + " ".join(f"{name}={n}" for name, n in deal.tricks)
+    parts = [f"adjust {deal.player}"]
+    if deal.pool:
+        parts.append(f"--pool {deal.pool}")
+    if deal.mountain:
+        parts.append(f"--mountain {deal.mountain}")
+    parts.extend(f"--whists {other}={amount}" for other, amount in deal.whists)
+    parts.append(f"--note {deal.note!r}")
+    return " ".join(parts)

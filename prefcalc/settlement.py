@@ -1,0 +1,198 @@
+"""End-of-night settlement (RULES.md section 5): pools to mountains, amnesty, the two
+traditional methods, rounding policies, money and payments.
+
+Everything is exact (``Fraction``) until a rounding policy says otherwise; ``whole`` rounds
+exactly where RULES.md 5.5 says each method rounds on paper.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from prefcalc.amounts import Amount, norm
+from prefcalc.scoring import Sheet
+
+METHODS = ("pairwise", "average")
+ROUNDINGS = ("exact", "whole")
+
+# ISO 4217 minor units for the currencies a table is likely to play for; others use 2.
+_MINOR_UNITS = {
+    "JPY": 0,
+    "KRW": 0,
+    "VND": 0,
+    "CLP": 0,
+    "ISK": 0,
+    "HUF": 2,
+    "KWD": 3,
+    "BHD": 3,
+    "TND": 3,
+}
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: str
+    payee: str
+    amount: Amount
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The steps of one method, as a player would do them on paper, and the outcome."""
+
+    method: str
+    rounding: str
+    players: tuple[str, ...]
+    pools: dict[str, Amount]
+    pool_max: Amount
+    pool_factor: Amount
+    mountains: dict[str, Amount]  # after the unclosed pools were added
+    amnesty: Amount  # the smallest mountain, subtracted from all
+    amnestied: dict[str, Amount]
+    average: Amount  # method 2's average mountain (shown for both)
+    mountain_entries: dict[str, Amount]  # method 1: whists every opponent writes on the player
+    pairwise: dict[tuple[str, str], Amount]  # method 1: (a, b) -> what a gains from b
+    mountain_whists: dict[str, Amount]  # method 2: 10 x (avg - m_i)
+    game_whists: dict[str, Amount]  # net whists written during play
+    whists: dict[str, Amount]  # the result in whists
+    whist_price: Amount
+    currency: str
+    money: dict[str, Amount]
+    payments: tuple[Payment, ...]
+
+
+def minor_unit(currency: str) -> Fraction:
+    """The smallest unit of ``currency`` (0.01 for EUR, 1 for JPY)."""
+    return Fraction(1, 10 ** _MINOR_UNITS.get(currency.upper(), 2))
+
+
+def round_half_up(value: Amount) -> int:
+    """Round to the nearest whole number, halves away from zero (symmetric)."""
+    value = Fraction(value)
+    whole = int((abs(value) + Fraction(1, 2)) // 1)
+    return whole if value >= 0 else -whole
+
+
+def largest_remainder(values: Sequence[Amount], unit: Fraction = Fraction(1)) -> list[Amount]:
+    """Round ``values`` (which add up to zero) to multiples of ``unit``, keeping the sum.
+
+    Each value is rounded down; the units still missing go to the largest remainders,
+    equal remainders to the earlier players in seating order.
+    """
+    scaled = [Fraction(v) / unit for v in values]
+    floors = [s.numerator // s.denominator for s in scaled]
+    missing = round(sum(scaled)) - sum(floors)
+    order = sorted(range(len(values)), key=lambda i: (-(scaled[i] - floors[i]), i))
+    for i in order[:missing]:
+        floors[i] += 1
+    return [norm(f * unit) for f in floors]
+
+
+def _game_whists(sheet: Sheet) -> dict[str, Amount]:
+    w = sheet.whists
+    return {
+        a: norm(sum((w[a][b] - w[b][a] for b in sheet.players if b != a), Fraction(0)))
+        for a in sheet.players
+    }
+
+
+def settle(
+    sheet: Sheet,
+    method: str = "pairwise",
+    rounding: str = "exact",
+    whist_price: Amount = 1,
+    currency: str = "",
+) -> Settlement:
+    """Settle ``sheet`` by ``method`` under ``rounding``; works at any moment of a game."""
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}")
+    if rounding not in ROUNDINGS:
+        raise ValueError(f"unknown rounding {rounding!r}")
+    players = sheet.players
+    n = len(players)
+    factor = sheet.convention.pool_to_mountain
+    pool_max = max(sheet.pool.values())
+    mountains = {p: norm(sheet.mountain[p] + factor * (pool_max - sheet.pool[p])) for p in players}
+    low = min(mountains.values())
+    m = {p: norm(mountains[p] - low) for p in players}
+    average = norm(Fraction(sum(m.values()), n))
+    game = _game_whists(sheet)
+    entries = {p: norm(Fraction(10 * m[p], n)) for p in players}
+    mountain_whists = {p: norm(10 * (average - m[p])) for p in players}
+    pairwise: dict[tuple[str, str], Amount] = {}
+    if method == "pairwise":
+        if rounding == "whole":
+            entries = {p: round_half_up(v) for p, v in entries.items()}
+        for a in players:
+            for b in players:
+                if a != b:
+                    diff = norm(sheet.whists[a][b] + entries[b] - sheet.whists[b][a] - entries[a])
+                    if rounding == "whole":
+                        diff = round_half_up(diff)
+                    pairwise[(a, b)] = diff
+        result = {
+            a: norm(sum((pairwise[(a, b)] for b in players if b != a), Fraction(0)))
+            for a in players
+        }
+    else:
+        if rounding == "whole":
+            mountain_whists = dict(
+                zip(players, largest_remainder(list(mountain_whists.values())), strict=True)
+            )
+            game = dict(zip(players, largest_remainder(list(game.values())), strict=True))
+        result = {p: norm(mountain_whists[p] + game[p]) for p in players}
+    money_exact = [Fraction(result[p]) * Fraction(whist_price) for p in players]
+    money = dict(zip(players, largest_remainder(money_exact, minor_unit(currency)), strict=True))
+    return Settlement(
+        method=method,
+        rounding=rounding,
+        players=players,
+        pools=dict(sheet.pool),
+        pool_max=pool_max,
+        pool_factor=factor,
+        mountains=mountains,
+        amnesty=low,
+        amnestied=m,
+        average=average,
+        mountain_entries=entries,
+        pairwise=pairwise,
+        mountain_whists=mountain_whists,
+        game_whists=game,
+        whists=result,
+        whist_price=whist_price,
+        currency=currency,
+        money=money,
+        payments=tuple(payments(money, players)),
+    )
+
+
+def payments(balances: dict[str, Amount], order: Sequence[str]) -> list[Payment]:
+    """Who pays whom: the biggest debtor pays the biggest creditor until all are square.
+
+    Each transfer settles at least one balance, so there are at most N - 1 of them.
+    """
+    left = {p: Fraction(balances[p]) for p in order}
+    out: list[Payment] = []
+    while True:
+        debtors = [p for p in order if left[p] < 0]
+        creditors = [p for p in order if left[p] > 0]
+        if not debtors or not creditors:
+            break
+        payer = min(debtors, key=lambda p: (left[p], order.index(p)))
+        payee = max(creditors, key=lambda p: (left[p], -order.index(p)))
+        amount = min(-left[payer], left[payee])
+        out.append(Payment(payer, payee, norm(amount)))
+        left[payer] += amount
+        left[payee] -= amount
+    return out
+
+
+def to_decimal(value: Amount, unit: Fraction) -> Decimal:
+    """A money amount (a multiple of ``unit``) as a Decimal with the unit's places."""
+    places = len(str(unit.denominator)) - 1
+    return (Decimal(Fraction(value).numerator) / Decimal(Fraction(value).denominator)).quantize(
+        Decimal(1).scaleb(-places)
+    )

@@ -1,0 +1,313 @@
+"""Terminal and JSON views of the record, the sheet and the settlement.
+
+Plain text, no colour library: recording a deal must stay fast, and the output must read
+the same in any terminal, a pipe or a test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from prefcalc.amounts import Amount, fmt, to_json_number
+from prefcalc.conventions import OPTIONS, Convention, to_toml_value
+from prefcalc.model import SUIT_SYMBOLS, AllPass, Contract, Entry, Game, Misere
+from prefcalc.scoring import Scored, Sheet
+from prefcalc.settlement import Settlement, minor_unit, to_decimal
+
+
+def table(
+    rows: Sequence[Sequence[str]], right: Sequence[bool] | None = None, gap: str = "  "
+) -> list[str]:
+    """Align ``rows`` (first row is the header) in columns."""
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    right = right or [False] + [True] * (len(widths) - 1)
+    out = []
+    for row in rows:
+        cells = [
+            cell.rjust(w) if r else cell.ljust(w)
+            for cell, w, r in zip(row, widths, right, strict=True)
+        ]
+        out.append(gap.join(cells).rstrip())
+    return out
+
+
+# --- the sheet --------------------------------------------------------------------------------
+
+
+def status_line(sheet: Sheet, game: Game) -> str:
+    conv = sheet.convention
+    parts = [f"{conv.name}", f"target {sheet.target}"]
+    if sheet.finished:
+        parts.append("FINISHED")
+    else:
+        parts.append(f"next dealer {sheet.next_dealer}")
+        if sheet.streak:
+            parts.append(
+                f"all-pass streak {sheet.streak} (next ×{fmt(sheet.passes_price)}, lowest contract {sheet.min_level})"
+            )
+        else:
+            parts.append(f"next all-pass ×{fmt(sheet.passes_price)}")
+    return " · ".join(parts)
+
+
+def sheet_text(sheet: Sheet, game: Game) -> str:
+    players = sheet.players
+    header = ["", "pool", "mountain"] + [f"on {p}" for p in players]
+    rows = [header]
+    for p in players:
+        left = sheet.left_to_close(p)
+        pool = fmt(sheet.pool[p]) + (f" ({fmt(left)} to go)" if left else " ✓")
+        cells = [p, pool, fmt(sheet.mountain[p])]
+        cells += ["·" if q == p else fmt(sheet.whists[p][q]) for q in players]
+        rows.append(cells)
+    lines = [status_line(sheet, game), *table(rows), f"{len(game.entries)} entries recorded"]
+    lines.extend(f"warning: {problem}" for problem in sheet.problems)
+    return "\n".join(lines)
+
+
+def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
+    return {
+        "convention": sheet.convention.name,
+        "target": sheet.target,
+        "players": [
+            {
+                "name": p,
+                "pool": to_json_number(sheet.pool[p]),
+                "mountain": to_json_number(sheet.mountain[p]),
+                "whists": {q: to_json_number(sheet.whists[p][q]) for q in sheet.players if q != p},
+            }
+            for p in sheet.players
+        ],
+        "deals": len(game.entries),
+        "next_dealer": sheet.next_dealer,
+        "passes_streak": sheet.streak,
+        "passes_price": to_json_number(sheet.passes_price),
+        "lowest_contract": sheet.min_level,
+        "finished": sheet.finished,
+        "problems": [str(p) for p in sheet.problems],
+    }
+
+
+# --- the log ---------------------------------------------------------------------------------
+
+
+def deal_text(entry: Entry) -> str:
+    """A deal in words a player reads at a glance."""
+    deal = entry.deal
+    if isinstance(deal, Contract):
+        label = f"{deal.level}{SUIT_SYMBOLS[deal.suit]}"
+        roles = {"w": "whist", "p": "pass", "h": "half-whist"}
+        defenders = ", ".join(
+            f"{d.player} {roles[d.role]}" + (f" {d.tricks}" if d.tricks is not None else "")
+            for d in deal.defenders
+        )
+        tricks = "not played" if deal.tricks is None else f"took {deal.tricks}"
+        text = f"{deal.declarer} {label} {tricks}; {defenders}"
+    elif isinstance(deal, Misere):
+        text = f"{deal.declarer} misère, took {deal.tricks}"
+    elif isinstance(deal, AllPass):
+        text = "all-pass: " + ", ".join(f"{n} {t}" for n, t in deal.tricks)
+    else:
+        text = f"adjustment for {deal.player}: {deal.note}"
+    return text + (" (forced)" if entry.forced else "")
+
+
+def write_lines(scored: Scored) -> list[str]:
+    return [f"{w.player}: {_signed(w.amount)} {w.target} — {w.reason}" for w in scored.writes]
+
+
+def _signed(value: Amount) -> str:
+    text = fmt(value)
+    return text if text.startswith("-") else f"+{text}"
+
+
+def log_text(sheet: Sheet) -> str:
+    rows = [["#", "time", "dealer", "deal"]]
+    for s in sheet.scored:
+        time = s.entry.time[11:16] if len(s.entry.time) >= 16 else s.entry.time
+        rows.append([str(s.number), time, s.entry.dealer or "", deal_text(s.entry)])
+    if len(rows) == 1:
+        return "no deals recorded yet"
+    return "\n".join(table(rows, right=[True, False, False, False]))
+
+
+def log_json(sheet: Sheet) -> list[dict[str, Any]]:
+    from prefcalc.ledger import deal_to_json
+    from prefcalc.notation import describe
+
+    out = []
+    for s in sheet.scored:
+        item = {"number": s.number, **deal_to_json(s.entry), "notation": describe(s.entry.deal)}
+        item["writes"] = [
+            {
+                "player": w.player,
+                "column": w.column,
+                "on": w.on,
+                "amount": to_json_number(w.amount),
+                "reason": w.reason,
+            }
+            for w in s.writes
+        ]
+        out.append(item)
+    return out
+
+
+def explain_text(sheet: Sheet, number: int) -> str:
+    s = sheet.scored[number - 1]
+    head = f"deal {s.number}" + (f", dealt by {s.entry.dealer}" if s.entry.dealer else "")
+    lines = [f"{head}: {deal_text(s.entry)}"]
+    if isinstance(s.entry.deal, AllPass):
+        lines.append(f"all-pass deal {s.streak} in a row, price ×{fmt(s.price or 0)}")
+    elif isinstance(s.entry.deal, Contract) and s.min_level > 6:
+        lines.append(f"lowest contract after the all-pass streak: {s.min_level}")
+    writes = write_lines(s)
+    lines.extend(f"  {line}" for line in writes) if writes else lines.append("  nothing written")
+    if s.finished:
+        lines.append("the game is finished after this deal")
+    return "\n".join(lines)
+
+
+# --- rules -----------------------------------------------------------------------------------
+
+
+def rules_text(conv: Convention) -> str:
+    lines = [conv.name + (f": {conv.description}" if conv.description else "")]
+    rows = [["option", "value", "meaning"]]
+    for option in OPTIONS:
+        rows.append([option.key, to_toml_value(conv.value(option.key)), option.doc])
+    lines += table(rows, right=[False, False, False])
+    return "\n".join(lines)
+
+
+# --- settlement -------------------------------------------------------------------------------
+
+
+def money_text(value: Amount, currency: str) -> str:
+    amount = to_decimal(value, minor_unit(currency))
+    return f"{amount} {currency}".strip()
+
+
+def settlement_text(s: Settlement, steps: bool = True) -> str:
+    players = s.players
+    lines = [
+        f"Settlement by {s.method} method ({'method 1' if s.method == 'pairwise' else 'method 2'}), rounding: {s.rounding}"
+    ]
+    if steps:
+        lines.append("")
+        lines.append(
+            f"1. Unclosed pools into the mountain: largest pool {fmt(s.pool_max)}, "
+            f"each missing point × {fmt(s.pool_factor)}"
+        )
+        for p in players:
+            added = s.pool_factor * (s.pool_max - s.pools[p])
+            lines.append(
+                f"   {p}: pool {fmt(s.pools[p])}, mountain +{fmt(added)} = {fmt(s.mountains[p])}"
+            )
+        lines.append(
+            f"2. Amnesty: the smallest mountain {fmt(s.amnesty)} is taken off every mountain"
+        )
+        lines.append("   " + ", ".join(f"{p} {fmt(s.amnestied[p])}" for p in players))
+        n = len(players)
+        if s.method == "pairwise":
+            lines.append(
+                f"3. Mountains into whists: every opponent writes 10 × mountain / {n} on each player"
+            )
+            lines.append(
+                "   " + ", ".join(f"on {p}: {fmt(s.mountain_entries[p])}" for p in players)
+            )
+            lines.append(
+                "4. Pairwise balances (game whists and mountain whists, the larger side keeps the difference)"
+            )
+            for i, a in enumerate(players):
+                for b in players[i + 1 :]:
+                    diff = s.pairwise[(a, b)]
+                    if diff == 0:
+                        lines.append(f"   {a} – {b}: square")
+                    else:
+                        winner, loser = (a, b) if diff > 0 else (b, a)
+                        lines.append(
+                            f"   {a} – {b}: {winner} +{fmt(diff if diff > 0 else -diff)} from {loser}"
+                        )
+        else:
+            lines.append(
+                f"3. Average mountain: {fmt(sum(s.amnestied.values(), Fraction(0)))} / {n} = {fmt(s.average)}"
+            )
+            lines.append("   mountain result 10 × (average − mountain):")
+            lines.append("   " + ", ".join(f"{p} {_signed(s.mountain_whists[p])}" for p in players))
+            lines.append("4. Game whists (written on others − written on him):")
+            lines.append("   " + ", ".join(f"{p} {_signed(s.game_whists[p])}" for p in players))
+        lines.append("")
+    rows = [["player", "whists", "money"]]
+    for p in players:
+        rows.append([p, _signed(s.whists[p]), money_text(s.money[p], s.currency)])
+    lines.append(
+        f"Result (1 whist = {money_text(s.whist_price, s.currency) if s.currency else fmt(s.whist_price)}):"
+    )
+    lines += ["   " + line for line in table(rows)]
+    lines.append("Payments:")
+    if s.payments:
+        lines += [
+            f"   {p.payer} pays {p.payee} {money_text(p.amount, s.currency)}" for p in s.payments
+        ]
+    else:
+        lines.append("   nobody owes anything")
+    return "\n".join(lines)
+
+
+def compare_text(a: Settlement, b: Settlement) -> str:
+    rows = [
+        [
+            "player",
+            f"{a.method} whists",
+            f"{b.method} whists",
+            "difference",
+            f"{a.method} money",
+            f"{b.method} money",
+        ]
+    ]
+    for p in a.players:
+        diff = a.whists[p] - b.whists[p]
+        rows.append(
+            [
+                p,
+                _signed(a.whists[p]),
+                _signed(b.whists[p]),
+                fmt(diff) if diff else "—",
+                money_text(a.money[p], a.currency),
+                money_text(b.money[p], b.currency),
+            ]
+        )
+    same = all(a.whists[p] == b.whists[p] for p in a.players)
+    lines = [f"Both methods, rounding: {a.rounding}", *table(rows)]
+    lines.append(
+        "The methods agree."
+        if same
+        else "The methods differ (rounding): the table picks one before settling."
+    )
+    return "\n".join(lines)
+
+
+def settlement_json(s: Settlement) -> dict[str, Any]:
+    unit = minor_unit(s.currency)
+    return {
+        "method": s.method,
+        "rounding": s.rounding,
+        "currency": s.currency,
+        "whist_price": to_json_number(s.whist_price),
+        "players": [
+            {
+                "name": p,
+                "whists": to_json_number(s.whists[p]),
+                "money": float(to_decimal(s.money[p], unit)),
+                "mountain": to_json_number(s.mountains[p]),
+                "amnestied_mountain": to_json_number(s.amnestied[p]),
+            }
+            for p in s.players
+        ],
+        "payments": [
+            {"from": p.payer, "to": p.payee, "amount": float(to_decimal(p.amount, unit))}
+            for p in s.payments
+        ],
+    }
