@@ -1,0 +1,108 @@
+"""Helpers shared by the tests: build games from the table's shorthand, run the CLI."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shlex
+import subprocess
+import sys
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+
+from prefcalc.conventions import Convention, load_preset
+from prefcalc.ledger import resolve_convention
+from prefcalc.model import Adjustment, ConventionRef, Entry, Game, check_deal
+from prefcalc.notation import parse_words
+from prefcalc.scoring import Sheet, score
+
+
+def make_game(
+    players: Sequence[str],
+    lines: Sequence[str],
+    convention: str = "sochi",
+    target: int = 20,
+    dealer: str | None = None,
+    options: dict[str, object] | None = None,
+    whist_price: object = 1,
+    currency: str = "",
+) -> Game:
+    """A game from deals in CLI words, e.g. ``"game Anna 7h 7 Boris:w Vera:p"``.
+
+    The dealer rotates clockwise from ``dealer`` (default: the first player); a line may
+    end with ``@Name`` to say who dealt it, and with ``!`` to mark it forced.
+    """
+    ref = ConventionRef(convention, dict(options or {}))
+    conv = resolve_convention(ref)
+    game = Game(
+        players=tuple(players),
+        convention=ref,
+        target=target,
+        first_dealer=dealer or players[0],
+        whist_price=whist_price,  # type: ignore[arg-type]
+        currency=currency,
+        created="2026-11-30T20:00:00+01:00",
+    )
+    entries: list[Entry] = []
+    for k, line in enumerate(lines):
+        words = shlex.split(line)
+        forced = words[-1] == "!"
+        if forced:
+            words = words[:-1]
+        who: str | None = None
+        if words[-1].startswith("@"):
+            who = words[-1][1:]
+            words = words[:-1]
+        deal = parse_words(words, game.players)
+        current = dataclasses.replace(game, entries=tuple(entries))
+        if isinstance(deal, Adjustment):
+            who = None
+        elif who is None:
+            who = current.next_dealer
+        check_deal(current, deal, who, conv.half_whist)
+        entries.append(Entry(deal, who, f"2026-11-30T20:{k % 60:02d}:00+01:00", forced))
+    return dataclasses.replace(game, entries=tuple(entries))
+
+
+def sheet_of(game: Game, convention: Convention | None = None) -> Sheet:
+    return score(game, convention or resolve_convention(game.convention))
+
+
+def preset(name: str, **changes: object) -> Convention:
+    """A preset with some options changed (attribute names: ``passes_prices=(1, 2, 4)``)."""
+    return dataclasses.replace(load_preset(name), **changes)  # type: ignore[arg-type]
+
+
+def run_cli(args: Sequence[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the real ``prefcalc`` executable (as a user would) and capture its output."""
+    exe = Path(sys.executable).with_name("prefcalc")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "prefcalc"]
+    full_env = {**os.environ, "XDG_DATA_HOME": str(cwd / "data"), "PYTHONIOENCODING": "utf-8"}
+    full_env.pop("PREFCALC_FILE", None)
+    full_env.update(env or {})
+    return subprocess.run(
+        [*command, *args], cwd=cwd, env=full_env, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+SAMPLE_3 = [
+    "game Anna 7h 7 Boris:w Vera:p",
+    "game Boris 6s 5 Vera:w3 Anna:w2",
+    "passes Anna=2 Boris=5 Vera=3",
+    "passes Anna=0 Boris=6 Vera=4",
+    "game Vera 7d - Anna:p Boris:p",
+    "misere Anna 0",
+    "game Boris 8nt 7 Anna:w Vera:p",
+    "game Vera 6c - Anna:p Boris:h",
+    "misere Boris 2",
+    "adjust Vera --mountain 5 --note 'peeked at the talon'",
+    "game Anna 6d 6 Boris:w2 Vera:w2",
+    "game Boris 9h 9 Anna:w1 Vera:w0",
+    "game Vera 10nt 10 Anna:w Boris:p",
+]
+
+
+def sample_game(convention: str = "sochi") -> Game:
+    """A short 3-player evening touching every kind of deal."""
+    return make_game(["Anna", "Boris", "Vera"], SAMPLE_3, convention=convention, target=20, whist_price=Fraction(1, 2), currency="EUR")
