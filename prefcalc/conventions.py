@@ -157,44 +157,48 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "lone_whister",
-        _choice(
-            "greedy",
-            "one whister and a passer, contract failed: 'greedy' or 'gentleman' (everything split in halves)",
-        ),
-        "one whister and a passer on a failed contract: greedy (whister keeps his tricks) or gentleman (all split in halves)",
+        _choice("greedy", "gentleman"),
+        "one whister and a passer, contract failed: 'greedy' or 'gentleman' (everything split in halves)",
     ),
     Option(
         "two_whisters",
-        _choice(
-            "split",
-            "both",
-            "two whisters short of the norm: 'split', 'both' (8+: both pay when the pair took nothing) or 'each' (redneck)",
-        ),
-        "two whisters short of the norm: split (pair norm), both (8+: both pay when the pair took nothing), each (every whister his own quota)",
+        _choice("split", "both", "each"),
+        "two whisters short of the norm: 'split', 'both' (8+: both pay when the pair took nothing) or 'each' (redneck)",
     ),
     Option(
         "half_whist",
         _bool,
         "half-whist on 6 and 7: the game counts as made, the half-whister writes half the norm",
     ),
-    Option("ten_norm", _int_in(0, 1), "tricks the defence must take against a 10 (0 or 1)"),
+    Option(
+        "ten_norm",
+        _int_in(0, 1),
+        "tricks the defence must take against a 10 (0 or 1)",
+    ),
     Option(
         "mountain_first",
         _bool,
         "points of a made game or misere first write off the declarer's own mountain",
     ),
-    Option("game_prices", _int_list(1, None, 5), "pool points of a made 6, 7, 8, 9, 10"),
-    Option("misere_price", _int_in(1), "pool points of a made misere"),
     Option(
-        "misere_penalty", _int_in(1), "mountain per trick of a failed misere, before remise_factor"
+        "game_prices",
+        _int_list(1, None, 5),
+        "pool points of a made 6, 7, 8, 9, 10",
+    ),
+    Option(
+        "misere_price",
+        _int_in(1),
+        "pool points of a made misere",
+    ),
+    Option(
+        "misere_penalty",
+        _int_in(1),
+        "mountain per trick of a failed misere, before remise_factor",
     ),
     Option(
         "passes.scoring",
-        _choice(
-            "mountain",
-            "all-pass deals: 'mountain' (tricks x price) or 'whists' (the fewest-tricks player writes on the others)",
-        ),
-        "all-pass deals: tricks go into the mountain, or the fewest-tricks player writes whists (Rostov)",
+        _choice("mountain", "whists"),
+        "all-pass deals: 'mountain' (tricks x price) or 'whists' (the fewest-tricks player writes on the others)",
     ),
     Option(
         "passes.prices",
@@ -203,12 +207,8 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "passes.after_last",
-        _choice(
-            "hold",
-            "arithmetic",
-            "after the last price: 'hold', 'arithmetic' or 'geometric' continuation",
-        ),
-        "after the last listed price: hold it, or continue the progression",
+        _choice("hold", "arithmetic", "geometric"),
+        "after the last price: 'hold', 'arithmetic' or 'geometric' continuation",
     ),
     Option(
         "passes.zero_bonus",
@@ -220,14 +220,15 @@ OPTIONS: tuple[Option, ...] = (
         _bool,
         "subtract the smallest trick count from everybody before pricing an all-pass deal",
     ),
-    Option("passes.whists_per_trick", _int_in(1), "whists scoring: whists per trick of difference"),
+    Option(
+        "passes.whists_per_trick",
+        _int_in(1),
+        "whists scoring: whists per trick of difference",
+    ),
     Option(
         "passes.ties",
-        _choice(
-            "each",
-            "whists scoring, several players tie for the fewest tricks: 'each' writes in full, 'split' shares",
-        ),
-        "whists scoring, tie for the fewest tricks: each writes in full, or they split the amount",
+        _choice("each", "split"),
+        "whists scoring, several players tie for the fewest tricks: 'each' writes in full, 'split' shares",
     ),
     Option(
         "passes.dealer_bonus",
@@ -239,31 +240,25 @@ OPTIONS: tuple[Option, ...] = (
         _int_list(6, 10),
         "lowest trick contract after 1, 2, 3... all-pass deals in a row (the last one holds)",
     ),
-    Option("passes.misere_ends", _bool, "a misere ends an all-pass streak"),
+    Option(
+        "passes.misere_ends",
+        _bool,
+        "a misere ends an all-pass streak",
+    ),
     Option(
         "passes.ends_streak",
-        _choice(
-            "any",
-            "which contract ends an all-pass streak: 'any', or only a 'whisted' and played one",
-        ),
-        "which contract ends an all-pass streak: any, or only a whisted and played one",
+        _choice("any", "whisted"),
+        "which contract ends an all-pass streak: 'any', or only a 'whisted' and played one",
     ),
     Option(
         "closing",
-        _choice(
-            "each",
-            "the game ends when 'each' pool reaches the target, or the pools' 'total' reaches target x players",
-        ),
-        "the game ends when every pool reaches the target (each) or the pools add up to target x players (total)",
+        _choice("each", "total"),
+        "the game ends when 'each' pool reaches the target, or the pools' 'total' reaches target x players",
     ),
     Option(
         "help",
-        _choice(
-            "most",
-            "hole",
-            "a closed player's excess points help the one with the 'most' points, the biggest 'hole', or 'none'",
-        ),
-        "a closed player's excess pool points help: the one with most points, the biggest hole, or nobody",
+        _choice("most", "hole", "none"),
+        "a closed player's excess points help the one with the 'most' points, the biggest 'hole', or 'none'",
     ),
     Option(
         "help_whists",

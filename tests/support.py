@@ -13,7 +13,17 @@ from pathlib import Path
 
 from prefcalc.conventions import Convention, load_preset
 from prefcalc.ledger import resolve_convention
-from prefcalc.model import Adjustment, ConventionRef, Entry, Game, check_deal
+from prefcalc.model import (
+    Adjustment,
+    AllPass,
+    Contract,
+    ConventionRef,
+    Defender,
+    Entry,
+    Game,
+    Misere,
+    check_deal,
+)
 from prefcalc.notation import parse_words
 from prefcalc.scoring import Sheet, score
 
@@ -74,7 +84,9 @@ def preset(name: str, **changes: object) -> Convention:
     return dataclasses.replace(load_preset(name), **changes)  # type: ignore[arg-type]
 
 
-def run_cli(args: Sequence[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    args: Sequence[str], cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run the real ``prefcalc`` executable (as a user would) and capture its output."""
     exe = Path(sys.executable).with_name("prefcalc")
     command = [str(exe)] if exe.exists() else [sys.executable, "-m", "prefcalc"]
@@ -82,7 +94,13 @@ def run_cli(args: Sequence[str], cwd: Path, env: dict[str, str] | None = None) -
     full_env.pop("PREFCALC_FILE", None)
     full_env.update(env or {})
     return subprocess.run(
-        [*command, *args], cwd=cwd, env=full_env, capture_output=True, text=True, timeout=60, check=False
+        [*command, *args],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
 
 
@@ -105,4 +123,112 @@ SAMPLE_3 = [
 
 def sample_game(convention: str = "sochi") -> Game:
     """A short 3-player evening touching every kind of deal."""
-    return make_game(["Anna", "Boris", "Vera"], SAMPLE_3, convention=convention, target=20, whist_price=Fraction(1, 2), currency="EUR")
+    return make_game(
+        ["Anna", "Boris", "Vera"],
+        SAMPLE_3,
+        convention=convention,
+        target=20,
+        whist_price=Fraction(1, 2),
+        currency="EUR",
+    )
+
+
+def random_game(
+    seed: int,
+    deals: int,
+    players: int = 3,
+    convention: str = "sochi",
+    target: int = 20,
+    options: dict[str, object] | None = None,
+    adjustments: bool = True,
+) -> Game:
+    """A random *legal* record: contracts respect the exit level of the all-pass streak.
+
+    Used by the property tests and the benchmarks. Deals after the game finished are not
+    avoided (the scorer reports them as problems; they still score).
+    """
+    import random
+
+    rng = random.Random(seed)
+    names = ("Anna", "Boris", "Vera", "Dima")[:players]
+    ref = ConventionRef(convention, dict(options or {}))
+    conv = resolve_convention(ref)
+    base = Game(
+        players=names,
+        convention=ref,
+        target=target,
+        first_dealer=names[0],
+        created="2026-11-30T20:00:00+01:00",
+    )
+    entries: list[Entry] = []
+    streak = 0
+    dealer_seat = 0
+    for k in range(deals):
+        dealer = names[dealer_seat % players]
+        active = [p for p in names if p != dealer] if players == 4 else list(names)
+        roll = rng.random()
+        deal: object
+        if adjustments and roll < 0.03:
+            who, other = rng.sample(names, 2)
+            column = rng.choice(["pool", "mountain", "whists"])
+            amount = rng.randint(1, 20)
+            if column == "whists":
+                deal = Adjustment(who, whists=((other, amount),), note="correction")
+            else:
+                deal = Adjustment(who, **{column: amount}, note="correction")  # type: ignore[arg-type]
+            entries.append(Entry(deal, None, f"t{k}"))  # type: ignore[arg-type]
+            continue
+        if roll < 0.25:
+            cuts = sorted(rng.randint(0, 10) for _ in range(len(active) - 1))
+            parts = [b - a for a, b in zip([0, *cuts], [*cuts, 10], strict=True)]
+            deal = AllPass(tuple(zip(active, parts, strict=True)))
+            streak += 1
+        elif roll < 0.32:
+            declarer = rng.choice(active)
+            deal = Misere(declarer, 0 if rng.random() < 0.6 else rng.randint(1, 4))
+            if conv.passes_misere_ends:
+                streak = 0
+        else:
+            declarer = rng.choice(active)
+            defenders = [p for p in active if p != declarer]
+            rng.shuffle(defenders)
+            level = rng.randint(conv.exit_level(streak), 10)
+            suit = rng.choice(["s", "c", "d", "h", "nt"])
+            shape = rng.random()
+            if shape < 0.15:
+                deal = Contract(
+                    declarer,
+                    level,
+                    suit,
+                    None,
+                    (Defender(defenders[0], "p"), Defender(defenders[1], "p")),
+                )
+            elif shape < 0.22 and level <= 7 and conv.half_whist:
+                deal = Contract(
+                    declarer,
+                    level,
+                    suit,
+                    None,
+                    (Defender(defenders[0], "p"), Defender(defenders[1], "h")),
+                )
+            else:
+                tricks = max(0, min(10, level + rng.choice([-3, -2, -1, -1, 0, 0, 0, 0, 1, 1, 2])))
+                if shape < 0.6:
+                    deal = Contract(
+                        declarer,
+                        level,
+                        suit,
+                        tricks,
+                        (Defender(defenders[0], "w"), Defender(defenders[1], "p")),
+                    )
+                else:
+                    a = rng.randint(0, 10 - tricks)
+                    deal = Contract(
+                        declarer, level, suit, tricks,
+                        (Defender(defenders[0], "w", a), Defender(defenders[1], "w", 10 - tricks - a)),
+                    )  # fmt: skip
+            if conv.passes_ends_streak == "any" or (deal.tricks is not None and deal.whisters):
+                streak = 0
+        entries.append(Entry(deal, dealer, f"t{k}"))  # type: ignore[arg-type]
+        dealer_seat += 1
+    return dataclasses.replace(base, entries=tuple(entries))

@@ -57,7 +57,9 @@ def main(argv: list[str]) -> int:
         ratio = ours / floor
         verdict = "ok" if ratio <= ceiling else "OVER"
         failed += verdict != "ok"
-        print(f"{name:<52} {ours * 1000:8.1f}ms {floor * 1000:8.1f}ms {ratio:6.2f}x {ceiling:6.2f}x  {verdict}")
+        print(
+            f"{name:<52} {ours * 1000:8.1f}ms {floor * 1000:8.1f}ms {ratio:6.2f}x {ceiling:6.2f}x  {verdict}"
+        )
         print(f"    floor: {what}")
     return 1 if failed else 0
 
