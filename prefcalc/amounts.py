@@ -33,7 +33,9 @@ _VULGAR = {
 
 def norm(value: Amount) -> Amount:
     """Return ``value`` as an ``int`` when it is integral."""
-    if isinstance(value, Fraction) and value.denominator == 1:
+    if value.__class__ is int:  # the common case, without an ABC isinstance check
+        return value
+    if value.denominator == 1:
         return value.numerator
     return value
 

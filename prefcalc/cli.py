@@ -4,9 +4,6 @@ No rules live here. Every user error is a :class:`PrefcalcError` printed as one 
 stderr with exit code 2, and nothing is written when a command is refused.
 """
 
-from __future__ import annotations
-
-import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -116,7 +113,7 @@ def _sheet(
 
 
 def _with_entries(game: Game, entries: tuple[Entry, ...]) -> Game:
-    return dataclasses.replace(game, entries=entries)
+    return game._replace(entries=entries)
 
 
 def _checked(
@@ -135,9 +132,7 @@ def _checked(
     if not force:
         raise DealError(f"{fresh[0]}; add --force to record it anyway")
     numbers = {p.number for p in fresh}
-    marked = tuple(
-        dataclasses.replace(e, forced=True) if k in numbers else e for k, e in enumerate(entries, 1)
-    )
+    marked = tuple(e._replace(forced=True) if k in numbers else e for k, e in enumerate(entries, 1))
     new = _with_entries(game, marked)
     return new, score(new, conv)
 
@@ -320,7 +315,7 @@ def _renumbered(sheet: Sheet, deleted: int) -> Sheet:
         for p in sheet.problems
         if p.number != deleted
     )
-    return dataclasses.replace(sheet, problems=problems)
+    return sheet._replace(problems=problems)
 
 
 @app.command(context_settings={"ignore_unknown_options": True})
@@ -364,7 +359,7 @@ def edit(
 
 def _dealer_before(game: Game, number: int) -> str:
     """The dealer deal ``number`` would have had (used when an adjustment becomes a deal)."""
-    return dataclasses.replace(game, entries=game.entries[: number - 1]).next_dealer
+    return game._replace(entries=game.entries[: number - 1]).next_dealer
 
 
 # --- viewing -------------------------------------------------------------------------------

@@ -8,13 +8,11 @@ the resulting :class:`Convention` and never asks which preset it came from.
 
 from __future__ import annotations
 
-import dataclasses
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from prefcalc.amounts import Amount, exact_text, norm
 from prefcalc.errors import ConventionError
@@ -116,8 +114,7 @@ def _int_list(
     return check
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One named option: its key in TOML and ``--set``, its checker and its meaning."""
 
     key: str
@@ -275,8 +272,7 @@ OPTIONS: tuple[Option, ...] = (
 OPTION_BY_KEY: dict[str, Option] = {option.key: option for option in OPTIONS}
 
 
-@dataclass(frozen=True)
-class Convention:
+class Convention(NamedTuple):
     """Every scoring option, validated. Attribute names are the keys with ``.`` -> ``_``."""
 
     name: str
@@ -323,7 +319,7 @@ class Convention:
         changes = {
             OPTION_BY_KEY[key].attr: value for key, value in _validate(values, source).items()
         }
-        return dataclasses.replace(self, **changes)
+        return self._replace(**changes)
 
     def passes_price(self, k: int) -> Amount:
         """The per-trick price of the k-th all-pass deal in a row (k >= 1)."""
@@ -387,8 +383,7 @@ def from_table(table: Mapping[str, Any], source: str) -> Convention:
             raise ConventionError("'base' must be a preset name", source)
         base = load_preset(base_name)
         result = base.with_options(flat, source)
-        return dataclasses.replace(
-            result,
+        return result._replace(
             name=str(name) if name is not None else f"{base.name} (house rules)",
             description=str(description),
         )

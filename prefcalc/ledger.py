@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -36,6 +36,8 @@ from prefcalc.model import (
     check_deal,
     check_players,
 )
+from prefcalc.notation import parse_contract
+from prefcalc.perf import gc_paused
 
 SCHEMA = 1
 
@@ -79,24 +81,16 @@ class _Reader:
         where: str,
         default: Any = ...,
     ) -> Any:
-        if key not in obj:
+        """``obj[key]`` if its JSON type is exactly ``kind`` (so ``true`` is not a number)."""
+        try:
+            value = obj[key]
+        except KeyError:
             if default is ...:
-                raise self.fail(where, f"missing '{key}'")
+                raise self.fail(where, f"missing '{key}'") from None
             return default
-        value = obj[key]
-        if (
-            isinstance(value, bool)
-            and kind is not bool
-            and bool not in (kind if isinstance(kind, tuple) else (kind,))
-        ):
-            raise self.fail(
-                f"{where}.{key}", f"expected {_kind_name(kind)}, got {json.dumps(value)}"
-            )
-        if not isinstance(value, kind):
-            raise self.fail(
-                f"{where}.{key}", f"expected {_kind_name(kind)}, got {json.dumps(value)}"
-            )
-        return value
+        if value.__class__ is kind or (kind.__class__ is tuple and value.__class__ in kind):
+            return value
+        raise self.fail(f"{where}.{key}", f"expected {_kind_name(kind)}, got {json.dumps(value)}")
 
     def amount(self, obj: dict[str, Any], key: str, where: str, default: Amount = 0) -> Amount:
         value = obj.get(key, default)
@@ -129,8 +123,6 @@ def _deal(r: _Reader, obj: dict[str, Any], where: str) -> Deal:
     kind = r.get(obj, "kind", str, where)
     if kind == "contract":
         contract = r.get(obj, "contract", str, where)
-        from prefcalc.notation import parse_contract
-
         try:
             level, suit = parse_contract(contract)
         except PrefcalcError as exc:
@@ -175,6 +167,11 @@ def _deal(r: _Reader, obj: dict[str, Any], where: str) -> Deal:
 
 def game_from_json(data: Any, path: str = "<ledger>") -> Game:
     """Validate a parsed ledger and build the :class:`Game`; errors name the bad field."""
+    with gc_paused():
+        return _game_from_json(data, path)
+
+
+def _game_from_json(data: Any, path: str) -> Game:
     r = _Reader(path)
     if not isinstance(data, dict):
         raise LedgerError("not a prefcalc ledger (expected a JSON object)", path)
@@ -331,7 +328,8 @@ def load(path: Path) -> Game:
     except (OSError, UnicodeDecodeError) as exc:
         raise LedgerError(f"cannot read the ledger: {exc}", str(path)) from None
     try:
-        data = json.loads(text)
+        with gc_paused():
+            data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise LedgerError(
             f"the ledger is corrupt: {exc.msg} at line {exc.lineno} column {exc.colno}", str(path)
@@ -340,9 +338,14 @@ def load(path: Path) -> Game:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so that readers see the old file or the new one."""
+    """Replace ``path`` with ``text`` so that readers see the old file or the new one.
+
+    The text goes to a fresh temporary file in the same folder, is flushed to disk, then
+    renamed over the ledger; the folder is synced so the rename itself survives a crash.
+    """
     directory = path.parent
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = directory / f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -350,7 +353,7 @@ def write_atomic(path: Path, text: str) -> None:
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     if hasattr(os, "O_DIRECTORY"):
         dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)

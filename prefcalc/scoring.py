@@ -12,14 +12,14 @@ gentleman's split, a semi-responsible shortfall) makes them fractional; nothing 
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.conventions import Convention
 from prefcalc.errors import DealError
 from prefcalc.model import Adjustment, AllPass, Contract, Entry, Game, Misere
+from prefcalc.perf import gc_paused
 
 POOL = "pool"
 MOUNTAIN = "mountain"
@@ -46,12 +46,11 @@ class _ReasonFormatter(string.Formatter):
 _REASONS = _ReasonFormatter()
 
 
-@dataclass(frozen=True, slots=True)
-class Write:
+class Write(NamedTuple):
     """One write on the sheet: ``amount`` into ``player``'s ``column`` (on ``on`` for whists).
 
     The reason is kept as a template and its arguments and formatted only when asked for,
-    so that scoring a long record stays fast.
+    so that scoring a long record stays fast (an immutable named tuple: cheap to create).
     """
 
     player: str
@@ -71,8 +70,7 @@ class Write:
         return f"whists on {self.on}" if self.column == WHISTS else self.column
 
 
-@dataclass(frozen=True, slots=True)
-class Scored:
+class Scored(NamedTuple):
     """One entry of the record with what it wrote and the state it left."""
 
     number: int
@@ -84,8 +82,7 @@ class Scored:
     finished: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """A deal the rules would refuse in its place (the CLI refuses to record it)."""
 
     number: int
@@ -95,8 +92,7 @@ class Problem:
         return f"deal {self.number}: {self.message}"
 
 
-@dataclass(frozen=True)
-class Sheet:
+class Sheet(NamedTuple):
     """The scoresheet after replaying the record."""
 
     players: tuple[str, ...]
@@ -153,18 +149,21 @@ class _State:
     # -- raw writes ------------------------------------------------------------------
     def to_mountain(self, i: int, amount: Amount, template: str, *args: Any) -> None:
         if amount:
-            self.mountain[i] = norm(self.mountain[i] + amount)
+            total = self.mountain[i] + amount
+            self.mountain[i] = total if total.__class__ is int else norm(total)
             self.writes.append(Write(self.names[i], MOUNTAIN, amount, None, template, args))
 
     def to_whists(self, i: int, j: int, amount: Amount, template: str, *args: Any) -> None:
         if amount:
             row = self.whists[i]
-            row[j] = norm(row[j] + amount)
+            total = row[j] + amount
+            row[j] = total if total.__class__ is int else norm(total)
             self.writes.append(Write(self.names[i], WHISTS, amount, self.names[j], template, args))
 
     def to_pool_raw(self, i: int, amount: Amount, template: str, *args: Any) -> None:
         if amount:
-            self.pool[i] = norm(self.pool[i] + amount)
+            total = self.pool[i] + amount
+            self.pool[i] = total if total.__class__ is int else norm(total)
             self.writes.append(Write(self.names[i], POOL, amount, None, template, args))
 
     # -- pool writes with the cap and the help rule ----------------------------------------
@@ -517,7 +516,7 @@ def _score_adjustment(st: _State, deal: Adjustment) -> None:
 
 def _finished(st: _State, conv: Convention) -> bool:
     if conv.closing == "each":
-        return all(p >= st.target for p in st.pool)
+        return min(st.pool) >= st.target
     return sum(st.pool) >= st.target * len(st.pool)
 
 
@@ -534,6 +533,11 @@ def score(game: Game, convention: Convention, strict: bool = False) -> Sheet:
     exit level after all-passes, or after the game finished) are scored anyway and listed
     in ``Sheet.problems``; with ``strict=True`` the first one raises :class:`DealError`.
     """
+    with gc_paused():
+        return _replay(game, convention, strict)
+
+
+def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     conv = convention
     st = _State(game.players, conv, game.target)
     four = len(game.players) == 4

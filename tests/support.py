@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import shlex
 import subprocess
@@ -65,14 +64,14 @@ def make_game(
             who = words[-1][1:]
             words = words[:-1]
         deal = parse_words(words, game.players)
-        current = dataclasses.replace(game, entries=tuple(entries))
+        current = game._replace(entries=tuple(entries))
         if isinstance(deal, Adjustment):
             who = None
         elif who is None:
             who = current.next_dealer
         check_deal(current, deal, who, conv.half_whist)
         entries.append(Entry(deal, who, f"2026-11-30T20:{k % 60:02d}:00+01:00", forced))
-    return dataclasses.replace(game, entries=tuple(entries))
+    return game._replace(entries=tuple(entries))
 
 
 def sheet_of(game: Game, convention: Convention | None = None) -> Sheet:
@@ -81,7 +80,7 @@ def sheet_of(game: Game, convention: Convention | None = None) -> Sheet:
 
 def preset(name: str, **changes: object) -> Convention:
     """A preset with some options changed (attribute names: ``passes_prices=(1, 2, 4)``)."""
-    return dataclasses.replace(load_preset(name), **changes)  # type: ignore[arg-type]
+    return load_preset(name)._replace(**changes)  # type: ignore[arg-type]
 
 
 def run_cli(
@@ -231,4 +230,4 @@ def random_game(
                 streak = 0
         entries.append(Entry(deal, dealer, f"t{k}"))  # type: ignore[arg-type]
         dealer_seat += 1
-    return dataclasses.replace(base, entries=tuple(entries))
+    return base._replace(entries=tuple(entries))

@@ -1,0 +1,46 @@
+"""Issue 4: recording one deal into a game of 500 deals, end to end as a process,
+against ``python -c "import typer, pydantic"``."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from run import Figure
+from support import random_game
+
+from prefcalc.ledger import game_to_json_text
+
+EXE = Path(sys.executable).with_name("prefcalc")
+
+
+def _median(samples: list[float]) -> float:
+    samples = sorted(samples)
+    return samples[len(samples) // 2]
+
+
+def record_500() -> tuple[float, float, str]:
+    game = random_game(3, 500, 3, "sochi", target=10**6, adjustments=False)
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "base.json"
+        base.write_text(game_to_json_text(game), encoding="utf-8")
+        ledger = Path(tmp) / "game.json"
+        deal = ["game", "Anna", "7h", "7", "Boris:w", "Vera:p", "--file", str(ledger)]
+        floor_cmd = [sys.executable, "-c", "import typer, pydantic"]
+        ours, floor = [], []
+        for _ in range(21):  # interleaved, so both see the same machine state
+            shutil.copy(base, ledger)
+            start = time.perf_counter()
+            subprocess.run([str(EXE), *deal], check=True, capture_output=True)
+            ours.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            subprocess.run(floor_cmd, check=True, capture_output=True)
+            floor.append(time.perf_counter() - start)
+    return _median(ours), _median(floor), 'python -c "import typer, pydantic" (median of 21, interleaved)'
+
+
+FIGURES: list[Figure] = [("record a deal into a 500-deal game (process)", 1.5, record_500)]
