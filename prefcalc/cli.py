@@ -85,6 +85,11 @@ SetOpt = Annotated[
 ]
 
 
+# Deal words may look like options ("-1" tricks): let them through to the notation parser,
+# which names the real problem.
+_WORDS = {"ignore_unknown_options": True}
+
+
 def out(text: str) -> None:
     sys.stdout.write(text + "\n")
 
@@ -169,7 +174,7 @@ def _show_recorded(game: Game, sheet: Sheet, number: int) -> None:
     out(sheet_text(sheet, game))
 
 
-@app.command()
+@app.command(context_settings=_WORDS)
 def game(
     words: Annotated[
         list[str],
@@ -191,7 +196,7 @@ def game(
     _record(file, lambda g: parse_game(words, g.players), dealer, force)
 
 
-@app.command()
+@app.command(context_settings=_WORDS)
 def misere(
     declarer: Annotated[str, typer.Argument(show_default=False)],
     tricks: Annotated[str, typer.Argument(show_default=False)],
@@ -203,7 +208,7 @@ def misere(
     _record(file, lambda g: parse_misere([declarer, tricks], g.players), dealer, force)
 
 
-@app.command()
+@app.command(context_settings=_WORDS)
 def passes(
     tricks: Annotated[list[str], typer.Argument(metavar="PLAYER=TRICKS...", show_default=False)],
     dealer: DealerOpt = None,
@@ -318,7 +323,7 @@ def _renumbered(sheet: Sheet, deleted: int) -> Sheet:
     return sheet._replace(problems=problems)
 
 
-@app.command(context_settings={"ignore_unknown_options": True})
+@app.command(context_settings=_WORDS)
 def edit(
     number: Annotated[int, typer.Argument(show_default=False)],
     words: Annotated[

@@ -363,6 +363,12 @@ def write_atomic(path: Path, text: str) -> None:
             os.close(dir_fd)
 
 
+def _remove_stale_temporaries(path: Path) -> None:
+    """Temporary files of writers that were killed mid-write (only writers hold the lock)."""
+    for stale in path.parent.glob(f".{path.name}.*.tmp"):
+        stale.unlink(missing_ok=True)
+
+
 def create(path: Path, game: Game, force: bool = False) -> None:
     """Write a new game; refuses to replace an existing file unless ``force``."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -379,6 +385,7 @@ def update(path: Path, change: Callable[[Game], Game]) -> tuple[Game, Game]:
     """
     with locked(path):
         before = load(path)
+        _remove_stale_temporaries(path)
         after = change(before)
         if after is not before:
             write_atomic(path, game_to_json_text(after))

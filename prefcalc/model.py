@@ -189,7 +189,9 @@ def check_deal(game: Game, deal: Deal, dealer: str | None, half_whist: bool = Tr
         for name in names:
             _known(game, name)
             if four and name == dealer:
-                raise DealError(f"{name} deals and sits out: he takes no tricks in all-pass")
+                raise DealError(
+                    f"{name} is the dealer and sits out this deal, so takes no all-pass tricks"
+                )
         if len(set(names)) != len(names):
             raise DealError("a player is listed twice in the all-pass tricks")
         missing = [p for p in active if p not in names]
@@ -205,7 +207,7 @@ def check_deal(game: Game, deal: Deal, dealer: str | None, half_whist: bool = Tr
         return
     _known(game, deal.declarer)
     if four and deal.declarer == dealer:
-        raise DealError(f"{dealer} deals and sits out: he cannot declare")
+        raise DealError(f"{dealer} is the dealer and sits out this deal, so cannot declare")
     if isinstance(deal, Misere):
         _tricks(deal.tricks, "the misère declarer's tricks")
         return
@@ -226,7 +228,7 @@ def _check_contract(
         if d.player == deal.declarer:
             raise DealError(f"{d.player} declares and cannot also defend")
         if len(game.players) == 4 and d.player == dealer:
-            raise DealError(f"{d.player} deals and sits out: he cannot defend")
+            raise DealError(f"{d.player} is the dealer and sits out this deal, so cannot defend")
         if d.role not in ROLES:
             raise DealError(f"unknown role '{d.role}' for {d.player} (use w, wN, p or h)")
         _tricks(d.tricks, f"{d.player}'s tricks")

@@ -40,7 +40,11 @@ def record_500() -> tuple[float, float, str]:
             start = time.perf_counter()
             subprocess.run(floor_cmd, check=True, capture_output=True)
             floor.append(time.perf_counter() - start)
-    return _median(ours), _median(floor), 'python -c "import typer, pydantic" (median of 21, interleaved)'
+    return (
+        _median(ours),
+        _median(floor),
+        'python -c "import typer, pydantic" (median of 21, interleaved)',
+    )
 
 
 FIGURES: list[Figure] = [("record a deal into a 500-deal game (process)", 1.5, record_500)]

@@ -1,0 +1,644 @@
+"""The XLSX workbook: the record, the sheet, the settlement and the rules, with live formulas.
+
+Four sheets, in this order:
+
+``Deals``
+    One row per entry of the record (deals and adjustments): number, time, dealer, kind,
+    declarer, contract, tricks, both defenders' roles and tricks, the all-pass streak and
+    price, the deal in words, the scorer's warning if any, then what every player got
+    written in this entry, net per column (``Anna pool``, ``Anna mountain``,
+    ``Anna on Boris``...). Frozen header, filters, widths fitted to the content.
+``Sheet``
+    Each player's totals (pool, mountain, whists on every opponent, points left to close) as
+    ``SUM`` formulas over the Deals columns, and below them the running totals after every
+    deal (formulas too), so a number corrected in Deals flows through.
+``Settlement``
+    RULES.md section 5 step by step for both methods in exact arithmetic, as formulas over
+    the Sheet totals: unclosed pools into the mountain (``pool_to_mountain`` from Rules),
+    the amnesty, method 1's ``10 × m / N`` entries, held whists and pairwise balances,
+    method 2's average mountain, mountain results and game whists, the results in whists
+    and money (whists × the whist price). prefcalc's money rounded to the currency's unit,
+    its payments and its whole-whist results are shown beside as values.
+``Rules``
+    The game's terms, the convention's name and every option value with its meaning.
+
+openpyxl is imported here only: the CLI imports this module lazily, when exporting.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from openpyxl import Workbook  # type: ignore[import-untyped]
+from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE  # type: ignore[import-untyped]
+from openpyxl.styles import Font, NamedStyle, PatternFill  # type: ignore[import-untyped]
+from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
+
+from prefcalc.amounts import Amount
+from prefcalc.conventions import OPTIONS, to_toml_value
+from prefcalc.errors import PrefcalcError
+from prefcalc.model import Adjustment, AllPass, Contract, Game, Misere
+from prefcalc.scoring import MOUNTAIN, POOL, WHISTS, Sheet
+from prefcalc.settlement import Settlement, minor_unit, settle
+
+DEALS = "Deals"
+SHEET = "Sheet"
+SETTLEMENT = "Settlement"
+RULES = "Rules"
+
+#: The fixed columns of the Deals sheet; the per-player written columns follow them.
+DEAL_HEADERS = (
+    "#",
+    "Time",
+    "Dealer",
+    "Kind",
+    "Declarer",
+    "Contract",
+    "Tricks",
+    "Defender 1",
+    "Role 1",
+    "Tricks 1",
+    "Defender 2",
+    "Role 2",
+    "Tricks 2",
+    "Passes in a row",
+    "Price per trick",
+    "Deal",
+    "Warning",
+)
+_DEAL_TEXT = DEAL_HEADERS.index("Deal") + 1
+_WARNING = DEAL_HEADERS.index("Warning") + 1
+_FIRST_WRITTEN = len(DEAL_HEADERS) + 1
+
+_ROLES = {"w": "whist", "p": "pass", "h": "half-whist"}
+_HEADER = "prefcalc header"
+_TITLE = "prefcalc title"
+_MAX_WIDTH = 60
+
+Key = tuple[str, str, str | None]  # (player, column, on): one written column
+
+
+# --- small helpers ------------------------------------------------------------------------------
+
+
+def _num(value: Amount) -> int | float:
+    """An exact amount as a cell number: ints stay ints, fractions become floats."""
+    if isinstance(value, int):
+        return value
+    return value.numerator if value.denominator == 1 else float(value)
+
+
+def _text(value: str) -> str:
+    """Text a worksheet accepts: no XML-illegal control characters, at most 32,767 long."""
+    cleaned: str = ILLEGAL_CHARACTERS_RE.sub("", value)
+    return cleaned[:32767]
+
+
+def _risky(value: str) -> bool:
+    """Text openpyxl would take for a formula (``=...``) or an error value (``#N/A``)."""
+    return (len(value) > 1 and value[0] == "=") or value in ERROR_CODES
+
+
+def _as_text(ws: Any, row: int, columns: Iterable[int]) -> None:
+    """Keep the risky texts of ``row`` as plain strings (never formulas or error values)."""
+    for col in columns:
+        cell = ws.cell(row, col)
+        if isinstance(cell.value, str) and _risky(cell.value):
+            cell.data_type = "s"
+
+
+def _width(length: int) -> float:
+    return float(min(max(length + 2, 6), _MAX_WIDTH))
+
+
+def _written_keys(players: Sequence[str]) -> list[Key]:
+    """The written columns, player by player: pool, mountain, whists on each opponent."""
+    keys: list[Key] = []
+    for p in players:
+        keys.append((p, POOL, None))
+        keys.append((p, MOUNTAIN, None))
+        keys.extend((p, WHISTS, q) for q in players if q != p)
+    return keys
+
+
+def _written_header(key: Key) -> str:
+    player, column, on = key
+    return f"{player} on {on}" if column == WHISTS else f"{player} {column}"
+
+
+def _styles(wb: Any) -> None:
+    header = NamedStyle(name=_HEADER)
+    header.font = Font(bold=True)
+    header.fill = PatternFill("solid", fgColor="DDE4EE")
+    wb.add_named_style(header)
+    title = NamedStyle(name=_TITLE)
+    title.font = Font(bold=True, size=12)
+    wb.add_named_style(title)
+
+
+def _header_row(ws: Any, row: int, labels: Sequence[str], first: int = 1) -> None:
+    for offset, label in enumerate(labels):
+        cell = ws.cell(row, first + offset, _text(label))
+        cell.style = _HEADER
+    _as_text(ws, row, range(first, first + len(labels)))
+
+
+# --- Deals --------------------------------------------------------------------------------------
+
+
+def _deal_columns(number: int, time: str, dealer: str | None, deal: Any) -> dict[int, Any]:
+    """The fixed cells of one entry's row (1-based column -> value), empty ones left out."""
+    row: dict[int, Any] = {1: number, 2: _text(time)}
+    if dealer is not None:
+        row[3] = dealer
+    if isinstance(deal, Contract):
+        row[4] = "contract"
+        row[5] = deal.declarer
+        row[6] = deal.label
+        if deal.tricks is not None:
+            row[7] = deal.tricks
+        for k, defender in enumerate(deal.defenders[:2]):
+            base = 8 + 3 * k
+            row[base] = defender.player
+            row[base + 1] = _ROLES.get(defender.role, defender.role)
+            if defender.tricks is not None:
+                row[base + 2] = defender.tricks
+    elif isinstance(deal, Misere):
+        row[4] = "misère"
+        row[5] = deal.declarer
+        row[6] = "misère"
+        row[7] = deal.tricks
+    elif isinstance(deal, AllPass):
+        row[4] = "all-pass"
+    elif isinstance(deal, Adjustment):
+        row[4] = "adjustment"
+    return row
+
+
+def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
+    from prefcalc.views import deal_text
+
+    column_of = {key: _FIRST_WRITTEN + k for k, key in enumerate(keys)}
+    headers = [*DEAL_HEADERS, *(_written_header(key) for key in keys)]
+    ws.append(headers)
+    for cell in ws[1]:
+        cell.style = _HEADER
+    _as_text(ws, 1, range(1, len(headers) + 1))
+    warnings: dict[int, list[str]] = {}
+    for problem in sheet.problems:
+        warnings.setdefault(problem.number, []).append(problem.message)
+    widths = [len(h) for h in headers]
+    text_columns = (2, 3, 5, 8, 11, _DEAL_TEXT, _WARNING)
+    for scored in sheet.scored:
+        entry = scored.entry
+        row = _deal_columns(scored.number, entry.time, entry.dealer, entry.deal)
+        if isinstance(entry.deal, AllPass):
+            row[14] = scored.streak
+            if scored.price is not None:
+                row[15] = _num(scored.price)
+        row[_DEAL_TEXT] = _text(deal_text(entry))
+        found = warnings.get(scored.number)
+        if found:
+            row[_WARNING] = _text("; ".join(found))
+        net: dict[int, Amount] = {}
+        for write in scored.writes:
+            col = column_of[(write.player, write.column, write.on)]
+            net[col] = net.get(col, 0) + write.amount
+        for col, amount in net.items():
+            if amount:
+                row[col] = _num(amount)
+        ws.append(row)
+        risky = False
+        for col in text_columns:
+            value = row.get(col)
+            if value is not None:
+                length = len(value)
+                if length > widths[col - 1]:
+                    widths[col - 1] = length
+                risky = risky or _risky(value)
+        if risky:
+            _as_text(ws, ws.max_row, text_columns)
+    for col, length in enumerate(widths, 1):
+        ws.column_dimensions[get_column_letter(col)].width = _width(length)
+    last_row = max(len(sheet.scored) + 1, 2)
+    ws.freeze_panes = "A2"
+    ws.auto_filter.ref = f"A1:{get_column_letter(len(headers))}{last_row}"
+
+
+# --- Sheet --------------------------------------------------------------------------------------
+
+
+class _SheetRefs:
+    """Where the Sheet tab keeps each total (absolute references, for other sheets)."""
+
+    def __init__(self, players: Sequence[str]) -> None:
+        self.players = tuple(players)
+        self.row = {p: 2 + i for i, p in enumerate(players)}
+        self.on_col = {p: get_column_letter(4 + i) for i, p in enumerate(players)}
+        self.last_on_col = get_column_letter(3 + len(players))
+
+    def pool(self, p: str) -> str:
+        return f"{SHEET}!$B${self.row[p]}"
+
+    def mountain(self, p: str) -> str:
+        return f"{SHEET}!$C${self.row[p]}"
+
+    def whists(self, a: str, b: str) -> str:
+        return f"{SHEET}!${self.on_col[b]}${self.row[a]}"
+
+    def written_by(self, p: str) -> str:
+        """The range of whists ``p`` wrote on everybody (his row; his own cell is empty)."""
+        r = self.row[p]
+        return f"{SHEET}!$D${r}:${self.last_on_col}${r}"
+
+    def written_on(self, p: str) -> str:
+        """The range of whists everybody wrote on ``p`` (his column; his own cell is empty)."""
+        col = self.on_col[p]
+        return f"{SHEET}!${col}$2:${col}${1 + len(self.players)}"
+
+
+def _write_sheet(ws: Any, sheet: Sheet, keys: list[Key], refs: _SheetRefs, target_ref: str) -> None:
+    players = sheet.players
+    n = len(players)
+    first = 2
+    last = max(len(sheet.scored) + 1, 2)
+    deals_col = {key: get_column_letter(_FIRST_WRITTEN + k) for k, key in enumerate(keys)}
+
+    def total(key: Key) -> str:
+        col = deals_col[key]
+        return f"=SUM({DEALS}!${col}${first}:${col}${last})"
+
+    _header_row(ws, 1, ["Player", "Pool", "Mountain", *(f"on {p}" for p in players), "To close"])
+    for p in players:
+        r = refs.row[p]
+        ws.cell(r, 1, p)
+        ws.cell(r, 2, total((p, POOL, None)))
+        ws.cell(r, 3, total((p, MOUNTAIN, None)))
+        for q in players:
+            if q != p:
+                ws.cell(r, 4 + players.index(q), total((p, WHISTS, q)))
+        ws.cell(r, 4 + n, f"=MAX(0,{target_ref}-B{r})")
+    _as_text(ws, 1, range(1, 5 + n))
+    for p in players:
+        _as_text(ws, refs.row[p], (1,))
+    ws.column_dimensions["A"].width = _width(max(len("Player"), *(len(p) for p in players)))
+    for c in range(2, 5 + n):
+        ws.column_dimensions[get_column_letter(c)].width = _width(12)
+
+    # Running totals after every deal: the previous row plus this deal's row of Deals.
+    title_row = n + 3
+    ws.cell(title_row, 1, "Running totals after each deal").style = _TITLE
+    head = title_row + 1
+    _header_row(ws, head, ["#", *(_written_header(key) for key in keys)])
+    letters = [deals_col[key] for key in keys]
+    own = [get_column_letter(2 + k) for k in range(len(keys))]
+    for k, scored in enumerate(sheet.scored):
+        r = head + 1 + k
+        d = first + k
+        if k == 0:
+            formulas = [f"={DEALS}!{col}{d}" for col in letters]
+        else:
+            formulas = [
+                f"={mine}{r - 1}+{DEALS}!{col}{d}" for mine, col in zip(own, letters, strict=True)
+            ]
+        ws.append([scored.number, *formulas])
+    for k, key in enumerate(keys):
+        letter = own[k]
+        current = ws.column_dimensions[letter].width or 0
+        ws.column_dimensions[letter].width = max(current, _width(len(_written_header(key))))
+
+
+# --- Settlement ---------------------------------------------------------------------------------
+
+
+class _Grid:
+    """A worksheet written cell by cell, with the styles and text safety of this module."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+
+    def put(self, row: int, col: int, value: int | float | bool | str) -> None:
+        """A number, a boolean or a formula (``=...``) of this module's own making."""
+        self.ws.cell(row, col, value)
+
+    def text(self, row: int, col: int, value: str, style: str | None = None) -> None:
+        """A text cell, never taken for a formula."""
+        cell = self.ws.cell(row, col, _text(value))
+        if _risky(cell.value):
+            cell.data_type = "s"
+        if style is not None:
+            cell.style = style
+
+    def header(self, row: int, labels: Sequence[str]) -> None:
+        _header_row(self.ws, row, labels)
+
+    def money(self, row: int, col: int, value: Any, fmt: str) -> None:
+        cell = self.ws.cell(row, col, value)
+        cell.number_format = fmt
+
+
+def _money_format(currency: str) -> str:
+    places = len(str(minor_unit(currency).denominator)) - 1
+    fmt = "#,##0" + ("." + "0" * places if places else "")
+    if currency and currency.isascii() and currency.isalnum():
+        fmt += f' "{currency}"'
+    return fmt
+
+
+def _write_payments(g: _Grid, row: int, title: str, s: Settlement, fmt: str) -> int:
+    g.text(row, 1, title, _TITLE)
+    g.header(row + 1, ["Payer", "Payee", "Amount"])
+    row += 2
+    if not s.payments:
+        g.text(row, 1, "nobody owes anything")
+        return row + 1
+    for payment in s.payments:
+        g.text(row, 1, payment.payer)
+        g.text(row, 2, payment.payee)
+        g.money(row, 3, _num(payment.amount), fmt)
+        row += 1
+    return row
+
+
+def _write_settlement(
+    ws: Any,
+    game: Game,
+    sheet: Sheet,
+    refs: _SheetRefs,
+    factor_ref: str,
+) -> None:
+    players = sheet.players
+    n = len(players)
+    g = _Grid(ws)
+    price, currency = game.whist_price, game.currency
+    fmt = _money_format(currency)
+    exact = {m: settle(sheet, m, "exact", price, currency) for m in ("pairwise", "average")}
+    whole = {m: settle(sheet, m, "whole", price, currency) for m in ("pairwise", "average")}
+    last_col = get_column_letter(1 + n)
+
+    g.text(1, 1, "Settlement (RULES.md section 5), exact arithmetic", _TITLE)
+    g.text(
+        2,
+        1,
+        "Formulas over the Sheet totals: correct a number in Deals and everything here follows. "
+        "prefcalc's rounded money and payments are values as of the export.",
+    )
+    g.text(4, 1, "Whist price")
+    g.money(4, 2, _num(price), "General")
+    if currency:
+        g.text(4, 3, currency)
+    g.text(5, 1, "Players (N)")
+    g.put(5, 2, n)
+    g.text(6, 1, "Pool to mountain factor")
+    g.put(6, 2, f"={factor_ref}")
+    price_ref, n_ref, factor = "$B$4", "$B$5", "$B$6"
+
+    # 1. Unclosed pools into the mountain, then the amnesty.
+    g.text(8, 1, "1. Unclosed pools into the mountain, then the amnesty", _TITLE)
+    g.header(
+        9,
+        [
+            "Player",
+            "Pool",
+            "Mountain",
+            "Added: factor × (largest pool − pool)",
+            "Mountain with the pools",
+            "Mountain after the amnesty",
+        ],
+    )
+    top, bottom = 10, 9 + n
+    largest, amnesty = bottom + 1, bottom + 2
+    m_row = {p: top + i for i, p in enumerate(players)}
+    for p, r in m_row.items():
+        g.text(r, 1, p)
+        g.put(r, 2, f"={refs.pool(p)}")
+        g.put(r, 3, f"={refs.mountain(p)}")
+        g.put(r, 4, f"={factor}*($B${largest}-B{r})")
+        g.put(r, 5, f"=C{r}+D{r}")
+        g.put(r, 6, f"=E{r}-$B${amnesty}")
+    g.text(largest, 1, "Largest pool")
+    g.put(largest, 2, f"=MAX(B{top}:B{bottom})")
+    g.text(amnesty, 1, "Amnesty: the smallest mountain")
+    g.put(amnesty, 2, f"=MIN(E{top}:E{bottom})")
+
+    # 2. Method 1: pairwise.
+    row = amnesty + 2
+    g.text(row, 1, "2. Method 1 (pairwise)", _TITLE)
+    g.header(row + 1, ["Player", "10 × mountain / N: every opponent writes this on him"])
+    entry_row = {p: row + 2 + i for i, p in enumerate(players)}
+    for p, r in entry_row.items():
+        g.text(r, 1, p)
+        g.put(r, 2, f"=10*F{m_row[p]}/{n_ref}")
+    row += 3 + n
+    g.text(row, 1, "Whists each player holds on each opponent: game whists + mountain whists")
+    g.header(row + 1, ["Player", *(f"on {p}" for p in players)])
+    held_row = {p: row + 2 + i for i, p in enumerate(players)}
+    col_of = {p: get_column_letter(2 + i) for i, p in enumerate(players)}
+    for a, r in held_row.items():
+        g.text(r, 1, a)
+        for b in players:
+            if b != a:
+                g.put(r, 2 + players.index(b), f"={refs.whists(a, b)}+$B${entry_row[b]}")
+    row += 3 + n
+    g.text(row, 1, "Pairwise balance: what the row player gains from the column player")
+    g.header(row + 1, ["Player", *(f"from {p}" for p in players)])
+    balance_row = {p: row + 2 + i for i, p in enumerate(players)}
+    for a, r in balance_row.items():
+        g.text(r, 1, a)
+        for b in players:
+            if b != a:
+                g.put(
+                    r,
+                    2 + players.index(b),
+                    f"={col_of[b]}{held_row[a]}-{col_of[a]}{held_row[b]}",
+                )
+    row += 3 + n
+    row = _write_result(
+        g,
+        row,
+        "Result, method 1",
+        [],
+        {p: [f"=SUM(B{balance_row[p]}:{last_col}{balance_row[p]})"] for p in players},
+        exact["pairwise"],
+        price_ref,
+        fmt,
+    )
+    row = _write_payments(g, row + 1, "Payments, method 1 (prefcalc)", exact["pairwise"], fmt)
+
+    # 3. Method 2: the average mountain.
+    row += 1
+    g.text(row, 1, "3. Method 2 (average mountain)", _TITLE)
+    average = row + 1
+    g.text(average, 1, "Average mountain")
+    g.put(average, 2, f"=SUM(F{top}:F{bottom})/{n_ref}")
+    row = average + 2
+    columns = {
+        p: [
+            f"=10*($B${average}-F{m_row[p]})",
+            f"=SUM({refs.written_by(p)})-SUM({refs.written_on(p)})",
+        ]
+        for p in players
+    }
+    row = _write_result(
+        g,
+        row,
+        "Result, method 2",
+        ["Mountain result: 10 × (average − mountain)", "Game whists: on others − on him"],
+        columns,
+        exact["average"],
+        price_ref,
+        fmt,
+        add=True,
+    )
+    row = _write_payments(g, row + 1, "Payments, method 2 (prefcalc)", exact["average"], fmt)
+
+    # 4. prefcalc's whole-whist rounding, as values.
+    row += 1
+    g.text(row, 1, "4. Rounded to whole whists (prefcalc's figures at export, values)", _TITLE)
+    g.header(
+        row + 1,
+        ["Player", "Method 1 whists", "Method 1 money", "Method 2 whists", "Method 2 money"],
+    )
+    for i, p in enumerate(players):
+        r = row + 2 + i
+        g.text(r, 1, p)
+        g.put(r, 2, _num(whole["pairwise"].whists[p]))
+        g.money(r, 3, _num(whole["pairwise"].money[p]), fmt)
+        g.put(r, 4, _num(whole["average"].whists[p]))
+        g.money(r, 5, _num(whole["average"].money[p]), fmt)
+
+    ws.column_dimensions["A"].width = 34.0
+    for c in range(2, 8):
+        ws.column_dimensions[get_column_letter(c)].width = 16.0
+
+
+def _write_result(
+    g: _Grid,
+    row: int,
+    title: str,
+    steps: list[str],
+    formulas: dict[str, list[str]],
+    s: Settlement,
+    price_ref: str,
+    fmt: str,
+    add: bool = False,
+) -> int:
+    """A result table: the method's own step columns, then whists, money and prefcalc's money.
+
+    Returns the row after the table's Total line.
+    """
+    players = s.players
+    g.text(row, 1, title, _TITLE)
+    g.header(row + 1, ["Player", *steps, "Whists", "Money", "Money, rounded (prefcalc)"])
+    first = row + 2
+    w_col = 2 + len(steps)
+    w = get_column_letter(w_col)
+    for i, p in enumerate(players):
+        r = first + i
+        g.text(r, 1, p)
+        for k, formula in enumerate(formulas[p]):
+            g.put(r, 2 + k, formula)
+        if add:
+            g.put(r, w_col, "=" + "+".join(f"{get_column_letter(2 + k)}{r}" for k in range(2)))
+        g.money(r, w_col + 1, f"={w}{r}*{price_ref}", fmt)
+        g.money(r, w_col + 2, _num(s.money[p]), fmt)
+    last = first + len(players) - 1
+    total = last + 1
+    g.text(total, 1, "Total")
+    for c in range(2, w_col + 2):
+        letter = get_column_letter(c)
+        g.put(total, c, f"=SUM({letter}{first}:{letter}{last})")
+    g.ws.cell(total, w_col + 1).number_format = fmt
+    return total + 1
+
+
+# --- Rules --------------------------------------------------------------------------------------
+
+
+def _option_value(value: Any) -> Any:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | Fraction):
+        return _num(value)
+    if isinstance(value, str):
+        return _text(value)
+    return to_toml_value(value)
+
+
+def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str]:
+    """Write the Rules sheet; return the references of the target and of pool_to_mountain."""
+    g = _Grid(ws)
+    conv = sheet.convention
+    g.text(1, 1, "Convention", _HEADER)
+    g.text(1, 2, conv.name)
+    g.text(2, 1, "Description", _HEADER)
+    if conv.description:
+        g.text(2, 2, conv.description)
+    g.text(3, 1, "Players", _HEADER)
+    g.text(3, 2, ", ".join(game.players))
+    g.text(4, 1, "Target", _HEADER)
+    g.put(4, 2, sheet.target)
+    g.text(5, 1, "First dealer", _HEADER)
+    g.text(5, 2, game.first_dealer)
+    g.header(7, ["Option", "Value", "Meaning"])
+    factor_row = 0
+    for i, option in enumerate(OPTIONS):
+        r = 8 + i
+        g.text(r, 1, option.key)
+        value = _option_value(conv.value(option.key))
+        if isinstance(value, str):
+            g.text(r, 2, value)
+        else:
+            g.put(r, 2, value)
+        g.text(r, 3, option.doc)
+        if option.key == "pool_to_mountain":
+            factor_row = r
+    ws.column_dimensions["A"].width = 26.0
+    ws.column_dimensions["B"].width = 22.0
+    ws.column_dimensions["C"].width = 100.0
+    ws.freeze_panes = "A8"
+    return f"{RULES}!$B$4", f"{RULES}!$B${factor_row}"
+
+
+# --- the workbook -------------------------------------------------------------------------------
+
+
+def build_workbook(game: Game, sheet: Sheet) -> Any:
+    """The openpyxl ``Workbook`` of ``game`` scored as ``sheet`` (not saved)."""
+    wb = Workbook()
+    _styles(wb)
+    deals = wb.active
+    deals.title = DEALS
+    totals = wb.create_sheet(SHEET)
+    settlement = wb.create_sheet(SETTLEMENT)
+    rules = wb.create_sheet(RULES)
+    keys = _written_keys(sheet.players)
+    refs = _SheetRefs(sheet.players)
+    target_ref, factor_ref = _write_rules(rules, game, sheet)
+    _write_deals(deals, game, sheet, keys)
+    _write_sheet(totals, sheet, keys, refs, target_ref)
+    _write_settlement(settlement, game, sheet, refs, factor_ref)
+    return wb
+
+
+def write_xlsx(game: Game, sheet: Sheet, path: Path) -> None:
+    """Write the workbook of ``game`` (scored as ``sheet``) to ``path``, replacing it whole."""
+    wb = build_workbook(game, sheet)
+    path = Path(path)
+    # A temporary file beside the target, then a rename: a reader never sees half a workbook.
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        wb.save(tmp)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise PrefcalcError(
+            f"cannot write the workbook: {exc.strerror or exc}", str(path)
+        ) from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
