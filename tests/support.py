@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shlex
 import subprocess
 import sys
@@ -133,7 +134,7 @@ def sample_game(convention: str = "sochi") -> Game:
 
 
 def random_game(
-    seed: int,
+    seed: int | random.Random,
     deals: int,
     players: int = 3,
     convention: str = "sochi",
@@ -146,9 +147,7 @@ def random_game(
     Used by the property tests and the benchmarks. Deals after the game finished are not
     avoided (the scorer reports them as problems; they still score).
     """
-    import random
-
-    rng = random.Random(seed)
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     names = ("Anna", "Boris", "Vera", "Dima")[:players]
     ref = ConventionRef(convention, dict(options or {}))
     conv = resolve_convention(ref)
