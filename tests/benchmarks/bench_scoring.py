@@ -1,0 +1,60 @@
+"""Issue 3: scoring 100,000 deals against ``json.loads`` of the same record's JSON;
+issue 5: settling the same game against scoring it alone."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from run import Figure, best_of
+from support import random_game
+
+from prefcalc.ledger import game_from_json, game_to_json_text, resolve_convention
+from prefcalc.model import Game
+from prefcalc.scoring import score
+from prefcalc.settlement import settle
+
+DEALS = 100_000
+
+
+@cache
+def _game() -> tuple[Game, str]:
+    game = random_game(11, DEALS, 3, "sochi", target=10**9)
+    return game, game_to_json_text(game)
+
+
+def scoring() -> tuple[float, float, str]:
+    game, text = _game()
+    conv = resolve_convention(game.convention)
+    floor = best_of(lambda: json.loads(text), 5)
+    ours = best_of(lambda: score(game, conv), 5)
+    return ours, floor, f"json.loads of the record's JSON ({len(text) / 1e6:.1f} MB, best of 5)"
+
+
+def load_and_score() -> tuple[float, float, str]:
+    game, text = _game()
+    conv = resolve_convention(game.convention)
+    floor = best_of(lambda: json.loads(text), 5)
+    ours = best_of(lambda: score(game_from_json(json.loads(text)), conv), 3)
+    return (
+        ours,
+        floor,
+        "json.loads alone; ours = json.loads + validate the record + score (best of 3)",
+    )
+
+
+def settling() -> tuple[float, float, str]:
+    game, _ = _game()
+    conv = resolve_convention(game.convention)
+    floor = best_of(lambda: score(game, conv), 5)
+    ours = best_of(
+        lambda: settle(score(game, conv), "pairwise", "exact", game.whist_price, game.currency), 5
+    )
+    return ours, floor, "score(game) alone; ours = score + settle (best of 5)"
+
+
+FIGURES: list[Figure] = [
+    (f"score {DEALS:,} deals", 5.0, scoring),
+    (f"load, validate and score {DEALS:,} deals", 5.0, load_and_score),
+    (f"settle a {DEALS:,}-deal game", 1.2, settling),
+]
