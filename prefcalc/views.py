@@ -37,24 +37,30 @@ def table(
 
 
 def status_line(sheet: Sheet, game: Game) -> str:
+    """Convention and target, then where the game stands: finished, or who deals next."""
     conv = sheet.convention
-    parts = [f"{conv.name}", f"target {sheet.target}"]
+    goal = f"target {sheet.target}" + (
+        " each" if conv.closing == "each" else f" × {len(sheet.players)} in total"
+    )
+    head = f"{conv.name} · {goal} · {len(game.entries)} {_plural(len(game.entries), 'deal')}"
     if sheet.finished:
-        parts.append("FINISHED")
-    else:
-        parts.append(f"next dealer {sheet.next_dealer}")
-        if sheet.streak:
-            parts.append(
-                f"all-pass streak {sheet.streak} (next ×{fmt(sheet.passes_price)}, lowest contract {sheet.min_level})"
-            )
-        else:
-            parts.append(f"next all-pass ×{fmt(sheet.passes_price)}")
-    return " · ".join(parts)
+        return f"{head} · FINISHED"
+    streak = f"all-pass streak {sheet.streak}" if sheet.streak else "no all-pass streak"
+    return (
+        f"{head} · game on\n"
+        f"next dealer {sheet.next_dealer} · {streak}, next all-pass ×{fmt(sheet.passes_price)} · "
+        f"lowest contract {sheet.min_level}"
+    )
+
+
+def _plural(n: int, word: str) -> str:
+    return word if n == 1 else f"{word}s"
 
 
 def sheet_text(sheet: Sheet, game: Game) -> str:
+    """The sheet as the paper has it: per player pool (and what is left), mountain, whists."""
     players = sheet.players
-    header = ["", "pool", "mountain"] + [f"on {p}" for p in players]
+    header = ["", "pool", "mountain"] + [f"whists on {p}" for p in players]
     rows = [header]
     for p in players:
         left = sheet.left_to_close(p)
@@ -62,7 +68,7 @@ def sheet_text(sheet: Sheet, game: Game) -> str:
         cells = [p, pool, fmt(sheet.mountain[p])]
         cells += ["·" if q == p else fmt(sheet.whists[p][q]) for q in players]
         rows.append(cells)
-    lines = [status_line(sheet, game), *table(rows), f"{len(game.entries)} entries recorded"]
+    lines = [status_line(sheet, game), *table(rows)]
     lines.extend(f"warning: {problem}" for problem in sheet.problems)
     return "\n".join(lines)
 
