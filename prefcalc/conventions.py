@@ -53,8 +53,10 @@ def _number_in(low: Fraction, high: Fraction | None = None) -> Callable[[Any], A
         try:
             if isinstance(value, str):
                 number = Fraction(value.strip())
-            elif isinstance(value, int | float):
-                number = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+            elif isinstance(value, float):
+                number = Fraction(str(value))
+            elif isinstance(value, int | Fraction):  # Fraction: an already validated value
+                number = Fraction(value)
             else:
                 raise ValueError
         except (ValueError, ZeroDivisionError):

@@ -15,6 +15,7 @@ Player names may be abbreviated to any unique prefix, in any case (``a`` for Ann
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
 
 from prefcalc.amounts import Amount, parse_amount
@@ -241,5 +242,5 @@ def describe(deal: Deal) -> str:
     if deal.mountain:
         parts.append(f"--mountain {deal.mountain}")
     parts.extend(f"--whists {other}={amount}" for other, amount in deal.whists)
-    parts.append(f"--note {deal.note!r}")
+    parts.append(f"--note {shlex.quote(deal.note)}")
     return " ".join(parts)

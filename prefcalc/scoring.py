@@ -283,9 +283,10 @@ def _score_contract(
                 w,
                 tricks * w,
             )
-            st.to_pool(d_i, p, f"{label} not played (half-whist), counts as made", sitting_out)
+            why = f"{label} not played (half-whist), counts as made"
         else:
-            st.to_pool(d_i, p, f"{label} not played (both passed), counts as made", sitting_out)
+            why = f"{label} not played (both passed), counts as made"
+        _made(st, conv, d_i, p, why, sitting_out)
         return
     t = deal.tricks
     under = level - t if t < level else 0
@@ -308,10 +309,8 @@ def _score_contract(
                 conv.remise_factor,
                 m,
             )
-    elif conv.mountain_first:
-        _made_mountain_first(st, d_i, p, f"{label} made", excluded)
     else:
-        st.to_pool(d_i, p, f"{label} made", excluded)
+        _made(st, conv, d_i, p, f"{label} made", excluded)
     cons = under * c
     if len(whisters) == 2:
         for x in whisters:
@@ -404,9 +403,14 @@ def _shortfall(
     return [player for player, _ in owed]
 
 
-def _made_mountain_first(
-    st: _State, i: int, points: Amount, why: str, excluded: tuple[int, ...]
+def _made(
+    st: _State, conv: Convention, i: int, points: Amount, why: str, excluded: tuple[int, ...]
 ) -> None:
+    """The points of a made game or misère: into the pool (with the help rule), or with
+    ``mountain_first`` first off the declarer's own mountain."""
+    if not conv.mountain_first:
+        st.to_pool(i, points, why, excluded)
+        return
     off = min(points, st.mountain[i]) if st.mountain[i] > 0 else 0
     if off:
         st.to_mountain(i, -off, "{0}: {1:point} written off the own mountain first", why, off)
@@ -421,10 +425,7 @@ def _score_misere(
     i = st.seat[deal.declarer]
     if deal.tricks == 0:
         excluded = (st.seat[dealer],) if four and dealer is not None else ()
-        if conv.mountain_first:
-            _made_mountain_first(st, i, conv.misere_price, "misère made", excluded)
-        else:
-            st.to_pool(i, conv.misere_price, "misère made", excluded)
+        _made(st, conv, i, conv.misere_price, "misère made", excluded)
         return
     per = conv.misere_penalty * conv.remise_factor
     st.to_mountain(
@@ -507,11 +508,11 @@ def _score_adjustment(st: _State, deal: Adjustment) -> None:
     i = st.seat[deal.player]
     note = deal.note
     if deal.pool:
-        st.to_pool_raw(i, deal.pool, "adjustment: {0}", note)
+        st.to_pool_raw(i, deal.pool, "adjustment of {1}: {0}", note, deal.pool)
     if deal.mountain:
-        st.to_mountain(i, deal.mountain, "adjustment: {0}", note)
+        st.to_mountain(i, deal.mountain, "adjustment of {1}: {0}", note, deal.mountain)
     for other, amount in deal.whists:
-        st.to_whists(i, st.seat[other], amount, "adjustment: {0}", note)
+        st.to_whists(i, st.seat[other], amount, "adjustment of {1}: {0}", note, amount)
 
 
 def _finished(st: _State, conv: Convention) -> bool:
