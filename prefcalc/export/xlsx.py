@@ -132,11 +132,11 @@ def _written_header(key: Key) -> str:
 
 def _styles(wb: Any) -> None:
     header = NamedStyle(name=_HEADER)
-    header.font = Font(bold=True)
+    header.font = Font(name="Calibri", size=11, bold=True)
     header.fill = PatternFill("solid", fgColor="DDE4EE")
     wb.add_named_style(header)
     title = NamedStyle(name=_TITLE)
-    title.font = Font(bold=True, size=12)
+    title.font = Font(name="Calibri", size=12, bold=True)
     wb.add_named_style(title)
 
 
@@ -192,7 +192,7 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
     for problem in sheet.problems:
         warnings.setdefault(problem.number, []).append(problem.message)
     widths = [len(h) for h in headers]
-    text_columns = (2, 3, 5, 8, 11, _DEAL_TEXT, _WARNING)
+    text_columns = (2, 3, 4, 5, 6, 8, 9, 11, 12, _DEAL_TEXT, _WARNING)
     for scored in sheet.scored:
         entry = scored.entry
         row = _deal_columns(scored.number, entry.time, entry.dealer, entry.deal)
