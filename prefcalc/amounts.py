@@ -5,8 +5,6 @@ are normalised back to ``int`` so that the common case stays fast and prints pla
 Rounding never happens here: a value is only *formatted* at the edge.
 """
 
-from __future__ import annotations
-
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 

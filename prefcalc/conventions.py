@@ -6,8 +6,6 @@ or a preset plus ``key=value`` overrides such as ``passes.prices=1,2,4``. Scorin
 the resulting :class:`Convention` and never asks which preset it came from.
 """
 
-from __future__ import annotations
-
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
@@ -316,7 +314,7 @@ class Convention(NamedTuple):
         """Every option as ``{dotted key: value}`` in the order of RULES.md."""
         return {option.key: self.value(option.key) for option in OPTIONS}
 
-    def with_options(self, values: Mapping[str, Any], source: str = "--set") -> Convention:
+    def with_options(self, values: Mapping[str, Any], source: str = "--set") -> "Convention":
         """A copy with some options changed; values are validated like a TOML file's."""
         changes = {
             OPTION_BY_KEY[key].attr: value for key, value in _validate(values, source).items()

@@ -4,8 +4,6 @@ Every problem the user can cause is a :class:`PrefcalcError` (or a subclass) who
 one line a scorekeeper can act on. The CLI prints it and exits with code 2.
 """
 
-from __future__ import annotations
-
 
 class PrefcalcError(Exception):
     """A problem with the user's input, record or files; ``str()`` is one line."""

@@ -5,8 +5,6 @@ library; the third-party ``filelock`` package costs ~60 ms to import, more than 
 recording should take). The lock dies with the process, so a crash never leaves it held.
 """
 
-from __future__ import annotations
-
 import os
 import sys
 import time

@@ -9,8 +9,6 @@ an exclusive lock, so a crash or a second terminal can never lose or corrupt a d
 The deals are written one per line, so the file stays readable and diffs well.
 """
 
-from __future__ import annotations
-
 import json
 import os
 import time

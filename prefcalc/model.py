@@ -14,8 +14,6 @@ Nothing derived (pool, mountain, whists) is ever stored here.
 all go through it.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple

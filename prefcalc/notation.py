@@ -12,8 +12,6 @@ Forms (the same words as the CLI commands)::
 Player names may be abbreviated to any unique prefix, in any case (``a`` for Anna).
 """
 
-from __future__ import annotations
-
 import re
 import shlex
 from collections.abc import Sequence

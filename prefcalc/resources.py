@@ -4,8 +4,6 @@ An installed wheel carries them inside the package (``prefcalc/templates``); a s
 checkout or an editable install keeps them at the repository root.
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent

@@ -9,8 +9,6 @@ Amounts are ``int`` where they are whole and ``Fraction`` where a division (a ha
 gentleman's split, a semi-responsible shortfall) makes them fractional; nothing is rounded.
 """
 
-from __future__ import annotations
-
 import string
 from fractions import Fraction
 from typing import Any, NamedTuple
