@@ -1,0 +1,1017 @@
+"""The printable PDF: the pool sheet drawn the way players draw it, the settlement, the deal log.
+
+Page 1 is the sheet of PAPER_SHEET.md: three nested rectangles around a small circle holding
+the target, cut by lines from the circle into one sector per player (clockwise from the top,
+in seating order). From the outside in, a sector holds the whists (one column per opponent,
+each column on the side of the sheet where that opponent sits), the pool and the mountain,
+each filled with the running totals as a scorer writes them (``2.6.10.14``); the value that
+closes the pool is followed by a stroke. Long sequences shrink, then keep their latest values
+behind a leading ``…``: nothing leaves its band.
+
+The next pages hold the settlement by both methods with their steps and the payments, then
+the deal log. The layout (paper sizes, margins, band depths, font sizes) is the editable
+template ``templates/sheet-layout.toml``.
+
+Text is drawn through one text object per page (cheaper than a ``drawString`` per string),
+in the bundled DejaVu Sans, or in a system font for the characters it lacks
+(:mod:`prefcalc.export.fonts`); what no font can draw becomes ``?`` and a warning.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import tomllib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
+
+from prefcalc import __version__
+from prefcalc.amounts import Amount, fmt, norm
+from prefcalc.errors import PrefcalcError
+from prefcalc.export.fonts import BOLD, REGULAR, FontBook
+from prefcalc.model import Adjustment, Game
+from prefcalc.resources import bundled
+from prefcalc.scoring import POOL, WHISTS, Sheet
+from prefcalc.settlement import Settlement, settle
+from prefcalc.views import deal_text, money_text, settlement_text
+
+TEMPLATE = "sheet-layout.toml"
+ELLIPSIS = "…"
+
+# --- the layout template --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The numbers of ``templates/sheet-layout.toml`` for one paper size."""
+
+    width: float
+    height: float
+    margin: float
+    title_size: float
+    footer_size: float
+    whists: float
+    pool: float
+    circle: float
+    mountain_start: float
+    value_size: float
+    min_value_size: float
+    name_size: float
+    label_size: float
+    target_size: float
+    padding: float
+    size: float
+    heading_size: float
+    leading: float
+
+
+_template_cache: dict[Path, dict[str, Any]] = {}
+
+
+def load_layout(paper: str) -> Layout:
+    """The layout for ``paper`` (``a4`` or ``letter``), landscape."""
+    path = bundled("templates") / TEMPLATE
+    table = _template_cache.get(path)
+    if table is None:
+        try:
+            with path.open("rb") as handle:
+                table = tomllib.load(handle)
+        except OSError as exc:
+            raise PrefcalcError(
+                f"cannot read the sheet layout: {exc.strerror}", str(path)
+            ) from None
+        except tomllib.TOMLDecodeError as exc:
+            raise PrefcalcError(f"the sheet layout is not valid TOML: {exc}", str(path)) from None
+        _template_cache[path] = table
+    papers = table.get("paper", {})
+    key = paper.strip().lower()
+    if key not in papers:
+        raise PrefcalcError(f"unknown paper size '{paper}' (use {' or '.join(papers)})")
+    try:
+        w, h = (float(v) for v in papers[key])
+        page, sheet, pages = table["page"], table["sheet"], table["pages"]
+        layout = Layout(
+            width=max(w, h),
+            height=min(w, h),
+            margin=float(page["margin"]),
+            title_size=float(page["title_size"]),
+            footer_size=float(page["footer_size"]),
+            whists=float(sheet["whists"]),
+            pool=float(sheet["pool"]),
+            circle=float(sheet["circle"]),
+            mountain_start=float(sheet["mountain_start"]),
+            value_size=float(sheet["value_size"]),
+            min_value_size=float(sheet["min_value_size"]),
+            name_size=float(sheet["name_size"]),
+            label_size=float(sheet["label_size"]),
+            target_size=float(sheet["target_size"]),
+            padding=float(sheet["padding"]),
+            size=float(pages["size"]),
+            heading_size=float(pages["heading_size"]),
+            leading=float(pages["leading"]),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise PrefcalcError(f"the sheet layout lacks or garbles {exc}", str(path)) from None
+    if min(layout.whists, layout.pool) <= 0 or layout.whists + layout.pool >= 0.9:
+        raise PrefcalcError("the sheet layout's bands leave no room for the mountain", str(path))
+    return layout
+
+
+# --- geometry -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def w(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def h(self) -> float:
+        return self.y1 - self.y0
+
+    def inset(self, d: float) -> Box:
+        return Box(self.x0 + d, self.y0 + d, self.x1 - d, self.y1 - d)
+
+
+@dataclass
+class Sector:
+    """Where one player's name and numbers go on the sheet."""
+
+    seat: int
+    name: Box
+    name_angle: int  # 0, or 90 / -90 for the side sectors of a 4-player sheet
+    columns: list[tuple[int, Box]]  # (opponent's seat, box whose top line is the label)
+    separators: list[tuple[float, float, float, float]]
+    pool: Box
+    mountain: Box
+
+
+@dataclass
+class SheetShape:
+    frame: list[Box]  # the three nested rectangles, outermost first
+    centre: tuple[float, float]
+    radius: float
+    spokes: list[tuple[float, float, float, float]]
+    sectors: list[Sector]
+
+
+def _split(box: Box, parts: int, horizontal: bool) -> list[Box]:
+    if horizontal:
+        step = box.w / parts
+        return [
+            Box(box.x0 + k * step, box.y0, box.x0 + (k + 1) * step, box.y1) for k in range(parts)
+        ]
+    step = box.h / parts
+    return [Box(box.x0, box.y1 - (k + 1) * step, box.x1, box.y1 - k * step) for k in range(parts)]
+
+
+def _whists_sector(
+    region: Box, opponents: list[int], side: str, lay: Layout
+) -> tuple[Box, int, list[tuple[int, Box]], list[tuple[float, float, float, float]]]:
+    """Cut a whist region into the name strip (at the sheet's edge) and the columns."""
+    pad = lay.padding
+    name_depth = lay.name_size * 1.45
+    if side == "top":
+        name = Box(region.x0, region.y1 - name_depth, region.x1, region.y1)
+        area, angle, horizontal = Box(region.x0, region.y0, region.x1, name.y0), 0, True
+    elif side == "bottom":
+        name = Box(region.x0, region.y0, region.x1, region.y0 + name_depth)
+        area, angle, horizontal = Box(region.x0, name.y1, region.x1, region.y1), 0, True
+    elif side == "left":
+        name = Box(region.x0, region.y0, region.x0 + name_depth, region.y1)
+        area, angle, horizontal = Box(name.x1, region.y0, region.x1, region.y1), 90, False
+    else:
+        name = Box(region.x1 - name_depth, region.y0, region.x1, region.y1)
+        area, angle, horizontal = Box(region.x0, region.y0, name.x0, region.y1), -90, False
+    boxes = _split(area, len(opponents), horizontal)
+    separators = []
+    for prev in boxes[:-1]:
+        if horizontal:
+            separators.append((prev.x1, area.y0 + pad, prev.x1, area.y1 - pad))
+        else:
+            separators.append((area.x0 + pad, prev.y0, area.x1 - pad, prev.y0))
+    columns = [(opp, b.inset(pad)) for opp, b in zip(opponents, boxes, strict=True)]
+    return name.inset(pad / 2), angle, columns, separators
+
+
+def sheet_shape(players: int, area: Box, lay: Layout) -> SheetShape:
+    """The drawing of PAPER_SHEET.md fitted into ``area``, with a box for every entry."""
+    cx, cy = (area.x0 + area.x1) / 2, (area.y0 + area.y1) / 2
+    a, b = area.w / 2, area.h / 2
+    s1 = 1 - lay.whists
+    s2 = 1 - lay.whists - lay.pool
+    t = lay.mountain_start
+    pad = lay.padding
+    frame = [Box(cx - a * s, cy - b * s, cx + a * s, cy + b * s) for s in (1.0, s1, s2)]
+    radius = lay.circle * b
+    if players == 3:
+        ends = [(cx - a, cy + b), (cx + a, cy + b), (cx, cy - b)]
+    else:
+        ends = [(cx - a, cy + b), (cx + a, cy + b), (cx + a, cy - b), (cx - a, cy - b)]
+    spokes = []
+    for ex, ey in ends:
+        d = math.hypot(ex - cx, ey - cy)
+        spokes.append((cx + (ex - cx) * radius / d, cy + (ey - cy) * radius / d, ex, ey))
+    a1, b1, a2, b2 = a * s1, b * s1, a * s2, b * s2
+    top_mountain = Box(cx - a2 * t, cy + b2 * t, cx + a2 * t, cy + b2)
+    sectors: list[Sector] = []
+
+    def add(seat: int, region: Box, opps: list[int], side: str, pool: Box, mountain: Box) -> None:
+        name, angle, columns, seps = _whists_sector(region, opps, side, lay)
+        sectors.append(
+            Sector(seat, name, angle, columns, seps, pool.inset(pad), mountain.inset(pad))
+        )
+
+    top_whists = Box(cx - a1, cy + b1, cx + a1, cy + b)
+    top_pool = Box(cx - a2, cy + b2, cx + a2, cy + b1)
+    if players == 3:
+        gap = pad  # keep clear of the line down the middle
+        add(0, top_whists, [2, 1], "top", top_pool, top_mountain)
+        add(
+            1,
+            Box(cx + gap, cy - b, cx + a, cy - b1),
+            [2, 0],
+            "bottom",
+            Box(cx + gap, cy - b1, cx + a1, cy - b2),
+            Box(cx + gap, cy - b2, cx + a2, cy - radius - pad),
+        )
+        add(
+            2,
+            Box(cx - a, cy - b, cx - gap, cy - b1),
+            [0, 1],
+            "bottom",
+            Box(cx - a1, cy - b1, cx - gap, cy - b2),
+            Box(cx - a2, cy - b2, cx - gap, cy - radius - pad),
+        )
+    else:
+        add(0, top_whists, [3, 2, 1], "top", top_pool, top_mountain)
+        add(
+            1,
+            Box(cx + a1, cy - b1, cx + a, cy + b1),
+            [0, 3, 2],
+            "right",
+            Box(cx + a2, cy - b2, cx + a1, cy + b2),
+            Box(cx + a2 * t, cy - b2 * t, cx + a2, cy + b2 * t),
+        )
+        add(
+            2,
+            Box(cx - a1, cy - b, cx + a1, cy - b1),
+            [3, 0, 1],
+            "bottom",
+            Box(cx - a2, cy - b1, cx + a2, cy - b2),
+            Box(cx - a2 * t, cy - b2, cx + a2 * t, cy - b2 * t),
+        )
+        add(
+            3,
+            Box(cx - a, cy - b1, cx - a1, cy + b1),
+            [0, 1, 2],
+            "left",
+            Box(cx - a1, cy - b2, cx - a2, cy + b2),
+            Box(cx - a2, cy - b2 * t, cx - a2 * t, cy + b2 * t),
+        )
+    return SheetShape(frame, (cx, cy), radius, spokes, sectors)
+
+
+# --- text measuring and pages ---------------------------------------------------------------
+
+
+class Metrics:
+    """String widths in the fonts the text will really be drawn in."""
+
+    def __init__(self, book: FontBook) -> None:
+        self.book = book
+        self._widths: dict[str, dict[str, float]] = {}
+
+    def run_width(self, font: str, text: str) -> float:
+        """The width of ``text`` in ``font`` at 1 pt."""
+        table = self._widths.setdefault(font, {})
+        try:
+            return sum(map(table.__getitem__, text))
+        except KeyError:
+            face = self.book.face(font)
+            for ch in text:
+                if ch not in table:
+                    table[ch] = face.stringWidth(ch, 1.0)
+            return sum(map(table.__getitem__, text))
+
+    def width(self, text: str, size: float, bold: bool = False) -> float:
+        if self.book.plain(text, bold):
+            return self.run_width(BOLD if bold else REGULAR, text) * size
+        return sum(self.run_width(r.font, r.text) for r in self.book.runs(text, bold)) * size
+
+    def fit(self, text: str, size: float, width: float, bold: bool = False) -> str:
+        """``text`` cut with a trailing ``…`` so that it fits ``width`` at ``size``."""
+        if self.width(text, size, bold) <= width:
+            return text
+        low, high = 0, len(text)
+        while low < high:
+            mid = (low + high + 1) // 2
+            if self.width(text[:mid] + ELLIPSIS, size, bold) <= width:
+                low = mid
+            else:
+                high = mid - 1
+        return text[:low] + ELLIPSIS if low else ""
+
+    def wrap(self, text: str, size: float, width: float, bold: bool = False) -> list[str]:
+        """``text`` broken at spaces into lines no wider than ``width`` (long words cut)."""
+        if self.width(text, size, bold) <= width:
+            return [text]
+        lines: list[str] = []
+        current = ""
+        for word in text.split(" "):
+            trial = f"{current} {word}" if current else word
+            if self.width(trial, size, bold) <= width:
+                current = trial
+                continue
+            if current:
+                lines.append(current)
+            while self.width(word, size, bold) > width and len(word) > 1:
+                cut = len(self.fit(word, size, width, bold)) - 1
+                cut = max(cut, 1)
+                lines.append(word[:cut])
+                word = word[cut:]
+            current = word
+        if current:
+            lines.append(current)
+        return lines
+
+
+Item = tuple[float, float, str, bool, float, float]  # x, y, text, bold, size, gray
+
+
+@dataclass
+class Page:
+    items: list[Item] = field(default_factory=list)
+    turned: list[tuple[float, float, int, str, bool, float]] = field(default_factory=list)
+    art: list[Callable[[Any], None]] = field(default_factory=list)
+
+
+class Writer:
+    """Collects pages of positioned text, then draws them all with their footers."""
+
+    def __init__(self, lay: Layout, book: FontBook, footer: str) -> None:
+        self.lay = lay
+        self.book = book
+        self.metrics = Metrics(book)
+        self.footer = footer
+        self.pages: list[Page] = []
+        self.strings = 0  # drawString-like calls made (the benchmark's yardstick)
+
+    def page(self) -> Page:
+        self.pages.append(Page())
+        return self.pages[-1]
+
+    def render(self) -> bytes:
+        lay = self.lay
+        buffer = io.BytesIO()
+        canvas = Canvas(buffer, pagesize=(lay.width, lay.height), invariant=1)
+        canvas.setTitle("Preference pool sheet")
+        canvas.setCreator(f"prefcalc {__version__}")
+        total = len(self.pages)
+        for number, page in enumerate(self.pages, 1):
+            foot = f"{self.footer} · page {number} of {total}"
+            y = lay.margin - lay.footer_size * 0.2
+            page.items.append((lay.margin, y, foot, False, lay.footer_size, 0.45))
+            for draw in page.art:
+                draw(canvas)
+            self._text(canvas, page)
+            canvas.showPage()
+        canvas.save()
+        return buffer.getvalue()
+
+    def _text(self, canvas: Any, page: Page) -> None:
+        book = self.book
+        plain = book.plain
+        text = canvas.beginText()
+        set_origin = text.setTextOrigin
+        line = text.textLine
+        state: tuple[str, float] = ("", 0.0)
+        gray = 0.0
+        count = 0
+        for x, y, s, bold, size, shade in page.items:
+            if shade != gray:
+                text.setFillGray(shade)
+                gray = shade
+            if plain(s, bold):
+                font = BOLD if bold else REGULAR
+                if (font, size) != state:
+                    text.setFont(font, size)
+                    state = (font, size)
+                set_origin(x, y)
+                line(s)
+                count += 1
+                continue
+            for run in book.runs(s, bold):
+                if (run.font, size) != state:
+                    text.setFont(run.font, size)
+                    state = (run.font, size)
+                set_origin(x, y)
+                line(run.text)
+                count += 1
+                x += self.metrics.run_width(run.font, run.text) * size
+        canvas.drawText(text)
+        for x, y, angle, s, bold, size in page.turned:
+            canvas.saveState()
+            canvas.setFillGray(0.0)
+            canvas.translate(x, y)
+            canvas.rotate(angle)
+            dx = 0.0
+            for run in book.runs(s, bold):
+                canvas.setFont(run.font, size)
+                canvas.drawString(dx, 0, run.text)
+                count += 1
+                dx += self.metrics.run_width(run.font, run.text) * size
+            canvas.restoreState()
+        self.strings += count
+
+
+def _signed(value: Amount) -> str:
+    text = fmt(value)
+    return text if text.startswith("-") or text == "0" else f"+{text}"
+
+
+# --- page 1: the sheet ----------------------------------------------------------------------
+
+Token = tuple[str, bool]  # the running value as written, and whether it closed the pool
+
+
+def running_entries(sheet: Sheet) -> dict[tuple[str, str, str | None], list[Token]]:
+    """Every column's running totals after each deal that changed it, as players write them."""
+    totals: dict[tuple[str, str, str | None], Amount] = {}
+    out: dict[tuple[str, str, str | None], list[Token]] = {}
+    target = sheet.target
+    for scored in sheet.scored:
+        writes = scored.writes
+        if not writes:
+            continue
+        deltas: dict[tuple[str, str, str | None], Amount] = {}
+        for w in writes:
+            key = (w.player, w.column, w.on)
+            deltas[key] = deltas.get(key, 0) + w.amount
+        for key, delta in deltas.items():
+            if not delta:
+                continue
+            before = totals.get(key, 0)
+            after = norm(before + delta)
+            totals[key] = after
+            closed = key[1] == POOL and before < target <= after
+            out.setdefault(key, []).append((fmt(after), closed))
+    return out
+
+
+def flow_tokens(
+    writer: Writer,
+    page: Page,
+    tokens: Sequence[Token],
+    box: Box,
+    size: float,
+    min_size: float,
+    draw: bool = True,
+) -> float:
+    """Write a running sequence into ``box``: wrap, shrink, then keep the latest behind a ``…``.
+
+    Returns the font size it takes (``size`` when it fits as asked); ``draw=False`` only
+    measures.
+    """
+    if not tokens or box.w <= 0 or box.h <= 0:
+        return size
+    metrics = writer.metrics
+    unit = [metrics.width(t, 1.0) for t, _ in tokens]
+    dot = metrics.width(".", 1.0)
+    gap = metrics.width("  ", 1.0)
+    ell = metrics.width(ELLIPSIS, 1.0)
+    # advance of each token with the separator after it, at 1 pt
+    adv = [u + (gap if closed else dot) for u, (_, closed) in zip(unit, tokens, strict=True)]
+
+    def lines_for(start: int, sz: float, ellipsis: bool) -> list[tuple[int, int]]:
+        """Greedy lines of tokens ``start:`` at size ``sz`` (a leading ``…`` if asked)."""
+        limit = box.w / sz
+        rows: list[tuple[int, int]] = []
+        first = start
+        used = ell if ellipsis else 0.0
+        for i in range(start, len(tokens)):
+            if used + adv[i] > limit and i > first:
+                rows.append((first, i))
+                first, used = i, 0.0
+            used += adv[i]
+        rows.append((first, len(tokens)))
+        return rows
+
+    size_now = size
+    rows = lines_for(0, size_now, False)
+    while len(rows) * size_now * 1.2 > box.h and size_now > min_size:
+        size_now = max(min_size, size_now - 0.5)
+        rows = lines_for(0, size_now, False)
+    leading = size_now * 1.2
+    max_rows = int(box.h // leading)
+    if max_rows < 1 or not draw:
+        return size_now
+    ellipsis = len(rows) > max_rows
+    if ellipsis:
+        # the earliest start whose tail still fits behind a "…" (fewer tokens, fewer lines)
+        low, high = 1, len(tokens) - 1
+        while low < high:
+            mid = (low + high) // 2
+            if len(lines_for(mid, size_now, True)) <= max_rows:
+                high = mid
+            else:
+                low = mid + 1
+        rows = lines_for(min(low, len(tokens) - 1), size_now, True)[-max_rows:]
+    y = box.y1 - size_now
+    last = len(tokens) - 1
+    for number, (i, j) in enumerate(rows):
+        parts: list[str] = []
+        x_run = 0.0
+        strokes: list[float] = []
+        if ellipsis and number == 0:
+            parts.append(ELLIPSIS)
+            x_run = ell
+        for k in range(i, j):
+            text, closed = tokens[k]
+            parts.append(text)
+            if closed:
+                strokes.append(x_run + unit[k] + gap / 2)
+            if k < last:
+                parts.append("  " if closed else ".")
+            x_run += adv[k]
+        page.items.append((box.x0, y, "".join(parts), False, size_now, 0.0))
+        for sx in strokes:
+            page.art.append(_stroke(box.x0 + sx * size_now, y, size_now))
+        y -= leading
+    return size_now
+
+
+def _stroke(x: float, y: float, size: float) -> Callable[[Any], None]:
+    def draw(canvas: Any) -> None:
+        canvas.setLineWidth(max(0.8, size * 0.13))
+        canvas.line(x, y - size * 0.2, x, y + size * 0.85)
+
+    return draw
+
+
+def _title_lines(writer: Writer, page: Page, text: str, lay: Layout) -> float:
+    """Draw the title (two lines at most) at the top; return the y the sheet may reach."""
+    width = lay.width - 2 * lay.margin
+    size = lay.title_size
+    lines = writer.metrics.wrap(text, size, width)
+    while len(lines) > 2 and size > 6:
+        size -= 0.5
+        lines = writer.metrics.wrap(text, size, width)
+    if len(lines) > 2:
+        lines = [lines[0], writer.metrics.fit(" ".join(lines[1:]), size, width)]
+    y = lay.height - lay.margin - size
+    for line in lines:
+        page.items.append((lay.margin, y, line, False, size, 0.0))
+        y -= size * 1.3
+    return y + size * 0.3 - 6
+
+
+def _draw_frame(shape: SheetShape) -> Callable[[Any], None]:
+    def draw(canvas: Any) -> None:
+        canvas.setStrokeGray(0.0)
+        for k, box in enumerate(shape.frame):
+            canvas.setLineWidth(1.5 if k == 0 else 1.2)
+            canvas.rect(box.x0, box.y0, box.w, box.h, stroke=1, fill=0)
+        canvas.setLineWidth(1.1)
+        for x0, y0, x1, y1 in shape.spokes:
+            canvas.line(x0, y0, x1, y1)
+        cx, cy = shape.centre
+        canvas.setFillGray(1.0)
+        canvas.circle(cx, cy, shape.radius, stroke=1, fill=1)
+        canvas.setFillGray(0.0)
+        canvas.setLineWidth(0.6)
+        canvas.setStrokeGray(0.35)
+        for sector in shape.sectors:
+            for x0, y0, x1, y1 in sector.separators:
+                canvas.line(x0, y0, x1, y1)
+        canvas.setStrokeGray(0.0)
+
+    return draw
+
+
+def _put_name(writer: Writer, page: Page, sector: Sector, name: str, lay: Layout) -> None:
+    box = sector.name
+    metrics = writer.metrics
+    length = box.w if sector.name_angle == 0 else box.h
+    depth = box.h if sector.name_angle == 0 else box.w
+    if not name:
+        # a blank sheet: a faint line to write the name on
+        if sector.name_angle == 0:
+            mid = (box.x0 + box.x1) / 2
+            y = box.y0 + depth * 0.2
+            page.art.append(_rule(mid - length * 0.2, y, mid + length * 0.2, y, 0.7))
+        else:
+            mid = (box.y0 + box.y1) / 2
+            x = box.x1 - depth * 0.2 if sector.name_angle == 90 else box.x0 + depth * 0.2
+            page.art.append(_rule(x, mid - length * 0.2, x, mid + length * 0.2, 0.7))
+        return
+    size = min(lay.name_size, depth / 1.25)
+    while size > 5 and metrics.width(name, size, True) > length:
+        size -= 0.5
+    shown = metrics.fit(name, size, length, True)
+    w = metrics.width(shown, size, True)
+    if sector.name_angle == 0:
+        x = box.x0 + (box.w - w) / 2
+        y = box.y0 + (box.h - size) / 2 + size * 0.2
+        page.items.append((x, y, shown, True, size, 0.0))
+    elif sector.name_angle == 90:  # reads upwards along the left edge
+        x = box.x0 + (box.w + size) / 2 - size * 0.2
+        y = box.y0 + (box.h - w) / 2
+        page.turned.append((x, y, 90, shown, True, size))
+    else:  # reads downwards along the right edge
+        x = box.x1 - (box.w + size) / 2 + size * 0.2
+        y = box.y1 - (box.h - w) / 2
+        page.turned.append((x, y, -90, shown, True, size))
+
+
+def _rule(x0: float, y0: float, x1: float, y1: float, gray: float) -> Callable[[Any], None]:
+    def draw(canvas: Any) -> None:
+        canvas.setStrokeGray(gray)
+        canvas.setLineWidth(0.5)
+        canvas.line(x0, y0, x1, y1)
+        canvas.setStrokeGray(0.0)
+
+    return draw
+
+
+def draw_sheet(
+    writer: Writer,
+    names: Sequence[str],
+    title: str,
+    target: str,
+    entries: dict[tuple[str, str, str | None], list[Token]] | None,
+) -> SheetShape:
+    """Page 1: the title, the drawing, the names and (unless blank) the running entries."""
+    lay = writer.lay
+    page = writer.page()
+    top = _title_lines(writer, page, title, lay)
+    bottom = lay.margin + lay.footer_size * 1.6
+    area = Box(lay.margin, bottom, lay.width - lay.margin, top)
+    shape = sheet_shape(len(names), area, lay)
+    page.art.append(_draw_frame(shape))
+    metrics = writer.metrics
+    # the target in the circle
+    if target:
+        cx, cy = shape.centre
+        size = lay.target_size
+        while size > 4 and metrics.width(target, size, True) > shape.radius * 1.7:
+            size -= 0.5
+        w = metrics.width(target, size, True)
+        page.items.append((cx - w / 2, cy - size * 0.36, target, True, size, 0.0))
+    # every band's entries in one size on the whole sheet: the smallest any sector needs
+    bands: dict[str, list[tuple[list[Token], Box]]] = {WHISTS: [], POOL: [], "mountain": []}
+    for sector in shape.sectors:
+        name = names[sector.seat]
+        _put_name(writer, page, sector, name, lay)
+        for opp, box in sector.columns:
+            label = names[opp]
+            if label:
+                shown = metrics.fit(f"on {label}", lay.label_size, box.w)
+                y = box.y1 - lay.label_size
+                page.items.append((box.x0, y, shown, False, lay.label_size, 0.4))
+            if entries is not None:
+                values = Box(box.x0, box.y0, box.x1, box.y1 - lay.label_size * 1.4)
+                bands[WHISTS].append((entries.get((name, WHISTS, label), []), values))
+        if entries is not None:
+            bands[POOL].append((entries.get((name, POOL, None), []), sector.pool))
+            bands["mountain"].append((entries.get((name, "mountain", None), []), sector.mountain))
+    low = lay.min_value_size
+    for band in bands.values():
+        size = min(
+            (flow_tokens(writer, page, seq, box, lay.value_size, low, False) for seq, box in band),
+            default=lay.value_size,
+        )
+        for seq, box in band:
+            flow_tokens(writer, page, seq, box, size, low)
+    return shape
+
+
+# --- the settlement -------------------------------------------------------------------------
+
+
+class Flow:
+    """Lines running down the pages after the sheet, with page breaks."""
+
+    def __init__(self, writer: Writer) -> None:
+        self.writer = writer
+        lay = writer.lay
+        self.left = lay.margin
+        self.right = lay.width - lay.margin
+        self.top = lay.height - lay.margin - lay.heading_size
+        self.bottom = lay.margin + lay.footer_size * 2
+        self.page = writer.page()
+        self.y = self.top
+
+    def need(self, height: float) -> None:
+        if self.y - height < self.bottom:
+            self.page = self.writer.page()
+            self.y = self.top
+
+    def heading(self, text: str, size: float | None = None) -> None:
+        size = size or self.writer.lay.heading_size
+        self.need(size * 2.5)
+        self.page.items.append((self.left, self.y, text, True, size, 0.0))
+        self.y -= size * 1.6
+
+    def gap(self, height: float) -> None:
+        self.y -= height
+
+
+def _steps(s: Settlement) -> list[str]:
+    """The steps of a settlement as :func:`settlement_text` writes them, without the result."""
+    full = settlement_text(s, steps=True).split("\n")
+    short = settlement_text(s, steps=False).split("\n")
+    tail = len(short) - 1
+    lines = full[1 : len(full) - tail] if tail > 0 else full[1:]
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+def _text_column(writer: Writer, lines: Sequence[str], width: float) -> list[tuple[float, str]]:
+    """Wrap step lines into (indent, line) rows; indented lines stay indented."""
+    lay = writer.lay
+    out: list[tuple[float, str]] = []
+    for line in lines:
+        stripped = line.lstrip(" ")
+        indent = 12.0 if len(stripped) < len(line) else 0.0
+        for part in writer.metrics.wrap(stripped, lay.size, width - indent):
+            out.append((indent, part))
+        if not stripped:
+            out.append((0.0, ""))
+    return out
+
+
+def _settlement_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
+    writer = flow.writer
+    lay = writer.lay
+    metrics = writer.metrics
+    size = lay.size
+    lead = size * lay.leading
+    methods = [
+        settle(sheet, "pairwise", "exact", game.whist_price, game.currency),
+        settle(sheet, "average", "exact", game.whist_price, game.currency),
+    ]
+    price = money_text(game.whist_price, game.currency) if game.currency else fmt(game.whist_price)
+    flow.heading("Settlement")
+    items = flow.page.items
+    items.append(
+        (
+            flow.left,
+            flow.y,
+            f"Both methods, exact arithmetic; 1 whist = {price}. "
+            f"Every unclosed pool goes into the mountain first, then the amnesty.",
+            False,
+            size,
+            0.3,
+        )
+    )
+    flow.gap(lead * 1.8)
+    width = (flow.right - flow.left - 24) / 2
+    titles = ["Method 1: pairwise (whists on each other)", "Method 2: average mountain"]
+    columns = [_text_column(writer, _steps(s), width) for s in methods]
+    flow.need(lead * 3)
+    for k, title in enumerate(titles):
+        flow.page.items.append((flow.left + k * (width + 24), flow.y, title, True, size + 1, 0.0))
+    flow.gap(lead * 1.5)
+    for line_no in range(max(len(c) for c in columns)):
+        flow.need(lead)
+        for k, column in enumerate(columns):
+            if line_no < len(column) and column[line_no][1]:
+                indent, text = column[line_no]
+                x = flow.left + k * (width + 24) + indent
+                flow.page.items.append((x, flow.y, text, False, size, 0.0))
+        flow.y -= lead
+    # the result in whists and money, both methods side by side
+    flow.gap(lead)
+    flow.heading("Result", size + 3)
+    header = ["player", "method 1 whists", "method 1 money", "method 2 whists", "method 2 money"]
+    rows = [header]
+    for p in sheet.players:
+        rows.append(
+            [
+                p,
+                _signed(methods[0].whists[p]),
+                money_text(methods[0].money[p], game.currency),
+                _signed(methods[1].whists[p]),
+                money_text(methods[1].money[p], game.currency),
+            ]
+        )
+    name_w = max(metrics.width(r[0], size, True) for r in rows) + 16
+    col_w = max(max(metrics.width(c, size) for c in r[1:]) for r in rows) + 16
+    for n, row in enumerate(rows):
+        flow.need(lead)
+        bold = n == 0
+        flow.page.items.append((flow.left, flow.y, row[0], True, size, 0.35 if bold else 0.0))
+        for k, cell in enumerate(row[1:]):
+            right = flow.left + name_w + (k + 1) * col_w
+            x = right - metrics.width(cell, size, bold)
+            flow.page.items.append((x, flow.y, cell, bold, size, 0.35 if bold else 0.0))
+        flow.y -= lead
+    same = all(methods[0].whists[p] == methods[1].whists[p] for p in sheet.players)
+    flow.need(lead)
+    note = "The methods agree." if same else "The methods differ (rounding)."
+    flow.page.items.append((flow.left, flow.y, note, False, size, 0.3))
+    flow.y -= lead
+    flow.gap(lead)
+    flow.heading("Payments", size + 3)
+    groups = (
+        [("", methods[0])] if same else [("method 1: ", methods[0]), ("method 2: ", methods[1])]
+    )
+    for prefix, s in groups:
+        lines = [
+            f"{prefix}{p.payer} pays {p.payee} {money_text(p.amount, game.currency)}"
+            for p in s.payments
+        ] or [f"{prefix}nobody owes anything"]
+        for line in lines:
+            flow.need(lead)
+            flow.page.items.append((flow.left, flow.y, line, False, size + 1, 0.0))
+            flow.y -= lead * 1.15
+
+
+# --- the deal log ---------------------------------------------------------------------------
+
+
+def _wrote(writes: Iterable[Any]) -> str:
+    grouped: dict[tuple[str, str, str | None], Amount] = {}
+    for w in writes:
+        key = (w.player, w.column, w.on)
+        grouped[key] = grouped.get(key, 0) + w.amount
+    parts = []
+    for (player, column, on), amount in grouped.items():
+        if amount:
+            where = f"whists on {on}" if column == WHISTS else column
+            parts.append(f"{player} {where} {_signed(norm(amount))}")
+    return "; ".join(parts) or "nothing"
+
+
+def _log_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
+    writer = flow.writer
+    lay = writer.lay
+    metrics = writer.metrics
+    size = lay.size
+    lead = size * lay.leading
+    problems = {p.number for p in sheet.problems}
+    flow.need(lead * 6)
+    flow.gap(lead)
+    flow.heading("Deal log")
+    if not sheet.scored:
+        flow.page.items.append((flow.left, flow.y, "no deals recorded yet", False, size, 0.0))
+        return
+    if problems:
+        note = "! marks a deal the rules would refuse in its place (prefcalc explain N says why)."
+        flow.page.items.append((flow.left, flow.y, note, False, size, 0.3))
+        flow.y -= lead * 1.4
+    width = metrics.width
+    wrap = metrics.wrap
+    rows = [(s, deal_text(s.entry), _wrote(s.writes)) for s in sheet.scored]
+    dealer_w = max([width("dealer", size, True)] + [width(p, size) for p in game.players]) + 10
+    number_w = max(width(f"{len(rows)}!", size), width("#", size, True)) + 8
+    time_w = max(width("00:00", size), width("time", size, True)) + 10
+    rest = flow.right - flow.left - number_w - time_w - dealer_w - 12
+    longest = max(width(deal, size) for _, deal, _ in rows)
+    deal_w = min(longest + 2, rest * 0.45)
+    wrote_w = rest - deal_w
+    x_time = flow.left + number_w
+    x_dealer = x_time + time_w
+    x_deal = x_dealer + dealer_w
+    x_wrote = x_deal + deal_w + 12
+    head = [(x_time, "time"), (x_dealer, "dealer"), (x_deal, "deal"), (x_wrote, "what it wrote")]
+
+    def header() -> None:
+        items = flow.page.items
+        x = flow.left + number_w - 8 - width("#", size, True)
+        items.append((x, flow.y, "#", True, size, 0.35))
+        for x, text in head:
+            items.append((x, flow.y, text, True, size, 0.35))
+        flow.y -= lead * 1.2
+
+    header()
+    for scored, deal, wrote in rows:
+        entry = scored.entry
+        number = f"{scored.number}!" if scored.number in problems else str(scored.number)
+        time = entry.time[11:16] if len(entry.time) >= 16 else entry.time
+        deal_lines = [deal] if width(deal, size) <= deal_w else wrap(deal, size, deal_w)
+        wrote_lines = [wrote] if width(wrote, size) <= wrote_w else wrap(wrote, size, wrote_w)
+        height = max(len(deal_lines), len(wrote_lines)) * lead
+        if flow.y - height < flow.bottom:
+            flow.page = writer.page()
+            flow.y = flow.top
+            header()
+        items = flow.page.items
+        y = flow.y
+        items.append((flow.left + number_w - 8 - width(number, size), y, number, False, size, 0.0))
+        if time:
+            items.append((x_time, y, metrics.fit(time, size, time_w - 4), False, size, 0.0))
+        if entry.dealer:
+            items.append((x_dealer, y, entry.dealer, False, size, 0.0))
+        for k, text in enumerate(deal_lines):
+            items.append((x_deal, y - k * lead, text, False, size, 0.0))
+        for k, text in enumerate(wrote_lines):
+            items.append((x_wrote, y - k * lead, text, False, size, 0.0))
+        flow.y = y - height
+
+
+# --- entry points ---------------------------------------------------------------------------
+
+
+def _texts_of(game: Game) -> list[str]:
+    """Every text of the record that reaches the PDF (checked against the fonts)."""
+    texts = [*game.players, game.currency]
+    for entry in game.entries:
+        if isinstance(entry.deal, Adjustment) and entry.deal.note:
+            texts.append(entry.deal.note)
+    return [t for t in texts if t]
+
+
+def _write(path: Path, data: bytes) -> None:
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        raise PrefcalcError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+@dataclass(frozen=True)
+class Built:
+    """A finished document: its bytes, the warnings, and what drawing it took."""
+
+    data: bytes
+    warnings: list[str]
+    pages: int
+    strings: int  # drawString-like calls (the benchmark draws as many on a bare canvas)
+
+
+def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
+    """The printable scoresheet of ``game`` as PDF bytes, with the warnings to show."""
+    lay = load_layout(paper)
+    book = FontBook()
+    warnings = book.check([*_texts_of(game), sheet.convention.name])
+    writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(game.players)}")
+    price = money_text(game.whist_price, game.currency) if game.currency else fmt(game.whist_price)
+    date = game.created[:10] if game.created else "no date"
+    state = "finished" if sheet.finished else f"{len(game.entries)} deals, in progress"
+    title = (
+        f"Preference pool sheet · {sheet.convention.name} · target {sheet.target} · "
+        f"1 whist = {price} · {date} · players clockwise from the top: "
+        f"{', '.join(game.players)} · {state}"
+    )
+    draw_sheet(writer, game.players, title, str(sheet.target), running_entries(sheet))
+    flow = Flow(writer)
+    _settlement_pages(flow, game, sheet)
+    _log_pages(flow, game, sheet)
+    data = writer.render()
+    return Built(data, warnings, len(writer.pages), writer.strings)
+
+
+def write_pdf(game: Game, sheet: Sheet, path: Path, paper: str = "a4") -> list[str]:
+    """Write the printable scoresheet of ``game`` to ``path``; return warnings to show."""
+    built = build_pdf(game, sheet, paper)
+    _write(path, built.data)
+    return built.warnings
+
+
+def write_blank(players: int, target_path: Path, names: list[str], paper: str = "a4") -> list[str]:
+    """Write an empty pool sheet for 3 or 4 players, names blank or pre-filled."""
+    if players not in (3, 4):
+        raise PrefcalcError(f"a pool sheet is for 3 or 4 players, not {players}")
+    if len(names) > players:
+        raise PrefcalcError(f"{len(names)} names given for a {players}-player sheet")
+    lay = load_layout(paper)
+    book = FontBook()
+    filled = [n.strip() for n in names] + [""] * (players - len(names))
+    warnings = book.check([n for n in filled if n])
+    writer = Writer(lay, book, f"prefcalc {__version__} · blank pool sheet")
+    blank = "________"
+    shown = ", ".join(n or blank for n in filled)
+    title = (
+        f"Preference pool sheet · convention {blank} · target {blank} · "
+        f"1 whist = {blank} · date {blank} · players clockwise from the top: {shown}"
+    )
+    draw_sheet(writer, filled, title, "", None)
+    _write(target_path, writer.render())
+    return warnings
+
+
+__all__ = [
+    "Built",
+    "build_pdf",
+    "draw_sheet",
+    "flow_tokens",
+    "load_layout",
+    "running_entries",
+    "sheet_shape",
+    "write_blank",
+    "write_pdf",
+]

@@ -1,0 +1,72 @@
+"""Issue: exporting a 1,000-deal game to PDF, against drawing as many strings on a bare canvas.
+
+Ours is ``write_pdf`` end to end from an already scored sheet: the font checks, the running
+sequences of the sheet, both settlements, the deal log, laying out and drawing every page,
+saving to a file. The floor counts the drawString-like calls our writer makes for that game
+(every text run it draws) and the pages it fills, then draws that many short strings with
+``Canvas.drawString`` on a plain reportlab ``Canvas`` of the same page size, in the same
+registered TTF font (the bundled DejaVu Sans), spread over the same number of pages, and
+saves it to a file: what any PDF with that much text costs. Best of 7 each, interleaved so
+both see the same machine.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
+from run import Figure
+from support import random_game, sheet_of
+
+from prefcalc.export.fonts import REGULAR, bundled
+from prefcalc.export.pdf import build_pdf, load_layout, write_pdf
+
+REPEAT = 7
+
+
+def _bare(path: Path, strings: int, pages: int, size: tuple[float, float]) -> None:
+    canvas = Canvas(str(path), pagesize=size, invariant=1)
+    per_page = -(-strings // pages)
+    drawn = 0
+    for _ in range(pages):
+        canvas.setFont(REGULAR, 8)
+        for k in range(min(per_page, strings - drawn)):
+            canvas.drawString(30 + (k % 8) * 95, 40 + (k // 8) * 9.5, str(drawn % 1000))
+            drawn += 1
+        canvas.showPage()
+    canvas.save()
+
+
+def export_1000() -> tuple[float, float, str]:
+    game = random_game(11, 1000, 3, "sochi", target=10**6)
+    sheet = sheet_of(game)
+    bundled()  # register the font for both sides before timing
+    built = build_pdf(game, sheet)
+    lay = load_layout("a4")
+    size = (lay.width, lay.height)
+    ours: list[float] = []
+    floor: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        mine, bare = Path(tmp) / "ours.pdf", Path(tmp) / "bare.pdf"
+        write_pdf(game, sheet, mine)  # warm up both paths once
+        _bare(bare, built.strings, built.pages, size)
+        for _ in range(REPEAT):
+            start = time.perf_counter()
+            write_pdf(game, sheet, mine)
+            ours.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            _bare(bare, built.strings, built.pages, size)
+            floor.append(time.perf_counter() - start)
+    return (
+        min(ours),
+        min(floor),
+        f"{built.strings:,} short strings drawn with Canvas.drawString in DejaVu Sans over "
+        f"{built.pages} A4 landscape pages, saved (best of {REPEAT}, interleaved)",
+    )
+
+
+FIGURES: list[Figure] = [
+    ("export pdf: a 1,000-deal game", 1.5, export_1000),
+]
