@@ -121,12 +121,13 @@ def deal_text(entry: Entry) -> str:
 
 
 def write_lines(scored: Scored) -> list[str]:
-    return [f"{w.player}: {_signed(w.amount)} {w.target} — {w.reason}" for w in scored.writes]
+    return [f"{w.player}: {signed(w.amount)} {w.target} — {w.reason}" for w in scored.writes]
 
 
-def _signed(value: Amount) -> str:
+def signed(value: Amount) -> str:
+    """``+4``, ``-2½``, ``0``: an amount with its sign."""
     text = fmt(value)
-    return text if text.startswith("-") else f"+{text}"
+    return text if text.startswith("-") or text == "0" else f"+{text}"
 
 
 def log_text(sheet: Sheet) -> str:
@@ -195,59 +196,61 @@ def money_text(value: Amount, currency: str) -> str:
     return f"{amount} {currency}".strip()
 
 
+def settlement_steps(s: Settlement) -> list[str]:
+    """The steps a player would do on paper, one line each (sub-lines indented)."""
+    players = s.players
+    lines = []
+    lines.append(
+        f"1. Unclosed pools into the mountain: largest pool {fmt(s.pool_max)}, "
+        f"each missing point × {fmt(s.pool_factor)}"
+    )
+    for p in players:
+        added = s.pool_factor * (s.pool_max - s.pools[p])
+        lines.append(
+            f"   {p}: pool {fmt(s.pools[p])}, mountain +{fmt(added)} = {fmt(s.mountains[p])}"
+        )
+    lines.append(f"2. Amnesty: the smallest mountain {fmt(s.amnesty)} is taken off every mountain")
+    lines.append("   " + ", ".join(f"{p} {fmt(s.amnestied[p])}" for p in players))
+    n = len(players)
+    if s.method == "pairwise":
+        lines.append(
+            f"3. Mountains into whists: every opponent writes 10 × mountain / {n} on each player"
+        )
+        lines.append("   " + ", ".join(f"on {p}: {fmt(s.mountain_entries[p])}" for p in players))
+        lines.append(
+            "4. Pairwise balances (game whists and mountain whists, the larger side keeps the difference)"
+        )
+        for i, a in enumerate(players):
+            for b in players[i + 1 :]:
+                diff = s.pairwise[(a, b)]
+                if diff == 0:
+                    lines.append(f"   {a} – {b}: square")
+                else:
+                    winner, loser = (a, b) if diff > 0 else (b, a)
+                    lines.append(
+                        f"   {a} – {b}: {winner} +{fmt(diff if diff > 0 else -diff)} from {loser}"
+                    )
+    else:
+        lines.append(
+            f"3. Average mountain: {fmt(sum(s.amnestied.values(), Fraction(0)))} / {n} = {fmt(s.average)}"
+        )
+        lines.append("   mountain result 10 × (average − mountain):")
+        lines.append("   " + ", ".join(f"{p} {signed(s.mountain_whists[p])}" for p in players))
+        lines.append("4. Game whists (written on others − written on him):")
+        lines.append("   " + ", ".join(f"{p} {signed(s.game_whists[p])}" for p in players))
+    return lines
+
+
 def settlement_text(s: Settlement, steps: bool = True) -> str:
     players = s.players
     lines = [
         f"Settlement by {s.method} method ({'method 1' if s.method == 'pairwise' else 'method 2'}), rounding: {s.rounding}"
     ]
     if steps:
-        lines.append("")
-        lines.append(
-            f"1. Unclosed pools into the mountain: largest pool {fmt(s.pool_max)}, "
-            f"each missing point × {fmt(s.pool_factor)}"
-        )
-        for p in players:
-            added = s.pool_factor * (s.pool_max - s.pools[p])
-            lines.append(
-                f"   {p}: pool {fmt(s.pools[p])}, mountain +{fmt(added)} = {fmt(s.mountains[p])}"
-            )
-        lines.append(
-            f"2. Amnesty: the smallest mountain {fmt(s.amnesty)} is taken off every mountain"
-        )
-        lines.append("   " + ", ".join(f"{p} {fmt(s.amnestied[p])}" for p in players))
-        n = len(players)
-        if s.method == "pairwise":
-            lines.append(
-                f"3. Mountains into whists: every opponent writes 10 × mountain / {n} on each player"
-            )
-            lines.append(
-                "   " + ", ".join(f"on {p}: {fmt(s.mountain_entries[p])}" for p in players)
-            )
-            lines.append(
-                "4. Pairwise balances (game whists and mountain whists, the larger side keeps the difference)"
-            )
-            for i, a in enumerate(players):
-                for b in players[i + 1 :]:
-                    diff = s.pairwise[(a, b)]
-                    if diff == 0:
-                        lines.append(f"   {a} – {b}: square")
-                    else:
-                        winner, loser = (a, b) if diff > 0 else (b, a)
-                        lines.append(
-                            f"   {a} – {b}: {winner} +{fmt(diff if diff > 0 else -diff)} from {loser}"
-                        )
-        else:
-            lines.append(
-                f"3. Average mountain: {fmt(sum(s.amnestied.values(), Fraction(0)))} / {n} = {fmt(s.average)}"
-            )
-            lines.append("   mountain result 10 × (average − mountain):")
-            lines.append("   " + ", ".join(f"{p} {_signed(s.mountain_whists[p])}" for p in players))
-            lines.append("4. Game whists (written on others − written on him):")
-            lines.append("   " + ", ".join(f"{p} {_signed(s.game_whists[p])}" for p in players))
-        lines.append("")
+        lines += ["", *settlement_steps(s), ""]
     rows = [["player", "whists", "money"]]
     for p in players:
-        rows.append([p, _signed(s.whists[p]), money_text(s.money[p], s.currency)])
+        rows.append([p, signed(s.whists[p]), money_text(s.money[p], s.currency)])
     lines.append(
         f"Result (1 whist = {money_text(s.whist_price, s.currency) if s.currency else fmt(s.whist_price)}):"
     )
@@ -278,8 +281,8 @@ def compare_text(a: Settlement, b: Settlement) -> str:
         rows.append(
             [
                 p,
-                _signed(a.whists[p]),
-                _signed(b.whists[p]),
+                signed(a.whists[p]),
+                signed(b.whists[p]),
                 fmt(diff) if diff else "—",
                 money_text(a.money[p], a.currency),
                 money_text(b.money[p], b.currency),

@@ -230,3 +230,19 @@ def random_game(
         entries.append(Entry(deal, dealer, f"t{k}"))  # type: ignore[arg-type]
         dealer_seat += 1
     return base._replace(entries=tuple(entries))
+
+
+def require_tool(what: str, *names: str) -> str:
+    """The path of an external tool; skip without it, unless ``PREFCALC_REQUIRE_TOOLS=1``
+    (as in CI), where a missing tool fails the test instead of hiding it."""
+    import shutil
+
+    import pytest
+
+    for name in names:
+        exe = shutil.which(name)
+        if exe is not None:
+            return exe
+    if os.environ.get("PREFCALC_REQUIRE_TOOLS") == "1":
+        pytest.fail(f"{what} is required here (PREFCALC_REQUIRE_TOOLS=1)")
+    pytest.skip(f"{what} is not installed")

@@ -7,7 +7,6 @@ values worked out by hand from ``support.SAMPLE_3``.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from support import make_game, random_game, run_cli, sample_game, sheet_of
+from support import make_game, random_game, require_tool, run_cli, sample_game, sheet_of
 
 from prefcalc.amounts import fmt
 from prefcalc.errors import PrefcalcError
@@ -120,12 +119,7 @@ def no_system_fonts(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def pdftoppm() -> str:
-    exe = shutil.which("pdftoppm")
-    if exe is None:
-        if os.environ.get("PREFCALC_REQUIRE_TOOLS") == "1":
-            pytest.fail("poppler's pdftoppm is required here (PREFCALC_REQUIRE_TOOLS=1)")
-        pytest.skip("pdftoppm (poppler-utils) is not installed")
-    return exe
+    return require_tool("poppler's pdftoppm", "pdftoppm")
 
 
 # --- what the PDF says --------------------------------------------------------------------

@@ -11,8 +11,6 @@ wrong cell, the wrong sheet or produces an error value fails it.
 from __future__ import annotations
 
 import dataclasses
-import os
-import shutil
 import subprocess
 from collections.abc import Callable, Iterator
 from fractions import Fraction
@@ -24,7 +22,7 @@ import pytest
 from openpyxl.cell.cell import ERROR_CODES
 from openpyxl.formula import Tokenizer
 from openpyxl.utils import get_column_letter, range_boundaries
-from support import make_game, run_cli, sample_game, sheet_of
+from support import make_game, require_tool, run_cli, sample_game, sheet_of
 
 from prefcalc.amounts import Amount
 from prefcalc.conventions import OPTIONS
@@ -567,24 +565,7 @@ _RECALC_ALWAYS = """<?xml version="1.0" encoding="UTF-8"?>
 
 def soffice() -> str:
     """The LibreOffice executable; skip without it unless PREFCALC_REQUIRE_TOOLS=1."""
-    exe = shutil.which("soffice") or shutil.which("libreoffice")
-    if exe is None:
-        if os.environ.get("PREFCALC_REQUIRE_TOOLS") == "1":
-            pytest.fail("LibreOffice (soffice) is required here (PREFCALC_REQUIRE_TOOLS=1)")
-        pytest.skip("LibreOffice (soffice) is not installed")
-    return exe
-
-
-def test_missing_libreoffice_fails_when_the_tools_are_required(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(shutil, "which", lambda name: None)
-    monkeypatch.setenv("PREFCALC_REQUIRE_TOOLS", "1")
-    with pytest.raises(pytest.fail.Exception):
-        soffice()
-    monkeypatch.delenv("PREFCALC_REQUIRE_TOOLS")
-    with pytest.raises(pytest.skip.Exception):
-        soffice()
+    return require_tool("LibreOffice (soffice)", "soffice", "libreoffice")
 
 
 def recalculate(files: list[Path], work: Path) -> Path:

@@ -36,8 +36,8 @@ from prefcalc.export.fonts import BOLD, REGULAR, FontBook
 from prefcalc.model import Adjustment, Game
 from prefcalc.resources import bundled
 from prefcalc.scoring import POOL, WHISTS, Sheet
-from prefcalc.settlement import Settlement, settle
-from prefcalc.views import deal_text, money_text, settlement_text
+from prefcalc.settlement import settle
+from prefcalc.views import deal_text, money_text, settlement_steps, signed
 
 TEMPLATE = "sheet-layout.toml"
 ELLIPSIS = "…"
@@ -435,11 +435,6 @@ class Writer:
         self.strings += count
 
 
-def _signed(value: Amount) -> str:
-    text = fmt(value)
-    return text if text.startswith("-") or text == "0" else f"+{text}"
-
-
 # --- page 1: the sheet ----------------------------------------------------------------------
 
 Token = tuple[str, bool]  # the running value as written, and whether it closed the pool
@@ -727,19 +722,6 @@ class Flow:
         self.y -= height
 
 
-def _steps(s: Settlement) -> list[str]:
-    """The steps of a settlement as :func:`settlement_text` writes them, without the result."""
-    full = settlement_text(s, steps=True).split("\n")
-    short = settlement_text(s, steps=False).split("\n")
-    tail = len(short) - 1
-    lines = full[1 : len(full) - tail] if tail > 0 else full[1:]
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    return lines
-
-
 def _text_column(writer: Writer, lines: Sequence[str], width: float) -> list[tuple[float, str]]:
     """Wrap step lines into (indent, line) rows; indented lines stay indented."""
     lay = writer.lay
@@ -781,7 +763,7 @@ def _settlement_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
     flow.gap(lead * 1.8)
     width = (flow.right - flow.left - 24) / 2
     titles = ["Method 1: pairwise (whists on each other)", "Method 2: average mountain"]
-    columns = [_text_column(writer, _steps(s), width) for s in methods]
+    columns = [_text_column(writer, settlement_steps(s), width) for s in methods]
     flow.need(lead * 3)
     for k, title in enumerate(titles):
         flow.page.items.append((flow.left + k * (width + 24), flow.y, title, True, size + 1, 0.0))
@@ -803,9 +785,9 @@ def _settlement_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
         rows.append(
             [
                 p,
-                _signed(methods[0].whists[p]),
+                signed(methods[0].whists[p]),
                 money_text(methods[0].money[p], game.currency),
-                _signed(methods[1].whists[p]),
+                signed(methods[1].whists[p]),
                 money_text(methods[1].money[p], game.currency),
             ]
         )
@@ -853,7 +835,7 @@ def _wrote(writes: Iterable[Any]) -> str:
     for (player, column, on), amount in grouped.items():
         if amount:
             where = f"whists on {on}" if column == WHISTS else column
-            parts.append(f"{player} {where} {_signed(norm(amount))}")
+            parts.append(f"{player} {where} {signed(norm(amount))}")
     return "; ".join(parts) or "nothing"
 
 
