@@ -559,6 +559,17 @@ def use(file: Annotated[Path, typer.Argument(show_default=False)]) -> None:
     out(f"current game: {file} ({', '.join(game_.players)}, {len(game_.entries)} deals)")
 
 
+@app.command()
+def examples() -> None:
+    """The bundled example evenings (ledgers to try any command on with --file)."""
+    from prefcalc.resources import bundled
+
+    for path in sorted(bundled("examples").glob("*.json")):
+        game_ = ledger_io.load(path)
+        conv = ledger_io.resolve_convention(game_.convention)
+        out(f"{path}  ({conv.name}, {', '.join(game_.players)}, {len(game_.entries)} deals)")
+
+
 # --- documents -----------------------------------------------------------------------------
 
 
