@@ -209,6 +209,8 @@ def test_version_and_help_list_the_commands(tmp_path: Path) -> None:
         "settle",
         "export",
         "blank",
+        "examples",
+        "use",
     ):
         assert command in text
     module = subprocess.run(
