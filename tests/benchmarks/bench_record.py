@@ -3,6 +3,7 @@ against ``python -c "import typer, pydantic"``."""
 
 from __future__ import annotations
 
+import compileall
 import shutil
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 from run import Figure
 from support import random_game
 
+import prefcalc
 from prefcalc.ledger import game_to_json_text
 
 EXE = Path(sys.executable).with_name("prefcalc")
@@ -24,6 +26,10 @@ def _median(samples: list[float]) -> float:
 
 
 def record_500() -> tuple[float, float, str]:
+    # pip compiles an installed package's bytecode; an editable install (or a machine with
+    # PYTHONDONTWRITEBYTECODE=1, like the development sandbox) would otherwise recompile
+    # prefcalc from source on every call (~30 ms) while the floor's typer has its bytecode.
+    compileall.compile_dir(str(Path(prefcalc.__file__).parent), quiet=1)
     game = random_game(3, 500, 3, "sochi", target=10**6, adjustments=False)
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base.json"
