@@ -117,14 +117,20 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
+_CONTRACTS: dict[str, tuple[int, str]] = {}  # "7h" -> (7, "h"), filled as contracts are read
+
+
 def _deal(r: _Reader, obj: dict[str, Any], where: str) -> Deal:
     kind = r.get(obj, "kind", str, where)
     if kind == "contract":
         contract = r.get(obj, "contract", str, where)
-        try:
-            level, suit = parse_contract(contract)
-        except PrefcalcError as exc:
-            raise r.fail(f"{where}.contract", exc.message) from None
+        known = _CONTRACTS.get(contract)
+        if known is None:
+            try:
+                known = _CONTRACTS[contract] = parse_contract(contract)
+            except PrefcalcError as exc:
+                raise r.fail(f"{where}.contract", exc.message) from None
+        level, suit = known
         tricks = r.get(obj, "tricks", (int, type(None)), where)
         defenders = []
         for k, item in enumerate(r.get(obj, "defenders", list, where)):

@@ -153,8 +153,10 @@ def _known(game: Game, name: str) -> str:
     return name
 
 
-def _tricks(value: int | None, what: str) -> None:
+def _tricks(value: int | None, owner: str) -> None:
+    """Tricks are 0-10; ``owner`` is a name (or ``""`` for the declarer)."""
     if value is not None and not 0 <= value <= 10:
+        what = f"{owner}'s tricks" if owner else "the declarer's tricks"
         raise DealError(f"{what} must be 0-10 tricks, not {value}")
 
 
@@ -198,7 +200,7 @@ def check_deal(game: Game, deal: Deal, dealer: str | None, half_whist: bool = Tr
                 f"all-pass tricks of every active player are needed: missing {', '.join(missing)}"
             )
         for name, count in deal.tricks:
-            _tricks(count, f"{name}'s tricks")
+            _tricks(count, name)
         total = sum(count for _, count in deal.tricks)
         if total != 10:
             raise DealError(f"all-pass tricks must add up to 10, not {total}")
@@ -207,7 +209,7 @@ def check_deal(game: Game, deal: Deal, dealer: str | None, half_whist: bool = Tr
     if four and deal.declarer == dealer:
         raise DealError(f"{dealer} is the dealer and sits out this deal, so cannot declare")
     if isinstance(deal, Misere):
-        _tricks(deal.tricks, "the misère declarer's tricks")
+        _tricks(deal.tricks, deal.declarer)
         return
     _check_contract(game, deal, dealer, active, half_whist)
 
@@ -219,7 +221,7 @@ def _check_contract(
         raise DealError(f"there is no contract level {deal.level} (6-10)")
     if deal.suit not in SUITS:
         raise DealError(f"unknown suit '{deal.suit}' (use s, c, d, h or nt)")
-    _tricks(deal.tricks, "the declarer's tricks")
+    _tricks(deal.tricks, "")
     names = [d.player for d in deal.defenders]
     for d in deal.defenders:
         _known(game, d.player)
@@ -229,7 +231,7 @@ def _check_contract(
             raise DealError(f"{d.player} is the dealer and sits out this deal, so cannot defend")
         if d.role not in ROLES:
             raise DealError(f"unknown role '{d.role}' for {d.player} (use w, wN, p or h)")
-        _tricks(d.tricks, f"{d.player}'s tricks")
+        _tricks(d.tricks, d.player)
     if len(set(names)) != len(names):
         raise DealError("a defender is listed twice")
     expected = [p for p in active if p != deal.declarer]
