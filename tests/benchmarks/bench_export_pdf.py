@@ -13,11 +13,10 @@ both see the same machine.
 from __future__ import annotations
 
 import tempfile
-import time
 from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
-from run import Figure
+from run import Figure, interleaved
 from support import random_game, sheet_of
 
 from prefcalc.export.fonts import REGULAR, bundled
@@ -46,22 +45,16 @@ def export_1000() -> tuple[float, float, str]:
     built = build_pdf(game, sheet)
     lay = load_layout("a4")
     size = (lay.width, lay.height)
-    ours: list[float] = []
-    floor: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         mine, bare = Path(tmp) / "ours.pdf", Path(tmp) / "bare.pdf"
-        write_pdf(game, sheet, mine)  # warm up both paths once
-        _bare(bare, built.strings, built.pages, size)
-        for _ in range(REPEAT):
-            start = time.perf_counter()
-            write_pdf(game, sheet, mine)
-            ours.append(time.perf_counter() - start)
-            start = time.perf_counter()
-            _bare(bare, built.strings, built.pages, size)
-            floor.append(time.perf_counter() - start)
+        best, base = interleaved(
+            lambda: write_pdf(game, sheet, mine),
+            lambda: _bare(bare, built.strings, built.pages, size),
+            REPEAT,
+        )
     return (
-        min(ours),
-        min(floor),
+        best,
+        base,
         f"{built.strings:,} short strings drawn with Canvas.drawString in DejaVu Sans over "
         f"{built.pages} A4 landscape pages, saved (best of {REPEAT}, interleaved)",
     )

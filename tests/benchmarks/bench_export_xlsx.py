@@ -10,12 +10,11 @@ from an already scored sheet. Best of 5 each, interleaved so both see the same m
 from __future__ import annotations
 
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 from openpyxl import Workbook
-from run import Figure
+from run import Figure, interleaved
 from support import random_game, sheet_of
 
 from prefcalc.export.xlsx import build_workbook, write_xlsx
@@ -62,22 +61,14 @@ def export_1000() -> tuple[float, float, str]:
     formulas = sum(
         1 for _, items in cells for *_, v in items if isinstance(v, str) and v.startswith("=")
     )
-    ours: list[float] = []
-    floor: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         mine, bare = Path(tmp) / "ours.xlsx", Path(tmp) / "bare.xlsx"
-        write_xlsx(game, sheet, mine)  # warm up both paths once
-        _bare(cells, bare)
-        for _ in range(REPEAT):
-            start = time.perf_counter()
-            write_xlsx(game, sheet, mine)
-            ours.append(time.perf_counter() - start)
-            start = time.perf_counter()
-            _bare(cells, bare)
-            floor.append(time.perf_counter() - start)
+        best, base = interleaved(
+            lambda: write_xlsx(game, sheet, mine), lambda: _bare(cells, bare), REPEAT
+        )
     return (
-        min(ours),
-        min(floor),
+        best,
+        base,
         f"bare openpyxl writing the same {count} cells ({formulas} formulas) with ws.cell() "
         f"and saving (best of {REPEAT}, interleaved)",
     )

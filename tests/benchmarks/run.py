@@ -34,6 +34,23 @@ def best_of(fn: Callable[[], object], repeat: int = 5) -> float:
     return min(times)
 
 
+def interleaved(
+    ours: Callable[[], object], floor: Callable[[], object], repeat: int
+) -> tuple[float, float]:
+    """Best times of ``ours`` and ``floor`` run alternately (after one warm-up each), so that
+    both see the same machine state."""
+    ours()
+    floor()
+    mine: list[float] = []
+    base: list[float] = []
+    for _ in range(repeat):
+        for fn, times in ((ours, mine), (floor, base)):
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+    return min(mine), min(base)
+
+
 def median_process(command: list[str], repeat: int = 15, **kwargs: object) -> float:
     """The median wall time of running ``command`` as a process (seconds)."""
     times = []
