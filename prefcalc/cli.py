@@ -122,16 +122,22 @@ def _with_entries(game: Game, entries: tuple[Entry, ...]) -> Game:
 
 
 def _checked(
-    game: Game, conv: Convention, entries: tuple[Entry, ...], force: bool, before: Sheet | None
+    game: Game,
+    conv: Convention,
+    entries: tuple[Entry, ...],
+    force: bool,
+    before: Sheet | None = None,
+    first: int = 1,
 ) -> tuple[Game, Sheet]:
-    """The game with ``entries``, refused if it breaks a rule that was not broken before.
+    """The game with ``entries``, refused if a deal from number ``first`` on breaks a rule
+    that it did not break ``before`` (the sheet of the same deals before the change).
 
     With ``force`` every newly offending deal is marked as forced instead.
     """
     new = _with_entries(game, entries)
     sheet = score(new, conv)
     old = {(p.number, p.message) for p in before.problems} if before is not None else set()
-    fresh = [p for p in sheet.problems if (p.number, p.message) not in old]
+    fresh = [p for p in sheet.problems if p.number >= first and (p.number, p.message) not in old]
     if not fresh:
         return new, sheet
     if not force:
@@ -157,7 +163,7 @@ def _record(file: Path | None, make: Any, dealer: str | None, force: bool) -> No
         )
         check_deal(game, deal, who, conv.half_whist)
         entries = (*game.entries, Entry(deal, who, ledger_io.now()))
-        new, sheet = _checked(game, conv, entries, force, None)
+        new, sheet = _checked(game, conv, entries, force, first=len(entries))
         result["sheet"] = sheet
         return new
 

@@ -287,3 +287,21 @@ def test_two_processes_recording_at_once_lose_nothing(tmp_path: Path) -> None:
     )
     # each worker's own deals stay in its order
     assert [n for n in notes if n.startswith("left")] == [f"left-{i}" for i in range(50)]
+
+
+def test_an_old_offending_deal_does_not_block_recording(tmp_path: Path) -> None:
+    # A ledger edited by hand may hold a deal below the exit level that is not marked forced:
+    # recording goes on (show warns about it) and only the new deal is judged.
+    from support import make_game
+
+    game = make_game(
+        ["Anna", "Boris", "Vera"],
+        ["passes Anna=3 Boris=3 Vera=4", "game Boris 7s 7 Anna:w Vera:p"],
+        "leningrad",
+    )
+    ledger = tmp_path / "g.json"
+    text = game_to_json_text(game).replace('"contract": "7s"', '"contract": "6s"')
+    ledger.write_text(text, encoding="utf-8")
+    assert "warning: deal 2" in ok(["show", "--file", str(ledger)], tmp_path)
+    ok(["misere", "Vera", "0", "--file", str(ledger)], tmp_path)
+    assert '"forced"' not in ledger.read_text(encoding="utf-8")
