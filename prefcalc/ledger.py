@@ -341,30 +341,36 @@ def load(path: Path) -> Game:
     return game_from_json(data, str(path))
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so that readers see the old file or the new one.
+def write_atomic(path: Path, data: str | bytes, what: str = "the file") -> None:
+    """Replace ``path`` with ``data`` so that readers see the old file or the new one.
 
-    The text goes to a fresh temporary file in the same folder, is flushed to disk, then
-    renamed over the ledger; the folder is synced so the rename itself survives a crash.
+    The data goes to a fresh temporary file in the same folder, is flushed to disk, then
+    renamed over the target; the folder is synced so the rename itself survives a crash.
+    Used for the ledger and for the exported documents. A failure is a one-line
+    :class:`PrefcalcError` naming ``what`` could not be written, and leaves no temporary file.
     """
+    raw = data.encode("utf-8") if isinstance(data, str) else data
     directory = path.parent
     tmp = directory / f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    if hasattr(os, "O_DIRECTORY"):
-        dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(raw)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        if hasattr(os, "O_DIRECTORY"):
+            dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
+    except OSError as exc:
+        raise PrefcalcError(f"cannot write {what}: {exc.strerror or exc}", str(path)) from None
 
 
 def _remove_stale_temporaries(path: Path) -> None:
@@ -379,7 +385,7 @@ def create(path: Path, game: Game, force: bool = False) -> None:
     with locked(path):
         if path.exists() and not force:
             raise LedgerError("a game already exists here (use --force to replace it)", str(path))
-        write_atomic(path, game_to_json_text(game))
+        write_atomic(path, game_to_json_text(game), "the ledger")
 
 
 def update(path: Path, change: Callable[[Game], Game]) -> tuple[Game, Game]:
@@ -392,7 +398,7 @@ def update(path: Path, change: Callable[[Game], Game]) -> tuple[Game, Game]:
         _remove_stale_temporaries(path)
         after = change(before)
         if after is not before:
-            write_atomic(path, game_to_json_text(after))
+            write_atomic(path, game_to_json_text(after), "the ledger")
     return before, after
 
 
@@ -431,7 +437,7 @@ def current_path() -> Path:
 def set_current(path: Path) -> None:
     pointer = _pointer()
     pointer.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(pointer, str(path.resolve()) + "\n")
+    write_atomic(pointer, str(path.resolve()) + "\n", "the current-game pointer")
 
 
 def new_game_path(players: tuple[str, ...]) -> Path:

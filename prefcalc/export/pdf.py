@@ -33,6 +33,7 @@ from prefcalc import __version__
 from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.errors import PrefcalcError
 from prefcalc.export.fonts import BOLD, REGULAR, FontBook
+from prefcalc.ledger import write_atomic
 from prefcalc.model import Adjustment, Game
 from prefcalc.resources import bundled
 from prefcalc.scoring import POOL, WHISTS, Sheet
@@ -918,13 +919,6 @@ def _texts_of(game: Game) -> list[str]:
     return [t for t in texts if t]
 
 
-def _write(path: Path, data: bytes) -> None:
-    try:
-        path.write_bytes(data)
-    except OSError as exc:
-        raise PrefcalcError(f"cannot write {path}: {exc.strerror or exc}") from None
-
-
 @dataclass(frozen=True)
 class Built:
     """A finished document: its bytes, the warnings, and what drawing it took."""
@@ -960,7 +954,7 @@ def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
 def write_pdf(game: Game, sheet: Sheet, path: Path, paper: str = "a4") -> list[str]:
     """Write the printable scoresheet of ``game`` to ``path``; return warnings to show."""
     built = build_pdf(game, sheet, paper)
-    _write(path, built.data)
+    write_atomic(path, built.data, "the PDF")
     return built.warnings
 
 
@@ -982,7 +976,7 @@ def write_blank(players: int, target_path: Path, names: list[str], paper: str = 
         f"1 whist = {blank} · date {blank} · players clockwise from the top: {shown}"
     )
     draw_sheet(writer, filled, title, "", None)
-    _write(target_path, writer.render())
+    write_atomic(target_path, writer.render(), "the PDF")
     return warnings
 
 

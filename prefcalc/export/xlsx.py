@@ -27,7 +27,7 @@ openpyxl is imported here only: the CLI imports this module lazily, when exporti
 
 from __future__ import annotations
 
-import os
+import io
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -40,7 +40,7 @@ from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 
 from prefcalc.amounts import Amount
 from prefcalc.conventions import OPTIONS, to_toml_value
-from prefcalc.errors import PrefcalcError
+from prefcalc.ledger import write_atomic
 from prefcalc.model import Adjustment, AllPass, Contract, Game, Misere
 from prefcalc.scoring import MOUNTAIN, POOL, WHISTS, Sheet
 from prefcalc.settlement import Settlement, minor_unit, settle
@@ -627,18 +627,6 @@ def build_workbook(game: Game, sheet: Sheet) -> Any:
 
 def write_xlsx(game: Game, sheet: Sheet, path: Path) -> None:
     """Write the workbook of ``game`` (scored as ``sheet``) to ``path``, replacing it whole."""
-    wb = build_workbook(game, sheet)
-    path = Path(path)
-    # A temporary file beside the target, then a rename: a reader never sees half a workbook.
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        wb.save(tmp)
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise PrefcalcError(
-            f"cannot write the workbook: {exc.strerror or exc}", str(path)
-        ) from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    buffer = io.BytesIO()
+    build_workbook(game, sheet).save(buffer)
+    write_atomic(Path(path), buffer.getvalue(), "the workbook")
