@@ -174,7 +174,7 @@ def random_game(
                 deal = Adjustment(who, whists=((other, amount),), note="correction")
             else:
                 deal = Adjustment(who, **{column: amount}, note="correction")  # type: ignore[arg-type]
-            entries.append(Entry(deal, None, f"t{k}"))  # type: ignore[arg-type]
+            entries.append(Entry(deal, None, f"t{k}"))
             continue
         if roll < 0.25:
             cuts = sorted(rng.randint(0, 10) for _ in range(len(active) - 1))
@@ -193,41 +193,23 @@ def random_game(
             level = rng.randint(conv.exit_level(streak), 10)
             suit = rng.choice(["s", "c", "d", "h", "nt"])
             shape = rng.random()
+            first, second = defenders
+            tricks: int | None = None
             if shape < 0.15:
-                deal = Contract(
-                    declarer,
-                    level,
-                    suit,
-                    None,
-                    (Defender(defenders[0], "p"), Defender(defenders[1], "p")),
-                )
+                pair = (Defender(first, "p"), Defender(second, "p"))
             elif shape < 0.22 and level <= 7 and conv.half_whist:
-                deal = Contract(
-                    declarer,
-                    level,
-                    suit,
-                    None,
-                    (Defender(defenders[0], "p"), Defender(defenders[1], "h")),
-                )
+                pair = (Defender(first, "p"), Defender(second, "h"))
             else:
                 tricks = max(0, min(10, level + rng.choice([-3, -2, -1, -1, 0, 0, 0, 0, 1, 1, 2])))
                 if shape < 0.6:
-                    deal = Contract(
-                        declarer,
-                        level,
-                        suit,
-                        tricks,
-                        (Defender(defenders[0], "w"), Defender(defenders[1], "p")),
-                    )
+                    pair = (Defender(first, "w"), Defender(second, "p"))
                 else:
                     a = rng.randint(0, 10 - tricks)
-                    deal = Contract(
-                        declarer, level, suit, tricks,
-                        (Defender(defenders[0], "w", a), Defender(defenders[1], "w", 10 - tricks - a)),
-                    )  # fmt: skip
+                    pair = (Defender(first, "w", a), Defender(second, "w", 10 - tricks - a))
+            deal = Contract(declarer, level, suit, tricks, pair)
             if conv.passes_ends_streak == "any" or (deal.tricks is not None and deal.whisters):
                 streak = 0
-        entries.append(Entry(deal, dealer, f"t{k}"))  # type: ignore[arg-type]
+        entries.append(Entry(deal, dealer, f"t{k}"))
         dealer_seat += 1
     return base._replace(entries=tuple(entries))
 
