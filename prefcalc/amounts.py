@@ -10,6 +10,9 @@ from fractions import Fraction
 
 Amount = int | Fraction
 
+MAX_AMOUNT = 10**9
+"""The largest magnitude of any amount a user types or a file holds."""
+
 _VULGAR = {
     (1, 2): "½",
     (1, 3): "⅓",

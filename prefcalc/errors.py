@@ -5,6 +5,12 @@ one line a scorekeeper can act on. The CLI prints it and exits with code 2.
 """
 
 
+def shown(text: str, limit: int = 40) -> str:
+    """User text quoted in a message: control characters escaped, long text cut short."""
+    safe = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+    return safe if len(safe) <= limit else safe[: limit - 1] + "…"
+
+
 class PrefcalcError(Exception):
     """A problem with the user's input, record or files; ``str()`` is one line."""
 

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 
 from prefcalc.amounts import Amount, parse_amount
 from prefcalc.errors import NotationError
-from prefcalc.model import Adjustment, AllPass, Contract, Deal, Defender, Misere
+from prefcalc.model import Adjustment, AllPass, Contract, Deal, Defender, Misere, Role, Suit
 
-_SUIT_ALIASES = {
+_SUIT_ALIASES: dict[str, Suit] = {
     "s": "s", "♠": "s", "♤": "s",
     "c": "c", "♣": "c", "♧": "c",
     "d": "d", "♦": "d", "♢": "d",
@@ -29,6 +29,7 @@ _SUIT_ALIASES = {
 }  # fmt: skip
 _CONTRACT = re.compile(r"^(\d+)(.*)$")
 _ROLE = re.compile(r"^(w|p|h)(\d+)?$")
+_ROLES: dict[str, Role] = {"w": "w", "p": "p", "h": "h"}
 
 
 def resolve_player(word: str, players: Sequence[str]) -> str:
@@ -47,7 +48,7 @@ def resolve_player(word: str, players: Sequence[str]) -> str:
     raise NotationError(f"unknown player '{word}' (players: {', '.join(players)})")
 
 
-def parse_contract(text: str) -> tuple[int, str]:
+def parse_contract(text: str) -> tuple[int, Suit]:
     """``7h`` -> ``(7, "h")``; also ``10nt``, ``6♠``, ``8NT``."""
     match = _CONTRACT.match(text.strip().lower())
     if not match:
@@ -99,7 +100,7 @@ def parse_defender(text: str, players: Sequence[str]) -> Defender:
         if match.group(1) != "w":
             raise NotationError(f"only a whister's tricks are written ('{text}')")
         tricks = parse_tricks(match.group(2), f"{name}'s tricks")
-    return Defender(resolve_player(name, players), match.group(1), tricks)
+    return Defender(resolve_player(name, players), _ROLES[match.group(1)], tricks)
 
 
 def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:

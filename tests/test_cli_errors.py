@@ -511,7 +511,8 @@ def test_bad_deal_inside_a_ledger_names_its_number(tmp_path: Path) -> None:
     )
     result = run_cli(["show", "--file", str(ledger)], tmp_path)
     assert result.returncode == 2
-    assert "deal 2" in result.stderr and "0-10" in result.stderr
+    assert "deals[1].tricks: input should be less than or equal to 10" in result.stderr
+    assert "(deal 2)" in result.stderr
 
 
 def test_no_current_game_is_a_clear_error(tmp_path: Path) -> None:
