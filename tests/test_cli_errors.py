@@ -355,7 +355,7 @@ CASES = [
         20,
         [],
         ["settle", "--method", "median"],
-        "unknown method",
+        "'median' is not one of 'pairwise', 'average'",
     ),
     (
         "show bad --set",
