@@ -263,14 +263,14 @@ _Whole = BeforeValidator(_whole)
 _Lower = BeforeValidator(_lower)
 _Listed = BeforeValidator(_listed)
 
-OneToFour = Annotated[int, _Whole, Field(ge=1, le=4)]
-ZeroOrOne = Annotated[int, _Whole, Field(ge=0, le=1)]
-Positive = Annotated[int, _Whole, Field(ge=1, le=MAX_INT)]
-NonNegative = Annotated[int, _Whole, Field(ge=0, le=MAX_INT)]
-Level = Annotated[int, _Whole, Field(ge=6, le=10)]
-PriceList = Annotated[tuple[Positive, ...], _Listed, Field(min_length=1, max_length=50)]
-GamePrices = Annotated[tuple[Positive, ...], _Listed, Field(min_length=5, max_length=5)]
-ExitLevels = Annotated[tuple[Level, ...], _Listed, Field(min_length=1, max_length=50)]
+OneToFour = Annotated[int, Field(ge=1, le=4), _Whole]
+ZeroOrOne = Annotated[int, Field(ge=0, le=1), _Whole]
+Positive = Annotated[int, Field(ge=1, le=MAX_INT), _Whole]
+NonNegative = Annotated[int, Field(ge=0, le=MAX_INT), _Whole]
+Level = Annotated[int, Field(ge=6, le=10), _Whole]
+PriceList = Annotated[tuple[Positive, ...], Field(min_length=1, max_length=50), _Listed]
+GamePrices = Annotated[tuple[Positive, ...], Field(min_length=5, max_length=5), _Listed]
+ExitLevels = Annotated[tuple[Level, ...], Field(min_length=1, max_length=50), _Listed]
 Flag = Annotated[bool, PlainValidator(_flag), WithJsonSchema({"type": "boolean"})]
 Share = Annotated[Amount, PlainValidator(_share), WithJsonSchema(_NUMBER_SCHEMA)]
 Factor = Annotated[Amount, PlainValidator(_factor), WithJsonSchema(_NUMBER_SCHEMA)]
