@@ -16,6 +16,7 @@ from prefcalc import ledger as ledger_io
 from prefcalc.amounts import parse_amount
 from prefcalc.conventions import Convention, load, parse_overrides
 from prefcalc.errors import DealError, PrefcalcError
+from prefcalc.files import check_output
 from prefcalc.model import (
     Adjustment,
     ConventionRef,
@@ -595,6 +596,7 @@ def export(
     if kind not in ("xlsx", "pdf"):
         raise DealError(f"unknown export '{kind}' (use xlsx or pdf)")
     target = output if output is not None else path.with_suffix(f".{kind}")
+    check_output(target, path, "the workbook" if kind == "xlsx" else "the PDF")
     if kind == "xlsx":
         from prefcalc.export.xlsx import write_xlsx
 
@@ -622,6 +624,7 @@ def blank(
     """An empty printable pool sheet for 3 or 4 players."""
     if players not in (3, 4):
         raise DealError("a blank sheet is for 3 or 4 players")
+    check_output(output, None, "the PDF")
     from prefcalc.export.pdf import write_blank
 
     for warning in write_blank(players, target_path=output, names=names or [], paper=paper):
