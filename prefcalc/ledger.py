@@ -371,8 +371,10 @@ def create(path: Path, game: Game, force: bool = False) -> None:
     A symbolic link is written through: the real file is replaced and the link stays.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    if files.check_regular_if_exists(path, "the ledger", LedgerError) and not force:
-        raise LedgerError("a game already exists here (use --force to replace it)", str(path))
+    if files.check_regular_if_exists(path, "the ledger", LedgerError):
+        if not force:
+            raise LedgerError("a game already exists here (use --force to replace it)", str(path))
+        files.check_writable_target(path, "the ledger")  # before a lock file is made
     real = files.real_path(path)
     with locked(real):
         if real.exists() and not force:
