@@ -459,6 +459,22 @@ def test_a_symlinked_ledger_through_the_real_executable(tmp_path: Path) -> None:
     assert len(load(real).entries) == 3
 
 
+def test_use_remembers_the_link_not_the_file_behind_it(
+    tmp_path: Path, cli: Callable[..., tuple[int, str, str]]
+) -> None:
+    friday = write_ledger(tmp_path / "friday.json")
+    saturday = write_ledger(tmp_path / "saturday.json", [])
+    (tmp_path / "tonight.json").symlink_to("friday.json")
+    assert cli("use", "tonight.json")[0] == 0
+    assert cli(*PASSES)[0] == 0  # through the pointer and the link
+    assert len(load(friday).entries) == 3
+    (tmp_path / "tonight.json").unlink()
+    (tmp_path / "tonight.json").symlink_to("saturday.json")
+    assert cli(*PASSES)[0] == 0
+    assert len(load(saturday).entries) == 1
+    assert (tmp_path / "tonight.json").is_symlink()
+
+
 # --- the stale-temporary sweep removes only the ledger's own temporary files -------------------
 
 # (ledger name, decoys the old unescaped glob ".{name}.*.tmp" matched)
