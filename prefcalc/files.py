@@ -311,7 +311,7 @@ def write_atomic(path: Path, data: str | bytes, what: str = "the file") -> None:
         try:
             with os.fdopen(fd, "wb") as handle:
                 if old is not None and hasattr(os, "fchmod"):
-                    os.fchmod(handle.fileno(), stat.S_IMODE(old.st_mode))
+                    os.fchmod(handle.fileno(), stat.S_IMODE(old.st_mode) & 0o777)
                 handle.write(raw)
                 handle.flush()
                 fault("before-fsync")
