@@ -20,6 +20,7 @@ from prefcalc import ledger as ledger_io
 from prefcalc.amounts import Amount
 from prefcalc.conventions import parse_overrides
 from prefcalc.errors import DealError, PrefcalcError
+from prefcalc.files import check_output
 from prefcalc.model import Entry, Game
 from prefcalc.scoring import Sheet
 from prefcalc.settlement import Settlement
@@ -518,6 +519,7 @@ def export(
     path = _path(file)
     game_, sheet = _game_and_sheet(path)
     target = output if output is not None else path.with_suffix(f".{kind.value}")
+    check_output(target, path, "the workbook" if kind is ExportKind.xlsx else "the PDF")
     if kind is ExportKind.xlsx:
         from prefcalc.export.xlsx import write_xlsx
 
@@ -547,6 +549,7 @@ def blank(
     """An empty printable pool sheet for 3 or 4 players."""
     if players not in (3, 4):
         raise DealError("a blank sheet is for 3 or 4 players")
+    check_output(output, None, "the PDF")
     from prefcalc.export.pdf import write_blank
 
     for warning in write_blank(players, target_path=output, names=names or [], paper=paper.value):

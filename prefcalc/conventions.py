@@ -336,14 +336,24 @@ def from_table(table: Mapping[str, Any], source: str) -> Convention:
 
 
 def load_file(path: Path) -> Convention:
-    """Load a convention from a TOML file."""
+    """Load a convention from a TOML file (a regular UTF-8 file of at most 1 MiB)."""
+    from prefcalc import files
+
+    what = "the convention file"
     try:
-        with path.open("rb") as handle:
-            table = tomllib.load(handle)
+        raw = files.read_regular(path, what, files.MAX_SMALL, ConventionError)
     except OSError as exc:
-        raise ConventionError(f"cannot read convention file: {exc.strerror}", str(path)) from None
+        raise ConventionError(
+            f"cannot read convention file: {exc.strerror or exc}", str(path)
+        ) from None
+    text = files.decode_text(raw, what, path, ConventionError)
+    files.check_toml_shape(text, what, path, ConventionError)
+    try:
+        table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConventionError(f"not valid TOML: {exc}", str(path)) from None
+    except RecursionError:
+        raise ConventionError(f"{what} nests too deeply", str(path)) from None
     return from_table(table, str(path))
 
 

@@ -5,13 +5,12 @@ with their timestamps) under a schema version, and is validated on load: a corru
 unknown file is reported with its path and the reason and is never overwritten.
 
 Writes are atomic (a temporary file in the same folder, fsync, rename) and serialised by
-an exclusive lock, so a crash or a second terminal can never lose or corrupt a deal.
+an exclusive lock, so a crash or a second terminal can never lose or corrupt a deal; the
+file-system side of this lives in :mod:`prefcalc.files` (``write_atomic`` is re-exported).
 The deals are written one per line, so the file stays readable and diffs well.
 """
 
 import json
-import os
-import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -19,10 +18,12 @@ from typing import Any, assert_never
 
 from pydantic import ValidationError
 
+from prefcalc import files
 from prefcalc.amounts import Amount, exact_text, norm
 from prefcalc.conventions import Convention, from_table, load_preset, to_jsonable
 from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
 from prefcalc.filelock import locked
+from prefcalc.files import write_atomic as write_atomic  # re-exported
 from prefcalc.model import (
     Adjustment,
     AllPass,
@@ -92,12 +93,14 @@ def game_from_json(data: Any, path: str = "<ledger>") -> Game:
 
 def game_from_bytes(raw: bytes, path: str = "<ledger>") -> Game:
     """Parse and validate a ledger file's bytes in one pass (a UTF-8 BOM is allowed)."""
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
+    if raw.startswith(files.BOM):
+        raw = raw[len(files.BOM) :]
     with gc_paused():
         try:
             model = LedgerFile.model_validate_json(raw)
         except ValidationError as exc:
+            if exc.errors()[0]["type"] == "json_invalid":
+                files.decode_text(raw, "the ledger", Path(path), LedgerError)  # name bad bytes
             raise _refusal(exc, path) from None
         game = _game(model, path)
         del model  # freed while the collector is paused, so it never scans the file's models
@@ -110,6 +113,8 @@ def _refusal(exc: ValidationError, path: str) -> LedgerError:
     loc = tuple(err["loc"])
     if err["type"] == "json_invalid":
         reason = str(err["ctx"].get("error", err["msg"])) if "ctx" in err else str(err["msg"])
+        if "recursion limit" in reason:
+            reason = f"it nests too deeply ({reason})"
         return LedgerError(f"the ledger is corrupt: {reason}", path)
     if loc == () and err["type"] in ("model_type", "model_attributes_type"):
         return LedgerError("not a prefcalc ledger (expected a JSON object)", path)
@@ -319,74 +324,67 @@ def game_to_json_text(game: Game) -> str:
 
 
 def load(path: Path) -> Game:
-    """Read and validate the ledger at ``path``."""
+    """Read and validate the ledger at ``path`` (a symbolic link is followed)."""
+    return _load(path, str(path))
+
+
+def _load(path: Path, shown: str) -> Game:
+    """Read the ledger at ``path``; errors name ``shown`` (the path as the user wrote it)."""
     try:
-        raw = path.read_bytes()
+        raw = files.read_regular(path, "the ledger", files.MAX_LEDGER, LedgerError)
     except FileNotFoundError:
-        raise LedgerError("no game here (start one with 'prefcalc new')", str(path)) from None
+        raise LedgerError("no game here (start one with 'prefcalc new')", shown) from None
     except OSError as exc:
-        raise LedgerError(f"cannot read the ledger: {exc.strerror or exc}", str(path)) from None
-    return game_from_bytes(raw, str(path))
-
-
-def write_atomic(path: Path, data: str | bytes, what: str = "the file") -> None:
-    """Replace ``path`` with ``data`` so that readers see the old file or the new one.
-
-    The data goes to a fresh temporary file in the same folder, is flushed to disk, then
-    renamed over the target; the folder is synced so the rename itself survives a crash.
-    Used for the ledger and for the exported documents. A failure is a one-line
-    :class:`PrefcalcError` naming ``what`` could not be written, and leaves no temporary file.
-    """
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    directory = path.parent
-    tmp = directory / f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(raw)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-        if hasattr(os, "O_DIRECTORY"):
-            dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-            try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)
-    except OSError as exc:
-        raise PrefcalcError(f"cannot write {what}: {exc.strerror or exc}", str(path)) from None
+        raise LedgerError(f"cannot read the ledger: {exc.strerror or exc}", shown) from None
+    except LedgerError as exc:
+        raise LedgerError(exc.message, shown) from None
+    return game_from_bytes(raw, shown)
 
 
 def _remove_stale_temporaries(path: Path) -> None:
     """Temporary files of writers that were killed mid-write (only writers hold the lock)."""
-    for stale in path.parent.glob(f".{path.name}.*.tmp"):
-        stale.unlink(missing_ok=True)
+    files.remove_stale_temporaries(path)
+
+
+def _existing_ledger(path: Path) -> Path:
+    """The real file behind ``path`` (links resolved once), refused before any lock file is
+    made if it is missing or not a regular file."""
+    if not files.check_regular_if_exists(path, "the ledger", LedgerError):
+        raise LedgerError("no game here (start one with 'prefcalc new')", str(path))
+    return files.real_path(path)
 
 
 def create(path: Path, game: Game, force: bool = False) -> None:
-    """Write a new game; refuses to replace an existing file unless ``force``."""
+    """Write a new game; refuses to replace an existing file unless ``force``.
+
+    A symbolic link is written through: the real file is replaced and the link stays.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    with locked(path):
-        if path.exists() and not force:
+    if files.check_regular_if_exists(path, "the ledger", LedgerError):
+        if not force:
             raise LedgerError("a game already exists here (use --force to replace it)", str(path))
-        write_atomic(path, game_to_json_text(game), "the ledger")
+        files.check_writable_target(path, "the ledger")  # before a lock file is made
+    real = files.real_path(path)
+    with locked(real):
+        if real.exists() and not force:
+            raise LedgerError("a game already exists here (use --force to replace it)", str(path))
+        write_atomic(real, game_to_json_text(game), "the ledger")
 
 
 def update(path: Path, change: Callable[[Game], Game]) -> tuple[Game, Game]:
     """Load, change and save the game under the lock; return ``(before, after)``.
 
     If ``change`` raises, nothing is written and the file stays byte for byte as it was.
+    A symbolic link is resolved once: the lock, the temporary file and the rename all
+    happen beside the real file, so the link keeps pointing at the game.
     """
-    with locked(path):
-        before = load(path)
-        _remove_stale_temporaries(path)
+    real = _existing_ledger(path)
+    with locked(real):
+        before = _load(real, str(path))
+        _remove_stale_temporaries(real)
         after = change(before)
         if after is not before:
-            write_atomic(path, game_to_json_text(after), "the ledger")
+            write_atomic(real, game_to_json_text(after), "the ledger")
     return before, after
 
 
@@ -407,14 +405,16 @@ def _pointer() -> Path:
 def current_path() -> Path:
     """The current game's ledger (the one ``prefcalc new`` or ``prefcalc use`` set)."""
     pointer = _pointer()
+    what = "the current-game pointer"
     try:
-        text = pointer.read_text(encoding="utf-8").strip()
+        raw = files.read_regular(pointer, what, files.MAX_SMALL, LedgerError)
     except FileNotFoundError:
         raise LedgerError("no current game: start one with 'prefcalc new' or pass --file") from None
     except OSError as exc:
-        raise LedgerError(
-            f"cannot read the current-game pointer: {exc.strerror}", str(pointer)
-        ) from None
+        raise LedgerError(f"cannot read {what}: {exc.strerror or exc}", str(pointer)) from None
+    text = files.decode_text(raw, what, pointer, LedgerError).strip()
+    if "\0" in text or "\n" in text:
+        raise LedgerError(f"{what} is not one file name: use 'prefcalc use FILE'", str(pointer))
     if not text:
         raise LedgerError(
             "the current-game pointer is empty: use 'prefcalc use FILE'", str(pointer)
@@ -425,11 +425,19 @@ def current_path() -> Path:
 def set_current(path: Path) -> None:
     pointer = _pointer()
     pointer.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(pointer, str(path.resolve()) + "\n", "the current-game pointer")
+    write_atomic(pointer, str(path.absolute()) + "\n", "the current-game pointer")
 
 
 def new_game_path(players: tuple[str, ...]) -> Path:
-    """A fresh file name for a new game in the data directory."""
+    """A fresh file name for a new game in the data directory.
+
+    The names part is cut to :data:`NAMES_IN_FILE_NAME` characters, so long player names
+    never make a file name (or its lock and temporary files' names) too long.
+    """
     stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
     safe = "-".join("".join(c for c in p if c.isalnum()) or "player" for p in players)
+    safe = safe[:NAMES_IN_FILE_NAME].rstrip("-")
     return data_dir() / "games" / f"{stamp}-{safe}.json"
+
+
+NAMES_IN_FILE_NAME = 60

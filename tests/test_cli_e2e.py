@@ -10,9 +10,9 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+import pytest
 from support import random_game, run_cli
 
 from prefcalc.ledger import game_to_json_text, load
@@ -224,34 +224,51 @@ def _big_ledger(path: Path, deals: int) -> None:
     path.write_text(game_to_json_text(game), encoding="utf-8")
 
 
-def _command(args: list[str]) -> list[str]:
-    exe = Path(sys.executable).with_name("prefcalc")
-    return [str(exe), *args] if exe.exists() else [sys.executable, "-m", "prefcalc", *args]
+# (fault point, whether the deal is on disk after the kill, whether a temporary file is left)
+KILL_POINTS = [
+    ("before-temp", False, False),  # holding the lock, nothing written yet
+    ("before-fsync", False, True),  # the temporary file written, not synced
+    ("before-rename", False, True),  # synced, not yet renamed over the ledger
+    ("before-dir-sync", True, False),  # renamed, the folder not yet synced
+    ("after-write", True, False),  # all written, the lock still held
+]
 
 
-def test_a_killed_writer_never_loses_or_corrupts_a_recorded_deal(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("point", "recorded", "leftover"), KILL_POINTS, ids=[k[0] for k in KILL_POINTS]
+)
+def test_a_killed_writer_never_loses_or_corrupts_a_recorded_deal(
+    tmp_path: Path, point: str, recorded: bool, leftover: bool
+) -> None:
+    # The real CLI kills itself (SIGKILL) at a chosen point of the write: deterministic, no
+    # sleeping to land a kill. The deal is on disk iff the rename happened, the ledger always
+    # loads, the lock dies with the process and the next write sweeps the leftovers.
+    import fcntl
+
+    from prefcalc.files import FAULT_ENV, FAULT_POINTS
+
+    assert point in FAULT_POINTS
     ledger = tmp_path / "game.json"
-    _big_ledger(ledger, 3000)  # a big file, so a kill often lands in the middle of a write
-    start_count = len(load(ledger).entries)
-    reported = 0
-    attempts = 24
-    for k in range(attempts):
-        proc = subprocess.Popen(
-            _command(["passes", "Anna=3", "Boris=3", "Vera=4", "--file", str(ledger)]),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        time.sleep(0.02 + 0.3 * ((k * 7) % 11) / 11)
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-        stdout, _ = proc.communicate()
-        if proc.returncode == 0 and b"recorded as deal" in stdout:
-            reported += 1
-        game = load(ledger)  # valid after every kill
-        assert start_count + reported <= len(game.entries) <= start_count + k + 1
-    assert 0 < reported < attempts, "the kills should land both before and after some writes"
-    ok(["passes", "Anna=3", "Boris=3", "Vera=4", "--file", str(ledger)], tmp_path)
+    _big_ledger(ledger, 30)
+    before = ledger.read_bytes()
+    start = len(load(ledger).entries)
+    passes = ["passes", "Anna=3", "Boris=3", "Vera=4", "--file", str(ledger)]
+    killed = run_cli(passes, tmp_path, {FAULT_ENV: point})
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert "recorded as deal" not in killed.stdout
+    game = load(ledger)  # valid after the kill
+    assert len(game.entries) == start + recorded
+    if not recorded:
+        assert ledger.read_bytes() == before
+    temps = list(tmp_path.glob(".game.json.*.tmp"))
+    assert len(temps) == leftover, temps
+    with (tmp_path / "game.json.lock").open("r+b") as lock:  # free: it died with the writer
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    out = ok(passes, tmp_path)
+    assert f"recorded as deal {start + recorded + 1}" in out
     assert not list(tmp_path.glob(".game.json.*.tmp")), "stale temporary files are cleaned up"
+    assert len(load(ledger).entries) == start + recorded + 1
 
 
 WORKER = """

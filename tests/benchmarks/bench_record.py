@@ -1,5 +1,6 @@
-"""Issue 4: recording one deal into a game of 500 deals, end to end as a process,
-against ``python -c "import typer, pydantic"``."""
+"""Issues 4 and 10: recording one deal into a game of 500 deals, end to end as a process,
+against a process on the named stack, ``python -c "import typer; from pydantic import
+BaseModel"`` (plain ``import pydantic`` is lazy and loads nothing)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import prefcalc
 from prefcalc.ledger import game_to_json_text
 
 EXE = Path(sys.executable).with_name("prefcalc")
+FLOOR = "import typer; from pydantic import BaseModel"
 
 
 def _median(samples: list[float]) -> float:
@@ -36,7 +38,7 @@ def record_500() -> tuple[float, float, str]:
         base.write_text(game_to_json_text(game), encoding="utf-8")
         ledger = Path(tmp) / "game.json"
         deal = ["game", "Anna", "7h", "7", "Boris:w", "Vera:p", "--file", str(ledger)]
-        floor_cmd = [sys.executable, "-c", "import typer, pydantic"]
+        floor_cmd = [sys.executable, "-c", FLOOR]
         ours, floor = [], []
         for _ in range(21):  # interleaved, so both see the same machine state
             shutil.copy(base, ledger)
@@ -49,7 +51,7 @@ def record_500() -> tuple[float, float, str]:
     return (
         _median(ours),
         _median(floor),
-        'python -c "import typer, pydantic" (median of 21, interleaved)',
+        f'python -c "{FLOOR}" (median of 21, interleaved)',
     )
 
 

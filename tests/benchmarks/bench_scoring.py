@@ -1,15 +1,16 @@
 """Issue 3: scoring 100,000 deals against ``json.loads`` of the same record's JSON;
-issue 5: settling the same game against scoring it alone."""
+issue 5: settling the same game against scoring it alone; issue 10: loading and validating
+the ledger file against ``json.loads`` of it."""
 
 from __future__ import annotations
 
 import json
 from functools import cache
 
-from run import Figure, best_of
+from run import Figure, best_of, interleaved
 from support import random_game
 
-from prefcalc.ledger import game_from_json, game_to_json_text, resolve_convention
+from prefcalc.ledger import game_from_bytes, game_from_json, game_to_json_text, resolve_convention
 from prefcalc.model import Game
 from prefcalc.scoring import score
 from prefcalc.settlement import settle
@@ -43,6 +44,18 @@ def load_and_score() -> tuple[float, float, str]:
     )
 
 
+def loading() -> tuple[float, float, str]:
+    _, text = _game()
+    raw = text.encode("utf-8")
+    ours, floor = interleaved(lambda: game_from_bytes(raw), lambda: json.loads(raw), 5)
+    return (
+        ours,
+        floor,
+        f"json.loads of the ledger file ({len(raw) / 1e6:.1f} MB); ours = parse, validate with"
+        " pydantic and every deal check, build the record (best of 5, interleaved)",
+    )
+
+
 def settling() -> tuple[float, float, str]:
     game, _ = _game()
     conv = resolve_convention(game.convention)
@@ -56,5 +69,6 @@ def settling() -> tuple[float, float, str]:
 FIGURES: list[Figure] = [
     (f"score {DEALS:,} deals", 5.0, scoring),
     (f"load, validate and score {DEALS:,} deals", 5.0, load_and_score),
+    (f"load and validate a {DEALS:,}-deal ledger", 3.0, loading),
     (f"settle a {DEALS:,}-deal game", 1.2, settling),
 ]
