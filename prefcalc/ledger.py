@@ -282,7 +282,7 @@ def deal_to_json(entry: Entry) -> dict[str, Any]:
         out.update(kind="misere", declarer=deal.declarer, tricks=deal.tricks)
     elif isinstance(deal, AllPass):
         out.update(kind="passes", tricks=dict(deal.tricks))
-    else:
+    elif isinstance(deal, Adjustment):
         out.update(kind="adjust", player=deal.player)
         if deal.pool:
             out["pool"] = _amount_json(deal.pool)
@@ -291,6 +291,8 @@ def deal_to_json(entry: Entry) -> dict[str, Any]:
         if deal.whists:
             out["whists"] = {other: _amount_json(amount) for other, amount in deal.whists}
         out["note"] = deal.note
+    else:
+        assert_never(deal)
     if entry.forced:
         out["forced"] = True
     return out

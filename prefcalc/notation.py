@@ -15,6 +15,7 @@ Player names may be abbreviated to any unique prefix, in any case (``a`` for Ann
 import re
 import shlex
 from collections.abc import Sequence
+from typing import assert_never
 
 from prefcalc.amounts import Amount, parse_amount
 from prefcalc.errors import NotationError
@@ -235,6 +236,8 @@ def describe(deal: Deal) -> str:
         return f"misere {deal.declarer} {deal.tricks}"
     if isinstance(deal, AllPass):
         return "passes " + " ".join(f"{name}={n}" for name, n in deal.tricks)
+    if not isinstance(deal, Adjustment):
+        assert_never(deal)
     parts = [f"adjust {deal.player}"]
     if deal.pool:
         parts.append(f"--pool {deal.pool}")

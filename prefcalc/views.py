@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, assert_never
 
 from prefcalc.amounts import Amount, fmt, to_json_number
 from prefcalc.conventions import OPTIONS, Convention, to_toml_value
-from prefcalc.model import SUIT_SYMBOLS, AllPass, Contract, Entry, Game, Misere
+from prefcalc.model import SUIT_SYMBOLS, Adjustment, AllPass, Contract, Entry, Game, Misere
 from prefcalc.scoring import Scored, Sheet
 from prefcalc.settlement import Settlement, minor_unit, to_decimal
 
@@ -115,8 +115,10 @@ def deal_text(entry: Entry) -> str:
         text = f"{deal.declarer} misère, took {deal.tricks}"
     elif isinstance(deal, AllPass):
         text = "all-pass: " + ", ".join(f"{n} {t}" for n, t in deal.tricks)
-    else:
+    elif isinstance(deal, Adjustment):
         text = f"adjustment for {deal.player}: {deal.note}"
+    else:
+        assert_never(deal)
     return text + (" (forced)" if entry.forced else "")
 
 
