@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +43,23 @@ from prefcalc.views import deal_text, money_text, settlement_steps, signed
 
 TEMPLATE = "sheet-layout.toml"
 ELLIPSIS = "…"
+
+#: What is never drawn raw: C0 and C1 control characters, DEL, lone surrogates and the
+#: non-characters U+FFFE, U+FFFF. They are shown escaped, as Python writes them (``\\x07``).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` as it is drawn: control characters escaped (``Ve\\x07ra``), never raw."""
+    if text.isprintable():
+        return text
+    return _CONTROL.sub(_escape, text)
+
 
 # --- the layout template --------------------------------------------------------------------
 
@@ -306,6 +324,7 @@ class Metrics:
             return sum(map(table.__getitem__, text))
 
     def width(self, text: str, size: float, bold: bool = False) -> float:
+        text = printable(text)
         if self.book.plain(text, bold):
             return self.run_width(BOLD if bold else REGULAR, text) * size
         return sum(self.run_width(r.font, r.text) for r in self.book.runs(text, bold)) * size
@@ -400,6 +419,7 @@ class Writer:
         gray = 0.0
         count = 0
         for x, y, s, bold, size, shade in page.items:
+            s = printable(s)
             if shade != gray:
                 text.setFillGray(shade)
                 gray = shade
@@ -422,6 +442,7 @@ class Writer:
                 x += self.metrics.run_width(run.font, run.text) * size
         canvas.drawText(text)
         for x, y, angle, s, bold, size in page.turned:
+            s = printable(s)
             canvas.saveState()
             canvas.setFillGray(0.0)
             canvas.translate(x, y)
@@ -933,7 +954,7 @@ def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
     """The printable scoresheet of ``game`` as PDF bytes, with the warnings to show."""
     lay = load_layout(paper)
     book = FontBook()
-    warnings = book.check([*_texts_of(game), sheet.convention.name])
+    warnings = book.check([printable(t) for t in (*_texts_of(game), sheet.convention.name)])
     writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(game.players)}")
     price = money_text(game.whist_price, game.currency) if game.currency else fmt(game.whist_price)
     date = game.created[:10] if game.created else "no date"
@@ -967,7 +988,7 @@ def write_blank(players: int, target_path: Path, names: list[str], paper: str = 
     lay = load_layout(paper)
     book = FontBook()
     filled = [n.strip() for n in names] + [""] * (players - len(names))
-    warnings = book.check([n for n in filled if n])
+    warnings = book.check([printable(n) for n in filled if n])
     writer = Writer(lay, book, f"prefcalc {__version__} · blank pool sheet")
     blank = "________"
     shown = ", ".join(n or blank for n in filled)
