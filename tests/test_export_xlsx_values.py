@@ -180,7 +180,10 @@ def test_money_shows_the_currencys_minor_unit(currency: str, price: Any, fmt: st
     )
     _, formulas, values = both(game)
     ws = formulas["Settlement"]
-    assert ws.cell(row_labelled(ws, "Whist price"), 2).number_format == fmt
+    # the price cell is followed by the currency's code: its format does not repeat it
+    price_row = row_labelled(ws, "Whist price")
+    assert ws.cell(price_row, 2).number_format == fmt.split(" ")[0]
+    assert ws.cell(price_row, 3).value == (currency or None)
     for title in ("Result, method 1", "Result, method 2"):
         header, rows = titled_table(ws, title)
         for label, r in rows.items():

@@ -425,10 +425,11 @@ class _Grid:
         cell.number_format = fmt
 
 
-def _money_format(currency: str) -> str:
+def _money_format(currency: str, named: bool = True) -> str:
+    """Money in the currency's minor unit (``#,##0.00``), with its code unless ``named=False``."""
     places = len(str(minor_unit(currency).denominator)) - 1
     fmt = "#,##0" + ("." + "0" * places if places else "")
-    if currency and currency.isascii() and currency.isalnum():
+    if named and currency and currency.isascii() and currency.isalnum():
         fmt += f' "{currency}"'
     return fmt
 
@@ -448,9 +449,11 @@ def _write_payments(g: _Grid, row: int, title: str, s: Settlement, fmt: str) -> 
     return row
 
 
-def _price_format(price: Amount, currency: str, fmt: str) -> str:
-    """The money format when it shows the whist price exactly, else ``General``."""
-    return fmt if (Fraction(price) / minor_unit(currency)).denominator == 1 else "General"
+def _price_format(price: Amount, currency: str) -> str:
+    """The whist price's format: money without the code (the next cell names the currency)
+    when that shows the price exactly, else ``General``."""
+    exact = (Fraction(price) / minor_unit(currency)).denominator == 1
+    return _money_format(currency, named=False) if exact else "General"
 
 
 def _write_settlement(
@@ -478,7 +481,7 @@ def _write_settlement(
         "prefcalc's rounded money and payments are values as of the export.",
     )
     g.text(4, 1, "Whist price")
-    g.money(4, 2, _num(price), _price_format(price, currency, fmt))
+    g.money(4, 2, _num(price), _price_format(price, currency))
     if currency:
         g.text(4, 3, currency)
     g.text(5, 1, "Players (N)")
