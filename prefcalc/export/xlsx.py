@@ -115,14 +115,17 @@ def _text(value: str) -> str:
     return value[:32767]
 
 
-#: The number formats. Whists, mountain and pool points are exact: a whole number shows
-#: whole, a fraction as a fraction (``73 1/3``), never as ``73.3333333333333``.
-WHOLE_FORMAT = "0"
+#: The number formats. Whists, mountain and pool points are exact: a fraction shows as a
+#: fraction (``73 1/3``), never as ``73.3333333333333``; a whole number keeps ``General``,
+#: which shows it whole (and, unlike ``0``, never rounds a value a correction made fractional).
+WHOLE_FORMAT = "General"
 DATETIME_FORMAT = "yyyy-mm-dd hh:mm"
 
 
 def _points_format(value: Amount) -> str:
     """The number format of a whist or point cell holding ``value``."""
+    if value.__class__ is int:
+        return WHOLE_FORMAT
     denominator = Fraction(value).denominator
     if denominator == 1:
         return WHOLE_FORMAT
@@ -150,7 +153,9 @@ def _formula(
 ) -> None:
     """A formula of this module's own making, with the engine's value for its cache."""
     cell = ws.cell(row, col, formula)
-    cell.number_format = fmt or _points_format(value)
+    fmt = fmt or _points_format(value)
+    if fmt != WHOLE_FORMAT:
+        cell.number_format = fmt
     cache[(ws.title, cell.coordinate)] = value
 
 
@@ -249,7 +254,7 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
         warnings.setdefault(problem.number, []).append(problem.message)
     widths = [len(h) for h in headers]
     text_columns = (2, 3, 4, 5, 6, 8, 9, 11, 12, _DEAL_TEXT, _WARNING)
-    for scored in sheet.scored:
+    for r, scored in enumerate(sheet.scored, 2):  # r: the row it takes, after the header
         entry = scored.entry
         row = _deal_columns(scored.number, entry.time, entry.dealer, entry.deal)
         if isinstance(entry.deal, AllPass):
@@ -271,10 +276,11 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
             if col in row:
                 row[col] = _text(row[col])
         ws.append(row)
-        r = ws.max_row
         for col, amount in net.items():
             if amount:
-                ws.cell(r, col).number_format = _points_format(amount)
+                fmt = _points_format(amount)
+                if fmt != WHOLE_FORMAT:
+                    ws.cell(r, col).number_format = fmt
         if isinstance(row[2], datetime):
             ws.cell(r, 2).number_format = DATETIME_FORMAT
         if scored.price is not None and 15 in row:
@@ -291,7 +297,7 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
                 if length > widths[col - 1]:
                     widths[col - 1] = length
         if risky:
-            _as_text(ws, ws.max_row, text_columns)
+            _as_text(ws, r, text_columns)
     for col, length in enumerate(widths, 1):
         ws.column_dimensions[get_column_letter(col)].width = _width(length)
     last_row = max(len(sheet.scored) + 1, 2)
@@ -403,7 +409,9 @@ class _Grid:
     def points(self, row: int, col: int, value: Amount) -> None:
         """Whists or points, exact, in the format that shows them exactly."""
         cell = self.ws.cell(row, col, _num(value))
-        cell.number_format = _points_format(value)
+        fmt = _points_format(value)
+        if fmt != WHOLE_FORMAT:
+            cell.number_format = fmt
 
     def formula(self, row: int, col: int, formula: str, value: Amount, fmt: str = "") -> None:
         """A formula of this module's own making, with the engine's value (and its format)."""
