@@ -36,7 +36,7 @@ from test_export_xlsx import (
 )
 
 from prefcalc.export.pdf import build_pdf
-from prefcalc.export.xlsx import workbook_bytes, write_xlsx
+from prefcalc.export.xlsx import with_cached_values, workbook_bytes, write_xlsx
 from prefcalc.model import Game
 from prefcalc.scoring import Sheet
 
@@ -106,6 +106,30 @@ def test_the_workbook_still_recalculates_on_load_and_stays_a_valid_package(
             xml = package.read(name).decode()
             assert "<v />" not in xml and "<v/>" not in xml, name  # no formula left empty
     assert [p.name for p in tmp_path.iterdir()] == ["game.xlsx"]  # one atomic write
+
+
+@pytest.mark.parametrize(
+    ("formula", "value", "read"),
+    [
+        ("=1/3", Fraction(1, 3), 1 / 3),
+        ("=2+2", 4, 4),
+        ('="a"&"<b>"', "a<b>", "a<b>"),  # a text result: t="str", escaped
+        ("=1=1", True, True),
+    ],
+)
+def test_cached_values_of_every_kind_read_back(formula: str, value: Any, read: Any) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Odd name & co"
+    ws["C7"] = formula
+    ws["C7"].number_format = "0.00"  # a styled cell: the s attribute stays
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    data = with_cached_values(buffer.getvalue(), {("Odd name & co", "C7"): value})
+    cell = openpyxl.load_workbook(io.BytesIO(data), data_only=True)["Odd name & co"]["C7"]
+    assert cell.value == read
+    again = openpyxl.load_workbook(io.BytesIO(data))["Odd name & co"]["C7"]
+    assert again.value == formula and again.number_format == "0.00"
 
 
 # --- number formats ---------------------------------------------------------------------------
