@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -348,7 +349,10 @@ def test_deal_rows_show_the_deal_and_what_each_player_got(
                 assert close(value, amount), (r, key, value, amount)
         entry = scored.entry
         assert ws.cell(r, header["Dealer"]).value == entry.dealer
-        assert ws.cell(r, header["Time"]).value == entry.time
+        # the deal's time as a date-time cell: the wall-clock time at its own UTC offset
+        time = ws.cell(r, header["Time"])
+        assert time.value == datetime.fromisoformat(entry.time).replace(tzinfo=None)
+        assert time.is_date and time.number_format == "yyyy-mm-dd hh:mm"
         assert ws.cell(r, header["Deal"]).value == deal_text(entry)
     # The 3-player game: Boris's lone whist at deal 1 (gentleman half), the all-pass streak
     # and its price, the adjustment and its note (a text that looks like a formula).

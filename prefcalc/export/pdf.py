@@ -5,8 +5,11 @@ the target, cut by lines from the circle into one sector per player (clockwise f
 in seating order). From the outside in, a sector holds the whists (one column per opponent,
 each column on the side of the sheet where that opponent sits), the pool and the mountain,
 each filled with the running totals as a scorer writes them (``2.6.10.14``); the value that
-closes the pool is followed by a stroke. Long sequences shrink, then keep their latest values
-behind a leading ``…``: nothing leaves its band.
+closes the pool is followed by a stroke. Under ``closing = total`` the circle shows what the
+pools must reach together (``60`` over ``15 × 4``) and the stroke follows the pool value that
+brought them there: no player closes alone. Long sequences wrap, shrink, then keep their
+latest values behind a leading ``…``: nothing leaves its band. The ``on X`` labels over the
+whist columns are at least 7 pt, and control characters are drawn escaped (``\\x07``).
 
 The next pages hold the settlement by both methods with their steps and the payments, then
 the deal log. The layout (paper sizes, margins, band depths, font sizes) is the editable
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +46,23 @@ from prefcalc.views import deal_text, money_text, settlement_steps, signed
 
 TEMPLATE = "sheet-layout.toml"
 ELLIPSIS = "…"
+
+#: What is never drawn raw: C0 and C1 control characters, DEL, lone surrogates and the
+#: non-characters U+FFFE, U+FFFF. They are shown escaped, as Python writes them (``\\x07``).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` as it is drawn: control characters escaped (``Ve\\x07ra``), never raw."""
+    if text.isprintable():
+        return text
+    return _CONTROL.sub(_escape, text)
+
 
 # --- the layout template --------------------------------------------------------------------
 
@@ -306,6 +327,7 @@ class Metrics:
             return sum(map(table.__getitem__, text))
 
     def width(self, text: str, size: float, bold: bool = False) -> float:
+        text = printable(text)
         if self.book.plain(text, bold):
             return self.run_width(BOLD if bold else REGULAR, text) * size
         return sum(self.run_width(r.font, r.text) for r in self.book.runs(text, bold)) * size
@@ -400,6 +422,7 @@ class Writer:
         gray = 0.0
         count = 0
         for x, y, s, bold, size, shade in page.items:
+            s = printable(s)
             if shade != gray:
                 text.setFillGray(shade)
                 gray = shade
@@ -422,6 +445,7 @@ class Writer:
                 x += self.metrics.run_width(run.font, run.text) * size
         canvas.drawText(text)
         for x, y, angle, s, bold, size in page.turned:
+            s = printable(s)
             canvas.saveState()
             canvas.setFillGray(0.0)
             canvas.translate(x, y)
@@ -442,12 +466,22 @@ Token = tuple[str, bool]  # the running value as written, and whether it closed 
 
 
 def running_entries(sheet: Sheet) -> dict[tuple[str, str, str | None], list[Token]]:
-    """Every column's running totals after each deal that changed it, as players write them."""
+    """Every column's running totals after each deal that changed it, as players write them.
+
+    A pool value is marked closed (a stroke follows it) where the pool closed: under
+    ``closing = each`` the value that reached the target; under ``closing = total`` there is
+    no per-player closing, and the stroke follows the pool value(s) written by the deal that
+    brought the pools' sum to target × players, the deal that ended the game.
+    """
     totals: dict[tuple[str, str, str | None], Amount] = {}
     out: dict[tuple[str, str, str | None], list[Token]] = {}
     target = sheet.target
+    each = sheet.convention.closing == "each"
+    finished = False
     for scored in sheet.scored:
         writes = scored.writes
+        ends_game = scored.finished and not finished
+        finished = scored.finished
         if not writes:
             continue
         deltas: dict[tuple[str, str, str | None], Amount] = {}
@@ -460,7 +494,10 @@ def running_entries(sheet: Sheet) -> dict[tuple[str, str, str | None], list[Toke
             before = totals.get(key, 0)
             after = norm(before + delta)
             totals[key] = after
-            closed = key[1] == POOL and before < target <= after
+            if each:
+                closed = key[1] == POOL and before < target <= after
+            else:
+                closed = key[1] == POOL and ends_game and delta > 0
             out.setdefault(key, []).append((fmt(after), closed))
     return out
 
@@ -508,6 +545,12 @@ def flow_tokens(
     while len(rows) * size_now * 1.2 > box.h and size_now > min_size:
         size_now = max(min_size, size_now - 0.5)
         rows = lines_for(0, size_now, False)
+    # a value that alone is wider than the box (behind a "…") takes a smaller size still:
+    # nothing leaves its band
+    widest = ell + max(adv)
+    if widest * size_now > box.w:
+        size_now = box.w / widest
+        rows = lines_for(0, size_now, False)
     leading = size_now * 1.2
     max_rows = int(box.h // leading)
     if max_rows < 1 or not draw:
@@ -523,7 +566,9 @@ def flow_tokens(
             else:
                 low = mid + 1
         rows = lines_for(min(low, len(tokens) - 1), size_now, True)[-max_rows:]
-    y = box.y1 - size_now
+    # each row takes 1.2 × size: from 0.15 × size below the top of its line box to the
+    # descenders 0.25 × size below its baseline
+    y = box.y1 - size_now * 0.95
     last = len(tokens) - 1
     for number, (i, j) in enumerate(rows):
         parts: list[str] = []
@@ -555,16 +600,19 @@ def _stroke(x: float, y: float, size: float) -> Callable[[Any], None]:
     return draw
 
 
-def _title_lines(writer: Writer, page: Page, text: str, lay: Layout) -> float:
-    """Draw the title (two lines at most) at the top; return the y the sheet may reach."""
+def _title_lines(
+    writer: Writer, page: Page, text: str, lay: Layout, one_line: bool = False
+) -> float:
+    """Draw the title (two lines at most, or one) at the top; return the y the sheet may reach."""
     width = lay.width - 2 * lay.margin
     size = lay.title_size
+    most = 1 if one_line else 2
     lines = writer.metrics.wrap(text, size, width)
-    while len(lines) > 2 and size > 6:
+    while len(lines) > most and size > 6:
         size -= 0.5
         lines = writer.metrics.wrap(text, size, width)
-    if len(lines) > 2:
-        lines = [lines[0], writer.metrics.fit(" ".join(lines[1:]), size, width)]
+    if len(lines) > most:
+        lines = [*lines[: most - 1], writer.metrics.fit(" ".join(lines[most - 1 :]), size, width)]
     y = lay.height - lay.margin - size
     for line in lines:
         page.items.append((lay.margin, y, line, False, size, 0.0))
@@ -593,6 +641,31 @@ def _draw_frame(shape: SheetShape) -> Callable[[Any], None]:
         canvas.setStrokeGray(0.0)
 
     return draw
+
+
+def _put_target(writer: Writer, page: Page, shape: SheetShape, target: str, note: str = "") -> None:
+    """The target in the circle, centred; a note (``15 × 4``) in a smaller line under it."""
+    lay = writer.lay
+    metrics = writer.metrics
+    cx, cy = shape.centre
+    r = shape.radius
+    size = lay.target_size
+    room = r * (1.45 if note else 1.7)
+    while size > 4 and metrics.width(target, size, True) > room:
+        size -= 0.5
+    w = metrics.width(target, size, True)
+    if not note:
+        page.items.append((cx - w / 2, cy - size * 0.36, target, True, size, 0.0))
+        return
+    # the number above the centre, the note below it: both inside the circle
+    small = max(lay.label_size, 4.0)
+    while small > 4 and metrics.width(note, small) > r * 1.5:
+        small -= 0.5
+    baseline = cy + r * 0.06
+    page.items.append((cx - w / 2, baseline, target, True, size, 0.0))
+    shown = metrics.fit(note, small, r * 1.5)
+    nw = metrics.width(shown, small)
+    page.items.append((cx - nw / 2, baseline - small * 1.25, shown, False, small, 0.0))
 
 
 def _put_name(writer: Writer, page: Page, sector: Sector, name: str, lay: Layout) -> None:
@@ -646,11 +719,18 @@ def draw_sheet(
     title: str,
     target: str,
     entries: dict[tuple[str, str, str | None], list[Token]] | None,
+    target_note: str = "",
+    one_line: bool = False,
 ) -> SheetShape:
-    """Page 1: the title, the drawing, the names and (unless blank) the running entries."""
+    """Page 1: the title, the drawing, the names and (unless blank) the running entries.
+
+    ``target`` is what the game runs to, written in the circle; ``target_note`` a smaller
+    line under it (``15 × 4`` when the pools together must reach 60). ``one_line`` keeps
+    the title on one line, smaller if need be.
+    """
     lay = writer.lay
     page = writer.page()
-    top = _title_lines(writer, page, title, lay)
+    top = _title_lines(writer, page, title, lay, one_line)
     bottom = lay.margin + lay.footer_size * 1.6
     area = Box(lay.margin, bottom, lay.width - lay.margin, top)
     shape = sheet_shape(len(names), area, lay)
@@ -658,12 +738,7 @@ def draw_sheet(
     metrics = writer.metrics
     # the target in the circle
     if target:
-        cx, cy = shape.centre
-        size = lay.target_size
-        while size > 4 and metrics.width(target, size, True) > shape.radius * 1.7:
-            size -= 0.5
-        w = metrics.width(target, size, True)
-        page.items.append((cx - w / 2, cy - size * 0.36, target, True, size, 0.0))
+        _put_target(writer, page, shape, target, target_note)
     # every band's entries in one size on the whole sheet: the smallest any sector needs
     bands: dict[str, list[tuple[list[Token], Box]]] = {WHISTS: [], POOL: [], "mountain": []}
     for sector in shape.sectors:
@@ -919,6 +994,18 @@ def _texts_of(game: Game) -> list[str]:
     return [t for t in texts if t]
 
 
+def target_text(sheet: Sheet) -> tuple[str, str]:
+    """What the game runs to, for the circle, and how it is made (``""`` unless a total).
+
+    Under ``closing = each`` every pool must reach the target: ``("20", "")``. Under
+    ``closing = total`` the pools together must reach target × players: ``("60", "15 × 4")``.
+    """
+    if sheet.convention.closing == "each":
+        return str(sheet.target), ""
+    players = len(sheet.players)
+    return str(sheet.target * players), f"{sheet.target} × {players}"
+
+
 @dataclass(frozen=True)
 class Built:
     """A finished document: its bytes, the warnings, and what drawing it took."""
@@ -933,17 +1020,19 @@ def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
     """The printable scoresheet of ``game`` as PDF bytes, with the warnings to show."""
     lay = load_layout(paper)
     book = FontBook()
-    warnings = book.check([*_texts_of(game), sheet.convention.name])
+    warnings = book.check([printable(t) for t in (*_texts_of(game), sheet.convention.name)])
     writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(game.players)}")
     price = money_text(game.whist_price, game.currency) if game.currency else fmt(game.whist_price)
     date = game.created[:10] if game.created else "no date"
     state = "finished" if sheet.finished else f"{len(game.entries)} deals, in progress"
+    target, note = target_text(sheet)
+    aim = f"target {note} = {target}" if note else f"target {target}"
     title = (
-        f"Preference pool sheet · {sheet.convention.name} · target {sheet.target} · "
+        f"Preference pool sheet · {sheet.convention.name} · {aim} · "
         f"1 whist = {price} · {date} · players clockwise from the top: "
         f"{', '.join(game.players)} · {state}"
     )
-    draw_sheet(writer, game.players, title, str(sheet.target), running_entries(sheet))
+    draw_sheet(writer, game.players, title, target, running_entries(sheet), note)
     flow = Flow(writer)
     _settlement_pages(flow, game, sheet)
     _log_pages(flow, game, sheet)
@@ -967,15 +1056,19 @@ def write_blank(players: int, target_path: Path, names: list[str], paper: str = 
     lay = load_layout(paper)
     book = FontBook()
     filled = [n.strip() for n in names] + [""] * (players - len(names))
-    warnings = book.check([n for n in filled if n])
+    warnings = book.check([printable(n) for n in filled if n])
     writer = Writer(lay, book, f"prefcalc {__version__} · blank pool sheet")
     blank = "________"
-    shown = ", ".join(n or blank for n in filled)
+    # the names have their own lines on the sheet: the title names only those given
+    given = [n for n in filled if n]
+    seating = "players: names on the sheet, clockwise from the top"
+    if given:
+        seating = f"players clockwise from the top: {', '.join(given)}"
     title = (
         f"Preference pool sheet · convention {blank} · target {blank} · "
-        f"1 whist = {blank} · date {blank} · players clockwise from the top: {shown}"
+        f"1 whist = {blank} · date {blank} · {seating}"
     )
-    draw_sheet(writer, filled, title, "", None)
+    draw_sheet(writer, filled, title, "", None, one_line=True)
     write_atomic(target_path, writer.render(), "the PDF")
     return warnings
 
@@ -986,8 +1079,10 @@ __all__ = [
     "draw_sheet",
     "flow_tokens",
     "load_layout",
+    "printable",
     "running_entries",
     "sheet_shape",
+    "target_text",
     "write_blank",
     "write_pdf",
 ]

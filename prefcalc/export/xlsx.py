@@ -28,13 +28,17 @@ openpyxl is imported here only: the CLI imports this module lazily, when exporti
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Sequence
+import re
+import zipfile
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 from openpyxl import Workbook  # type: ignore[import-untyped]
-from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE  # type: ignore[import-untyped]
+from openpyxl.cell.cell import ERROR_CODES  # type: ignore[import-untyped]
 from openpyxl.styles import Font, NamedStyle, PatternFill  # type: ignore[import-untyped]
 from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 
@@ -72,6 +76,7 @@ DEAL_HEADERS = (
 )
 _DEAL_TEXT = DEAL_HEADERS.index("Deal") + 1
 _WARNING = DEAL_HEADERS.index("Warning") + 1
+_NAME_COLUMNS = (3, 5, 6, 8, 11)  # dealer, declarer, contract, the defenders: the record's text
 _FIRST_WRITTEN = len(DEAL_HEADERS) + 1
 
 _ROLES = {"w": "whist", "p": "pass", "h": "half-whist"}
@@ -92,10 +97,66 @@ def _num(value: Amount) -> int | float:
     return value.numerator if value.denominator == 1 else float(value)
 
 
+#: Characters a cell must not hold raw: C0 controls (but tab, newline, carriage return), DEL,
+#: C1 controls, lone surrogates (not UTF-8) and the XML non-characters U+FFFE, U+FFFF.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
 def _text(value: str) -> str:
-    """Text a worksheet accepts: no XML-illegal control characters, at most 32,767 long."""
-    cleaned: str = ILLEGAL_CHARACTERS_RE.sub("", value)
-    return cleaned[:32767]
+    """Text a worksheet accepts, at most 32,767 long: a control character is shown escaped
+    as Python writes it (``\\x07``), never dropped silently and never a crash."""
+    if not value.isprintable():
+        value = _CONTROL.sub(_escape, value)
+    return value[:32767]
+
+
+#: The number formats. Whists, mountain and pool points are exact: a fraction shows as a
+#: fraction (``73 1/3``), never as ``73.3333333333333``; a whole number keeps ``General``,
+#: which shows it whole (and, unlike ``0``, never rounds a value a correction made fractional).
+WHOLE_FORMAT = "General"
+DATETIME_FORMAT = "yyyy-mm-dd hh:mm"
+
+
+def _points_format(value: Amount) -> str:
+    """The number format of a whist or point cell holding ``value``."""
+    if value.__class__ is int:
+        return WHOLE_FORMAT
+    denominator = Fraction(value).denominator
+    if denominator == 1:
+        return WHOLE_FORMAT
+    digits = len(str(denominator))
+    return "# " + "?" * digits + "/" + "?" * digits
+
+
+def _when(time: str) -> datetime | str:
+    """A deal's ISO time as the wall-clock date-time at its own offset (Excel has no time
+    zones); text when it is no such time."""
+    try:
+        moment = datetime.fromisoformat(time)
+    except ValueError:
+        return _text(time)
+    if not 1900 <= moment.year <= 9999:
+        return _text(time)
+    return moment.replace(tzinfo=None)
+
+
+Cached = dict[tuple[str, str], Amount]  # (sheet title, coordinate) -> the engine's value
+
+
+def _formula(
+    ws: Any, cache: Cached, row: int, col: int, formula: str, value: Amount, fmt: str = ""
+) -> None:
+    """A formula of this module's own making, with the engine's value for its cache."""
+    cell = ws.cell(row, col, formula)
+    fmt = fmt or _points_format(value)
+    if fmt != WHOLE_FORMAT:
+        cell.number_format = fmt
+    cache[(ws.title, cell.coordinate)] = value
 
 
 def _risky(value: str) -> bool:
@@ -152,7 +213,7 @@ def _header_row(ws: Any, row: int, labels: Sequence[str], first: int = 1) -> Non
 
 def _deal_columns(number: int, time: str, dealer: str | None, deal: Any) -> dict[int, Any]:
     """The fixed cells of one entry's row (1-based column -> value), empty ones left out."""
-    row: dict[int, Any] = {1: number, 2: _text(time)}
+    row: dict[int, Any] = {1: number, 2: _when(time)}
     if dealer is not None:
         row[3] = dealer
     if isinstance(deal, Contract):
@@ -183,7 +244,7 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
     from prefcalc.views import deal_text
 
     column_of = {key: _FIRST_WRITTEN + k for k, key in enumerate(keys)}
-    headers = [*DEAL_HEADERS, *(_written_header(key) for key in keys)]
+    headers = [_text(h) for h in (*DEAL_HEADERS, *(_written_header(key) for key in keys))]
     ws.append(headers)
     for cell in ws[1]:
         cell.style = _HEADER
@@ -193,7 +254,7 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
         warnings.setdefault(problem.number, []).append(problem.message)
     widths = [len(h) for h in headers]
     text_columns = (2, 3, 4, 5, 6, 8, 9, 11, 12, _DEAL_TEXT, _WARNING)
-    for scored in sheet.scored:
+    for r, scored in enumerate(sheet.scored, 2):  # r: the row it takes, after the header
         entry = scored.entry
         row = _deal_columns(scored.number, entry.time, entry.dealer, entry.deal)
         if isinstance(entry.deal, AllPass):
@@ -211,17 +272,32 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
         for col, amount in net.items():
             if amount:
                 row[col] = _num(amount)
+        for col in _NAME_COLUMNS:
+            if col in row:
+                row[col] = _text(row[col])
         ws.append(row)
+        for col, amount in net.items():
+            if amount:
+                fmt = _points_format(amount)
+                if fmt != WHOLE_FORMAT:
+                    ws.cell(r, col).number_format = fmt
+        if isinstance(row[2], datetime):
+            ws.cell(r, 2).number_format = DATETIME_FORMAT
+        if scored.price is not None and 15 in row:
+            ws.cell(r, 15).number_format = _points_format(scored.price)
         risky = False
         for col in text_columns:
             value = row.get(col)
             if value is not None:
-                length = len(value)
+                if isinstance(value, datetime):
+                    length = len(DATETIME_FORMAT)
+                else:
+                    length = len(value)
+                    risky = risky or _risky(value)
                 if length > widths[col - 1]:
                     widths[col - 1] = length
-                risky = risky or _risky(value)
         if risky:
-            _as_text(ws, ws.max_row, text_columns)
+            _as_text(ws, r, text_columns)
     for col, length in enumerate(widths, 1):
         ws.column_dimensions[get_column_letter(col)].width = _width(length)
     last_row = max(len(sheet.scored) + 1, 2)
@@ -261,27 +337,30 @@ class _SheetRefs:
         return f"{SHEET}!${col}$2:${col}${1 + len(self.players)}"
 
 
-def _write_sheet(ws: Any, sheet: Sheet, keys: list[Key], refs: _SheetRefs, target_ref: str) -> None:
+def _write_sheet(
+    ws: Any, sheet: Sheet, keys: list[Key], refs: _SheetRefs, target_ref: str, cache: Cached
+) -> None:
     players = sheet.players
     n = len(players)
     first = 2
     last = max(len(sheet.scored) + 1, 2)
     deals_col = {key: get_column_letter(_FIRST_WRITTEN + k) for k, key in enumerate(keys)}
 
-    def total(key: Key) -> str:
+    def total(r: int, c: int, key: Key, value: Amount) -> None:
         col = deals_col[key]
-        return f"=SUM({DEALS}!${col}${first}:${col}${last})"
+        _formula(ws, cache, r, c, f"=SUM({DEALS}!${col}${first}:${col}${last})", value)
 
     _header_row(ws, 1, ["Player", "Pool", "Mountain", *(f"on {p}" for p in players), "To close"])
     for p in players:
         r = refs.row[p]
-        ws.cell(r, 1, p)
-        ws.cell(r, 2, total((p, POOL, None)))
-        ws.cell(r, 3, total((p, MOUNTAIN, None)))
+        ws.cell(r, 1, _text(p))
+        total(r, 2, (p, POOL, None), sheet.pool[p])
+        total(r, 3, (p, MOUNTAIN, None), sheet.mountain[p])
         for q in players:
             if q != p:
-                ws.cell(r, 4 + players.index(q), total((p, WHISTS, q)))
-        ws.cell(r, 4 + n, f"=MAX(0,{target_ref}-B{r})")
+                total(r, 4 + players.index(q), (p, WHISTS, q), sheet.whists[p][q])
+        to_close = max(0, sheet.target - sheet.pool[p])
+        _formula(ws, cache, r, 4 + n, f"=MAX(0,{target_ref}-B{r})", to_close)
     _as_text(ws, 1, range(1, 5 + n))
     for p in players:
         _as_text(ws, refs.row[p], (1,))
@@ -296,16 +375,17 @@ def _write_sheet(ws: Any, sheet: Sheet, keys: list[Key], refs: _SheetRefs, targe
     _header_row(ws, head, ["#", *(_written_header(key) for key in keys)])
     letters = [deals_col[key] for key in keys]
     own = [get_column_letter(2 + k) for k in range(len(keys))]
+    running: dict[Key, Amount] = dict.fromkeys(keys, 0)
     for k, scored in enumerate(sheet.scored):
         r = head + 1 + k
         d = first + k
-        if k == 0:
-            formulas = [f"={DEALS}!{col}{d}" for col in letters]
-        else:
-            formulas = [
-                f"={mine}{r - 1}+{DEALS}!{col}{d}" for mine, col in zip(own, letters, strict=True)
-            ]
-        ws.append([scored.number, *formulas])
+        for w in scored.writes:
+            key = (w.player, w.column, w.on)
+            running[key] = running[key] + w.amount
+        ws.cell(r, 1, scored.number)
+        for c, (mine, col, key) in enumerate(zip(own, letters, keys, strict=True), 2):
+            formula = f"={DEALS}!{col}{d}" if k == 0 else f"={mine}{r - 1}+{DEALS}!{col}{d}"
+            _formula(ws, cache, r, c, formula, running[key])
     for k, key in enumerate(keys):
         letter = own[k]
         current = ws.column_dimensions[letter].width or 0
@@ -318,12 +398,24 @@ def _write_sheet(ws: Any, sheet: Sheet, keys: list[Key], refs: _SheetRefs, targe
 class _Grid:
     """A worksheet written cell by cell, with the styles and text safety of this module."""
 
-    def __init__(self, ws: Any) -> None:
+    def __init__(self, ws: Any, cache: Cached | None = None) -> None:
         self.ws = ws
+        self.cache: Cached = {} if cache is None else cache
 
-    def put(self, row: int, col: int, value: int | float | bool | str) -> None:
-        """A number, a boolean or a formula (``=...``) of this module's own making."""
+    def put(self, row: int, col: int, value: int | float | bool) -> None:
+        """A number or a boolean."""
         self.ws.cell(row, col, value)
+
+    def points(self, row: int, col: int, value: Amount) -> None:
+        """Whists or points, exact, in the format that shows them exactly."""
+        cell = self.ws.cell(row, col, _num(value))
+        fmt = _points_format(value)
+        if fmt != WHOLE_FORMAT:
+            cell.number_format = fmt
+
+    def formula(self, row: int, col: int, formula: str, value: Amount, fmt: str = "") -> None:
+        """A formula of this module's own making, with the engine's value (and its format)."""
+        _formula(self.ws, self.cache, row, col, formula, value, fmt)
 
     def text(self, row: int, col: int, value: str, style: str | None = None) -> None:
         """A text cell, never taken for a formula."""
@@ -341,10 +433,11 @@ class _Grid:
         cell.number_format = fmt
 
 
-def _money_format(currency: str) -> str:
+def _money_format(currency: str, named: bool = True) -> str:
+    """Money in the currency's minor unit (``#,##0.00``), with its code unless ``named=False``."""
     places = len(str(minor_unit(currency).denominator)) - 1
     fmt = "#,##0" + ("." + "0" * places if places else "")
-    if currency and currency.isascii() and currency.isalnum():
+    if named and currency and currency.isascii() and currency.isalnum():
         fmt += f' "{currency}"'
     return fmt
 
@@ -364,16 +457,24 @@ def _write_payments(g: _Grid, row: int, title: str, s: Settlement, fmt: str) -> 
     return row
 
 
+def _price_format(price: Amount, currency: str) -> str:
+    """The whist price's format: money without the code (the next cell names the currency)
+    when that shows the price exactly, else ``General``."""
+    exact = (Fraction(price) / minor_unit(currency)).denominator == 1
+    return _money_format(currency, named=False) if exact else "General"
+
+
 def _write_settlement(
     ws: Any,
     game: Game,
     sheet: Sheet,
     refs: _SheetRefs,
     factor_ref: str,
+    cache: Cached,
 ) -> None:
     players = sheet.players
     n = len(players)
-    g = _Grid(ws)
+    g = _Grid(ws, cache)
     price, currency = game.whist_price, game.currency
     fmt = _money_format(currency)
     exact = {m: settle(sheet, m, "exact", price, currency) for m in ("pairwise", "average")}
@@ -388,13 +489,14 @@ def _write_settlement(
         "prefcalc's rounded money and payments are values as of the export.",
     )
     g.text(4, 1, "Whist price")
-    g.money(4, 2, _num(price), "General")
+    g.money(4, 2, _num(price), _price_format(price, currency))
     if currency:
         g.text(4, 3, currency)
     g.text(5, 1, "Players (N)")
     g.put(5, 2, n)
     g.text(6, 1, "Pool to mountain factor")
-    g.put(6, 2, f"={factor_ref}")
+    s1 = exact["pairwise"]
+    g.formula(6, 2, f"={factor_ref}", s1.pool_factor)
     price_ref, n_ref, factor = "$B$4", "$B$5", "$B$6"
 
     # 1. Unclosed pools into the mountain, then the amnesty.
@@ -415,15 +517,16 @@ def _write_settlement(
     m_row = {p: top + i for i, p in enumerate(players)}
     for p, r in m_row.items():
         g.text(r, 1, p)
-        g.put(r, 2, f"={refs.pool(p)}")
-        g.put(r, 3, f"={refs.mountain(p)}")
-        g.put(r, 4, f"={factor}*($B${largest}-B{r})")
-        g.put(r, 5, f"=C{r}+D{r}")
-        g.put(r, 6, f"=E{r}-$B${amnesty}")
+        g.formula(r, 2, f"={refs.pool(p)}", s1.pools[p])
+        g.formula(r, 3, f"={refs.mountain(p)}", sheet.mountain[p])
+        added = s1.pool_factor * (s1.pool_max - s1.pools[p])
+        g.formula(r, 4, f"={factor}*($B${largest}-B{r})", added)
+        g.formula(r, 5, f"=C{r}+D{r}", s1.mountains[p])
+        g.formula(r, 6, f"=E{r}-$B${amnesty}", s1.amnestied[p])
     g.text(largest, 1, "Largest pool")
-    g.put(largest, 2, f"=MAX(B{top}:B{bottom})")
+    g.formula(largest, 2, f"=MAX(B{top}:B{bottom})", s1.pool_max)
     g.text(amnesty, 1, "Amnesty: the smallest mountain")
-    g.put(amnesty, 2, f"=MIN(E{top}:E{bottom})")
+    g.formula(amnesty, 2, f"=MIN(E{top}:E{bottom})", s1.amnesty)
 
     # 2. Method 1: pairwise.
     row = amnesty + 2
@@ -432,7 +535,7 @@ def _write_settlement(
     entry_row = {p: row + 2 + i for i, p in enumerate(players)}
     for p, r in entry_row.items():
         g.text(r, 1, p)
-        g.put(r, 2, f"=10*F{m_row[p]}/{n_ref}")
+        g.formula(r, 2, f"=10*F{m_row[p]}/{n_ref}", s1.mountain_entries[p])
     row += 3 + n
     g.text(row, 1, "Whists each player holds on each opponent: game whists + mountain whists")
     g.header(row + 1, ["Player", *(f"on {p}" for p in players)])
@@ -442,7 +545,9 @@ def _write_settlement(
         g.text(r, 1, a)
         for b in players:
             if b != a:
-                g.put(r, 2 + players.index(b), f"={refs.whists(a, b)}+$B${entry_row[b]}")
+                held = sheet.whists[a][b] + s1.mountain_entries[b]
+                formula = f"={refs.whists(a, b)}+$B${entry_row[b]}"
+                g.formula(r, 2 + players.index(b), formula, held)
     row += 3 + n
     g.text(row, 1, "Pairwise balance: what the row player gains from the column player")
     g.header(row + 1, ["Player", *(f"from {p}" for p in players)])
@@ -451,10 +556,11 @@ def _write_settlement(
         g.text(r, 1, a)
         for b in players:
             if b != a:
-                g.put(
+                g.formula(
                     r,
                     2 + players.index(b),
                     f"={col_of[b]}{held_row[a]}-{col_of[a]}{held_row[b]}",
+                    s1.pairwise[(a, b)],
                 )
     row += 3 + n
     row = _write_result(
@@ -463,6 +569,7 @@ def _write_settlement(
         "Result, method 1",
         [],
         {p: [f"=SUM(B{balance_row[p]}:{last_col}{balance_row[p]})"] for p in players},
+        {p: [s1.whists[p]] for p in players},
         exact["pairwise"],
         price_ref,
         fmt,
@@ -474,7 +581,8 @@ def _write_settlement(
     g.text(row, 1, "3. Method 2 (average mountain)", _TITLE)
     average = row + 1
     g.text(average, 1, "Average mountain")
-    g.put(average, 2, f"=SUM(F{top}:F{bottom})/{n_ref}")
+    s2 = exact["average"]
+    g.formula(average, 2, f"=SUM(F{top}:F{bottom})/{n_ref}", s2.average)
     row = average + 2
     columns = {
         p: [
@@ -489,6 +597,7 @@ def _write_settlement(
         "Result, method 2",
         ["Mountain result: 10 × (average − mountain)", "Game whists: on others − on him"],
         columns,
+        {p: [s2.mountain_whists[p], s2.game_whists[p]] for p in players},
         exact["average"],
         price_ref,
         fmt,
@@ -506,9 +615,9 @@ def _write_settlement(
     for i, p in enumerate(players):
         r = row + 2 + i
         g.text(r, 1, p)
-        g.put(r, 2, _num(whole["pairwise"].whists[p]))
+        g.points(r, 2, whole["pairwise"].whists[p])
         g.money(r, 3, _num(whole["pairwise"].money[p]), fmt)
-        g.put(r, 4, _num(whole["average"].whists[p]))
+        g.points(r, 4, whole["average"].whists[p])
         g.money(r, 5, _num(whole["average"].money[p]), fmt)
 
     ws.column_dimensions["A"].width = 34.0
@@ -522,6 +631,7 @@ def _write_result(
     title: str,
     steps: list[str],
     formulas: dict[str, list[str]],
+    values: dict[str, list[Amount]],
     s: Settlement,
     price_ref: str,
     fmt: str,
@@ -537,22 +647,32 @@ def _write_result(
     first = row + 2
     w_col = 2 + len(steps)
     w = get_column_letter(w_col)
+    sums: dict[int, Amount] = {}
     for i, p in enumerate(players):
         r = first + i
         g.text(r, 1, p)
+        row_values: list[Amount] = list(values[p])
         for k, formula in enumerate(formulas[p]):
-            g.put(r, 2 + k, formula)
+            g.formula(r, 2 + k, formula, row_values[k])
         if add:
-            g.put(r, w_col, "=" + "+".join(f"{get_column_letter(2 + k)}{r}" for k in range(2)))
-        g.money(r, w_col + 1, f"={w}{r}*{price_ref}", fmt)
+            whists = sum(row_values[:2], Fraction(0))
+            row_values.append(whists)
+            sum_of = "+".join(f"{get_column_letter(2 + k)}{r}" for k in range(2))
+            g.formula(r, w_col, "=" + sum_of, whists)
+        money = Fraction(row_values[-1]) * Fraction(s.whist_price)
+        row_values.append(money)
+        g.formula(r, w_col + 1, f"={w}{r}*{price_ref}", money, fmt)
         g.money(r, w_col + 2, _num(s.money[p]), fmt)
+        for k, value in enumerate(row_values):
+            sums[2 + k] = sums.get(2 + k, 0) + value
     last = first + len(players) - 1
     total = last + 1
     g.text(total, 1, "Total")
     for c in range(2, w_col + 2):
         letter = get_column_letter(c)
-        g.put(total, c, f"=SUM({letter}{first}:{letter}{last})")
-    g.ws.cell(total, w_col + 1).number_format = fmt
+        money_column = c == w_col + 1
+        formula = f"=SUM({letter}{first}:{letter}{last})"
+        g.formula(total, c, formula, sums.get(c, 0), fmt if money_column else "")
     return total + 1
 
 
@@ -607,8 +727,8 @@ def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str]:
 # --- the workbook -------------------------------------------------------------------------------
 
 
-def build_workbook(game: Game, sheet: Sheet) -> Any:
-    """The openpyxl ``Workbook`` of ``game`` scored as ``sheet`` (not saved)."""
+def _build(game: Game, sheet: Sheet) -> tuple[Any, Cached]:
+    """The workbook and the engine's value of every formula cell in it."""
     wb = Workbook()
     _styles(wb)
     deals = wb.active
@@ -618,15 +738,94 @@ def build_workbook(game: Game, sheet: Sheet) -> Any:
     rules = wb.create_sheet(RULES)
     keys = _written_keys(sheet.players)
     refs = _SheetRefs(sheet.players)
+    cache: Cached = {}
     target_ref, factor_ref = _write_rules(rules, game, sheet)
     _write_deals(deals, game, sheet, keys)
-    _write_sheet(totals, sheet, keys, refs, target_ref)
-    _write_settlement(settlement, game, sheet, refs, factor_ref)
-    return wb
+    _write_sheet(totals, sheet, keys, refs, target_ref, cache)
+    _write_settlement(settlement, game, sheet, refs, factor_ref, cache)
+    return wb, cache
+
+
+def build_workbook(game: Game, sheet: Sheet) -> Any:
+    """The openpyxl ``Workbook`` of ``game`` scored as ``sheet`` (not saved)."""
+    return _build(game, sheet)[0]
+
+
+# --- cached values --------------------------------------------------------------------------
+#
+# openpyxl writes a formula cell as ``<c r="B2" s="3"><f>SUM(...)</f><v /></c>``: no value,
+# so anything that reads the file without recalculating (phone previews, pandas, openpyxl's
+# data_only) sees an empty cell. The saved package is rewritten to put the engine's value in
+# every ``<v>``; the workbook keeps ``fullCalcOnLoad`` so Excel and LibreOffice still
+# recalculate on opening.
+
+_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+_PKG_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+_FORMULA_CELL = re.compile(r'<c r="([A-Z]+[0-9]+)"([^>]*)><f>([^<]*)</f><v\s*/>')
+
+
+def _cached_text(value: Amount | str | bool) -> tuple[str, str]:
+    """The ``t`` attribute (empty for a number) and the ``<v>`` text of a cached value."""
+    if isinstance(value, bool):
+        return ' t="b"', "1" if value else "0"
+    if isinstance(value, str):
+        escaped = _text(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return ' t="str"', escaped
+    number = _num(value)
+    return "", str(number) if isinstance(number, int) else repr(number)
+
+
+def _sheet_parts(files: Mapping[str, bytes]) -> dict[str, str]:
+    """Sheet title -> the part name of its worksheet XML, read from the package itself."""
+    book = ElementTree.fromstring(files["xl/workbook.xml"])
+    rels = ElementTree.fromstring(files["xl/_rels/workbook.xml.rels"])
+    targets = {}
+    for rel in rels.iter(f"{_PKG_REL}Relationship"):
+        target = rel.get("Target", "")
+        targets[rel.get("Id")] = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
+    parts = {}
+    for node in book.iter(f"{_MAIN}sheet"):
+        parts[node.get("name", "")] = targets[node.get(f"{_REL}id")]
+    return parts
+
+
+def with_cached_values(data: bytes, cache: Mapping[tuple[str, str], Amount]) -> bytes:
+    """The saved workbook ``data`` with ``cache``'s value in each of those formula cells."""
+    by_sheet: dict[str, dict[str, Amount]] = {}
+    for (title, coordinate), value in cache.items():
+        by_sheet.setdefault(title, {})[coordinate] = value
+    with zipfile.ZipFile(io.BytesIO(data)) as source:
+        infos = source.infolist()
+        files = {info.filename: source.read(info) for info in infos}
+    parts = _sheet_parts(files)
+    for title, values in by_sheet.items():
+        part = parts[title]
+
+        def fill(match: re.Match[str], values: dict[str, Amount] = values) -> str:
+            coordinate, attributes, formula = match.groups()
+            value = values.get(coordinate)
+            if value is None:
+                return match.group()
+            kind, text = _cached_text(value)
+            return f'<c r="{coordinate}"{attributes}{kind}><f>{formula}</f><v>{text}</v>'
+
+        files[part] = _FORMULA_CELL.sub(fill, files[part].decode("utf-8")).encode("utf-8")
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in infos:
+            target.writestr(info, files[info.filename])
+    return out.getvalue()
+
+
+def workbook_bytes(game: Game, sheet: Sheet) -> bytes:
+    """The XLSX file of ``game`` scored as ``sheet``: formulas with their values cached."""
+    wb, cache = _build(game, sheet)
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    return with_cached_values(buffer.getvalue(), cache)
 
 
 def write_xlsx(game: Game, sheet: Sheet, path: Path) -> None:
     """Write the workbook of ``game`` (scored as ``sheet``) to ``path``, replacing it whole."""
-    buffer = io.BytesIO()
-    build_workbook(game, sheet).save(buffer)
-    write_atomic(Path(path), buffer.getvalue(), "the workbook")
+    write_atomic(Path(path), workbook_bytes(game, sheet), "the workbook")
