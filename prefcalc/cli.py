@@ -4,8 +4,13 @@ No rules live here. Every user error is a :class:`PrefcalcError` printed as one 
 stderr with exit code 2, and nothing is written when a command is refused.
 """
 
-import json
 import os
+
+# The CLI uses no pydantic plugins; without this, building the file models scans the entry
+# points of every installed distribution on each command (measured: ~6 ms of ~190 ms).
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
+import json
 import sys
 from collections.abc import Callable, Sequence
 from enum import StrEnum
