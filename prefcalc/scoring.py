@@ -24,7 +24,7 @@ and the sitting-out dealer's consolation. They use the letters of RULES.md secti
 
 import string
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.conventions import Convention
@@ -32,9 +32,12 @@ from prefcalc.errors import DealError
 from prefcalc.model import Adjustment, AllPass, Contract, Defender, Entry, Game, Misere
 from prefcalc.perf import gc_paused
 
-POOL = "pool"
-MOUNTAIN = "mountain"
-WHISTS = "whists"
+Column = Literal["pool", "mountain", "whists"]
+"""Where a write goes: a player's pool, his mountain, or his whists on another player."""
+
+POOL: Column = "pool"
+MOUNTAIN: Column = "mountain"
+WHISTS: Column = "whists"
 
 NORMS = {6: 4, 7: 2, 8: 1, 9: 1}
 QUOTAS = {6: 2, 7: 1, 8: 1, 9: 1}
@@ -65,7 +68,7 @@ class Write(NamedTuple):
     """
 
     player: str
-    column: str
+    column: Column
     amount: Amount
     on: str | None
     template: str
