@@ -16,7 +16,7 @@ all go through it.
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple, TypeAlias
+from typing import Any, Literal, NamedTuple, TypeAlias, assert_never
 
 from prefcalc.amounts import Amount
 from prefcalc.errors import DealError
@@ -215,8 +215,10 @@ def check_deal(game: Game, deal: Deal, dealer: str | None, half_whist: bool = Tr
         raise DealError(f"{dealer} is the dealer and sits out this deal, so cannot declare")
     if isinstance(deal, Misere):
         _tricks(deal.tricks, deal.declarer)
-        return
-    _check_contract(game, deal, dealer, active, half_whist)
+    elif isinstance(deal, Contract):
+        _check_contract(game, deal, dealer, active, half_whist)
+    else:
+        assert_never(deal)
 
 
 def _check_contract(

@@ -24,7 +24,7 @@ and the sitting-out dealer's consolation. They use the letters of RULES.md secti
 
 import string
 from fractions import Fraction
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, assert_never
 
 from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.conventions import Convention
@@ -634,8 +634,10 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
             _score_misere(st, conv, deal, dealer, four)
             if conv.passes_misere_ends:
                 streak = 0
-        else:
+        elif isinstance(deal, Adjustment):
             _score_adjustment(st, deal)
+        else:
+            assert_never(deal)
         if finished and not entry.forced and not isinstance(deal, Adjustment):
             problems.append(
                 Problem(number, "the game had already finished (record it as forced to go on)")

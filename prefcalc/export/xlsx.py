@@ -46,7 +46,7 @@ from prefcalc.amounts import Amount
 from prefcalc.conventions import OPTIONS, to_toml_value
 from prefcalc.ledger import write_atomic
 from prefcalc.model import Entry, Game
-from prefcalc.scoring import MOUNTAIN, POOL, WHISTS, Sheet
+from prefcalc.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet
 from prefcalc.settlement import Settlement, minor_unit, settle
 from prefcalc.views import deal_words
 
@@ -84,7 +84,7 @@ _HEADER = "prefcalc header"
 _TITLE = "prefcalc title"
 _MAX_WIDTH = 60
 
-Key = tuple[str, str, str | None]  # (player, column, on): one written column
+Key = tuple[str, Column, str | None]  # (player, column, on): one written column
 
 
 # --- small helpers ------------------------------------------------------------------------------
