@@ -13,17 +13,19 @@ import typer
 
 from prefcalc import __version__
 from prefcalc import ledger as ledger_io
-from prefcalc.amounts import parse_amount
+from prefcalc.amounts import AmountError, parse_amount
 from prefcalc.conventions import Convention, load, parse_overrides
-from prefcalc.errors import DealError, PrefcalcError
+from prefcalc.errors import DealError, PrefcalcError, one_line
 from prefcalc.model import (
     Adjustment,
     ConventionRef,
     Deal,
     Entry,
     Game,
+    check_currency,
     check_deal,
     check_players,
+    check_target,
 )
 from prefcalc.notation import (
     make_adjustment,
@@ -263,8 +265,8 @@ def _number(text: str | None, what: str) -> Any:
         return 0
     try:
         return parse_amount(text)
-    except ValueError:
-        raise DealError(f"{what} must be a number, not '{text}'") from None
+    except AmountError as exc:
+        raise DealError(exc.about(what)) from None
 
 
 @app.command()
@@ -518,10 +520,8 @@ def new(
     file: FileOpt = None,
 ) -> None:
     """Start a game: prefcalc new Anna Boris Vera --convention sochi --target 20."""
-    names = tuple(players)
-    check_players(names)
-    if target < 1:
-        raise DealError("the target must be at least 1")
+    names = check_players(tuple(players))
+    check_target(target)
     price = _number(whist_price, "--whist-price")
     if price <= 0:
         raise DealError("--whist-price must be positive")
@@ -535,7 +535,7 @@ def new(
         target=target,
         first_dealer=first,
         whist_price=price,
-        currency=currency.strip().upper(),
+        currency=check_currency(currency),
         created=ledger_io.now(),
     )
     path = file if file is not None else ledger_io.new_game_path(names)
@@ -652,7 +652,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         result = app(args=argv, prog_name="prefcalc", standalone_mode=False)
     except PrefcalcError as exc:
-        sys.stderr.write(f"prefcalc: error: {exc}\n")
+        sys.stderr.write(f"prefcalc: error: {one_line(str(exc))}\n")
         return 2
     except typer.Exit as exc:
         return exc.exit_code
@@ -660,7 +660,11 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("prefcalc: aborted\n")
         return 1
     except typer.TyperException as exc:
-        sys.stderr.write(f"prefcalc: error: {exc.format_message()}\n")
+        if type(exc).__name__ == "NoArgsIsHelpError":  # plain `prefcalc`: the usage is shown
+            if exc.format_message().strip():  # (rich prints it itself and leaves this empty)
+                out(exc.format_message())
+            return 0
+        sys.stderr.write(f"prefcalc: error: {one_line(exc.format_message())}\n")
         return int(getattr(exc, "exit_code", 2))
     except BrokenPipeError:
         return 0

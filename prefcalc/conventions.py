@@ -12,8 +12,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from prefcalc.amounts import Amount, exact_text, norm
-from prefcalc.errors import ConventionError
+from prefcalc.amounts import MAX_WHOLE, Amount, exact_text, norm, parse_whole, to_amount
+from prefcalc.errors import ConventionError, shown
 from prefcalc.resources import bundled
 
 PRESETS = ("sochi", "leningrad", "rostov")
@@ -23,7 +23,7 @@ PRESETS = ("sochi", "leningrad", "rostov")
 # validated value or raises ValueError with the reason.
 
 
-def _int_in(low: int, high: int | None = None) -> Callable[[Any], int]:
+def _int_in(low: int, high: int | None = MAX_WHOLE) -> Callable[[Any], int]:
     def check(value: Any) -> int:
         if isinstance(value, str):
             value = _int_text(value)
@@ -39,9 +39,9 @@ def _int_in(low: int, high: int | None = None) -> Callable[[Any], int]:
 
 def _int_text(text: str) -> int:
     try:
-        return int(text.strip())
+        return parse_whole(text)
     except ValueError:
-        raise ValueError(f"'{text}' is not a whole number") from None
+        raise ValueError(f"'{shown(text)}' is not a whole number") from None
 
 
 def _number_in(low: Fraction, high: Fraction | None = None) -> Callable[[Any], Amount]:
@@ -49,16 +49,9 @@ def _number_in(low: Fraction, high: Fraction | None = None) -> Callable[[Any], A
         if isinstance(value, bool):
             raise ValueError("expected a number")
         try:
-            if isinstance(value, str):
-                number = Fraction(value.strip())
-            elif isinstance(value, float):
-                number = Fraction(str(value))
-            elif isinstance(value, int | Fraction):  # Fraction: an already validated value
-                number = Fraction(value)
-            else:
-                raise ValueError
-        except (ValueError, ZeroDivisionError):
-            raise ValueError("expected a number such as 1, 0.5 or 1/2") from None
+            number = to_amount(value)  # bounded: no inf, NaN, exponent or huge number
+        except ValueError as exc:
+            raise ValueError(f"expected a number such as 1, 0.5 or 1/2 ({exc})") from None
         if number < low or (high is not None and number > high):
             span = f"between {low} and {high}" if high is not None else f"at least {low}"
             raise ValueError(f"expected a number {span}")
@@ -96,7 +89,7 @@ def _price_or_int(value: Any) -> str | int:
 
 
 def _int_list(
-    low: int, high: int | None = None, size: int | None = None
+    low: int, high: int | None = MAX_WHOLE, size: int | None = None
 ) -> Callable[[Any], tuple[int, ...]]:
     item = _int_in(low, high)
 
@@ -357,11 +350,13 @@ def _validate(values: Mapping[str, Any], source: str) -> dict[str, Any]:
     for key, raw in values.items():
         option = OPTION_BY_KEY.get(key)
         if option is None:
-            raise ConventionError(f"unknown option '{key}'{_suggest(key)}", source)
+            raise ConventionError(f"unknown option '{shown(key)}'{_suggest(key)}", source)
         try:
             checked[key] = option.check(raw)
         except ValueError as exc:
-            raise ConventionError(f"option '{key}': {exc} (got {raw!r})", source) from None
+            raise ConventionError(
+                f"option '{key}': {exc} (got {shown(repr(raw))})", source
+            ) from None
     return checked
 
 
@@ -408,6 +403,8 @@ def load_file(path: Path) -> Convention:
         raise ConventionError(f"cannot read convention file: {exc.strerror}", str(path)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConventionError(f"not valid TOML: {exc}", str(path)) from None
+    except ValueError:  # an integer over Python's 4,300-digit limit
+        raise ConventionError("not valid TOML: a number has too many digits", str(path)) from None
     return from_table(table, str(path))
 
 
@@ -422,7 +419,7 @@ def load_preset(name: str) -> Convention:
         return cached
     if key not in PRESETS:
         raise ConventionError(
-            f"unknown convention '{name}' (use {', '.join(PRESETS)} or a .toml file)"
+            f"unknown convention '{shown(name)}' (use {', '.join(PRESETS)} or a .toml file)"
         )
     convention = load_file(bundled("templates") / f"{key}.toml")
     _PRESET_CACHE[key] = convention
@@ -437,7 +434,7 @@ def load(name_or_path: str) -> Convention:
     if path.suffix.lower() == ".toml" or path.exists():
         return load_file(path)
     raise ConventionError(
-        f"unknown convention '{name_or_path}' (use {', '.join(PRESETS)} or a .toml file)"
+        f"unknown convention '{shown(name_or_path)}' (use {', '.join(PRESETS)} or a .toml file)"
     )
 
 
@@ -448,7 +445,7 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise ConventionError(
-                f"malformed option '{pair}' (use key=value, e.g. passes.prices=1,2,4)"
+                f"malformed option '{shown(pair)}' (use key=value, e.g. passes.prices=1,2,4)"
             )
         raw[key.strip()] = value.strip()
     return _validate(raw, "--set")

@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from prefcalc.amounts import Amount, exact_text, norm, parse_amount
+from prefcalc.amounts import Amount, exact_text, norm, to_amount
 from prefcalc.conventions import Convention, from_table, load_preset, to_jsonable
 from prefcalc.errors import DealError, LedgerError, PrefcalcError
 from prefcalc.filelock import locked
@@ -31,8 +31,10 @@ from prefcalc.model import (
     Entry,
     Game,
     Misere,
+    check_currency,
     check_deal,
     check_players,
+    check_target,
 )
 from prefcalc.notation import parse_contract
 from prefcalc.perf import gc_paused
@@ -97,10 +99,8 @@ class _Reader:
                 f"{where}.{key}",
                 f"expected a whole number or an exact number as a string, got {json.dumps(value)}",
             )
-        if isinstance(value, int):
-            return value
         try:
-            return parse_amount(value)
+            return to_amount(value)  # bounded, like every typed number
         except ValueError as exc:
             raise self.fail(f"{where}.{key}", str(exc)) from None
 
@@ -202,8 +202,11 @@ def _game_from_json(data: Any, path: str) -> Game:
         preset, options, r.get(conv_obj, "name", (str, type(None)), "game.convention", None)
     )
     target = r.get(data, "target", int, "game")
-    if target < 1:
-        raise r.fail("game.target", "the target must be at least 1")
+    try:
+        check_target(target)
+        currency = check_currency(r.get(data, "currency", str, "game", ""))
+    except DealError as exc:
+        raise r.fail("game", exc.message) from None
     first_dealer = r.get(data, "first_dealer", str, "game", players[0])
     if first_dealer not in players:
         raise r.fail("game.first_dealer", f"unknown player {json.dumps(first_dealer)}")
@@ -213,7 +216,7 @@ def _game_from_json(data: Any, path: str) -> Game:
         target=target,
         first_dealer=first_dealer,
         whist_price=r.amount(data, "whist_price", "game", 1),
-        currency=r.get(data, "currency", str, "game", ""),
+        currency=currency,
         created=r.get(data, "created", str, "game", ""),
     )
     try:
@@ -337,6 +340,10 @@ def load(path: Path) -> Game:
     except json.JSONDecodeError as exc:
         raise LedgerError(
             f"the ledger is corrupt: {exc.msg} at line {exc.lineno} column {exc.colno}", str(path)
+        ) from None
+    except ValueError:  # an integer over Python's 4,300-digit limit
+        raise LedgerError(
+            "the ledger is corrupt: a number has too many digits", str(path)
         ) from None
     return game_from_json(data, str(path))
 
