@@ -155,7 +155,7 @@ def check_amount(value: Amount) -> Amount:
     if value.__class__ is int and -MAX_AMOUNT <= value <= MAX_AMOUNT:  # the common case
         return value
     # a value beyond Python's int-to-text digit limit cannot even be quoted
-    huge = value.numerator.bit_length() > 10_000 or value.denominator.bit_length() > 10_000
+    huge = value.numerator.bit_length() > 14_000 or value.denominator.bit_length() > 14_000
     return _bounded(value, "…" if huge else str(value))
 
 

@@ -64,7 +64,7 @@ def shown(text: str, limit: int = 40) -> str:
     return "".join(out)
 
 
-def one_line(message: str, limit: int = 1000) -> str:
+def one_line(message: str, limit: int = 500) -> str:
     """A whole message as exactly one safe line: every control character escaped, cut to
     ``limit`` characters (the CLI's last line of defence before printing an error)."""
     return shown(message, limit)
