@@ -24,6 +24,7 @@ from prefcalc.model import (
     Game,
     check_currency,
     check_deal,
+    check_name,
     check_players,
     check_target,
 )
@@ -624,7 +625,9 @@ def blank(
         raise DealError("a blank sheet is for 3 or 4 players")
     from prefcalc.export.pdf import write_blank
 
-    for warning in write_blank(players, target_path=output, names=names or [], paper=paper):
+    for warning in write_blank(
+        players, target_path=output, names=[check_name(n) for n in names or []], paper=paper
+    ):
         sys.stderr.write(f"prefcalc: warning: {warning}\n")
     out(f"wrote {output}")
 

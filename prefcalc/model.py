@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from prefcalc.amounts import Amount
+from prefcalc.amounts import MAX_AMOUNT, Amount
 from prefcalc.errors import DealError, shown
 
 SUITS = ("s", "c", "d", "h", "nt")
@@ -141,8 +141,9 @@ MAX_NAME = 30
 """The longest player name (characters, after normalisation)."""
 MAX_CURRENCY = 8
 MAX_NOTE = 200
-MAX_TARGET = 1_000_000
-"""The largest pool target (a million: tests and long evenings use it as "never finishes")."""
+MAX_TARGET = MAX_AMOUNT
+"""The largest pool target: 10**9 like every amount (a huge target is how a never-ending game
+is written: tests and benchmarks use 10**6 and 10**9)."""
 
 # Characters refused outright: controls (ESC, newline, tab...), lone surrogates (undecodable
 # bytes), line and paragraph separators. Invisible format characters (Cf) are removed instead.

@@ -136,7 +136,7 @@ def test_set_refuses_unbounded_numbers(
 @pytest.mark.parametrize(
     ("argv", "phrase"),
     [
-        (["--target", "99999999999"], "target must be a whole number 1-1,000,000"),
+        (["--target", "99999999999"], "target must be a whole number 1-1,000,000,000"),
         (["--target", "0"], "target"),
         (["--target", HUGE], "--target"),
         (["--set", "misere_price=99999999999"], "option 'misere_price'"),
@@ -430,3 +430,11 @@ def test_name_helpers() -> None:
     assert normalize_name("A\u0301nna") == "\u00c1nna"
     assert name_key("ANNA") == name_key("an\u00adna") == name_key("anna")
     assert check_players(("An\ufeffna", "Boris", "Vera")) == ("Anna", "Boris", "Vera")
+
+
+@pytest.mark.parametrize("name", [ESC_RED, "Ve\nra", "x" * 200], ids=["escape", "newline", "long"])
+def test_blank_refuses_bad_names(
+    folder: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    argv = ["blank", "--name", "Anna", "--name", name, "-o", str(folder / "blank.pdf")]
+    _refused(folder, capsys, argv, "player name")
