@@ -136,11 +136,11 @@ def test_set_refuses_unbounded_numbers(
 @pytest.mark.parametrize(
     ("argv", "phrase"),
     [
-        (["--target", "99999999999"], "target must be a whole number 1-1,000,000,000"),
+        (["--target", "99999999999"], "target must be a whole number"),
         (["--target", "0"], "target"),
         (["--target", HUGE], "--target"),
         (["--set", "misere_price=99999999999"], "option 'misere_price'"),
-        (["--set", "passes.prices=1,2,99999"], "option 'passes.prices'"),
+        (["--set", "passes.prices=1,2,99999999"], "option 'passes.prices'"),
         (["--set", f"passes.prices=1,{HUGE}"], "option 'passes.prices'"),
         (["--set", "whist_factor=1e3"], "option 'whist_factor'"),
         (["--currency", "EUR\n"], "currency 'EUR\\n'"),
@@ -219,7 +219,7 @@ def _edited(folder: Path, change: str) -> Path:
 LEDGER_EDITS = [
     ("mountain 1e999999999", "exponent"),
     ("mountain 1e4000 as int", "too large"),
-    ("mountain huge digits", "too many digits"),
+    ("mountain huge digits", "the ledger is corrupt"),
     ("mountain inf", "not a number"),
     ("whist price NaN", "not a number"),
     ("target huge", "target"),
