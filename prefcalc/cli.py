@@ -5,40 +5,51 @@ stderr with exit code 2, and nothing is written when a command is refused.
 """
 
 import json
+import os
 import sys
+from collections.abc import Callable, Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
-from prefcalc import __version__
+from prefcalc import __version__, api
 from prefcalc import ledger as ledger_io
-from prefcalc.amounts import AmountError, parse_amount
-from prefcalc.conventions import Convention, load, parse_overrides
-from prefcalc.errors import DealError, PrefcalcError, one_line
-from prefcalc.model import (
-    Adjustment,
-    ConventionRef,
-    Deal,
-    Entry,
-    Game,
-    check_currency,
-    check_deal,
-    check_name,
-    check_players,
-    check_target,
-)
-from prefcalc.notation import (
-    make_adjustment,
-    parse_game,
-    parse_misere,
-    parse_passes,
-    parse_words,
-    resolve_player,
-)
-from prefcalc.scoring import Sheet, score
+from prefcalc.amounts import Amount
+from prefcalc.conventions import parse_overrides
+from prefcalc.errors import DealError, PrefcalcError
+from prefcalc.model import Entry, Game, check_name
+from prefcalc.scoring import Sheet
+from prefcalc.settlement import Settlement
+
+
+class _Commands(TyperGroup):
+    """prefcalc's commands: however a command is refused, one line on stderr and an exit
+    code, both as the installed executable and in process (``typer.testing.CliRunner``)."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        code = _guarded(
+            lambda: super(_Commands, self).main(
+                args, prog_name, complete_var, False, windows_expand_args, **extra
+            )
+        )
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
 
 app = typer.Typer(
+    cls=_Commands,
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -101,83 +112,26 @@ def _path(file: Path | None) -> Path:
     return file if file is not None else ledger_io.current_path()
 
 
-def _convention(
-    game: Game, as_convention: str | None = None, overrides: list[str] | None = None
-) -> Convention:
-    conv = load(as_convention) if as_convention else ledger_io.resolve_convention(game.convention)
-    if overrides:
-        conv = conv.with_options(parse_overrides(overrides))
-    return conv
-
-
-def _sheet(
+def _game_and_sheet(
     file: Path | None, as_convention: str | None = None, overrides: list[str] | None = None
 ) -> tuple[Game, Sheet]:
-    game = ledger_io.load(_path(file))
-    return game, score(game, _convention(game, as_convention, overrides))
+    game = api.load(_path(file))
+    return game, api.sheet(game, as_convention, overrides)
 
 
 # --- recording -----------------------------------------------------------------------------
 
 
-def _with_entries(game: Game, entries: tuple[Entry, ...]) -> Game:
-    return game._replace(entries=entries)
+def _record(file: Path | None, deal: api.DealInput, dealer: str | None, force: bool) -> None:
+    """Append ``deal`` to the game, under the lock, and show what it wrote."""
+    game = api.update(_path(file), lambda g: api.record(g, deal, dealer=dealer, force=force))
+    _show_recorded(game, len(game.entries))
 
 
-def _checked(
-    game: Game,
-    conv: Convention,
-    entries: tuple[Entry, ...],
-    force: bool,
-    before: Sheet | None = None,
-    first: int = 1,
-) -> tuple[Game, Sheet]:
-    """The game with ``entries``, refused if a deal from number ``first`` on breaks a rule
-    that it did not break ``before`` (the sheet of the same deals before the change).
-
-    With ``force`` every newly offending deal is marked as forced instead.
-    """
-    new = _with_entries(game, entries)
-    sheet = score(new, conv)
-    old = {(p.number, p.message) for p in before.problems} if before is not None else set()
-    fresh = [p for p in sheet.problems if p.number >= first and (p.number, p.message) not in old]
-    if not fresh:
-        return new, sheet
-    if not force:
-        raise DealError(f"{fresh[0]}; add --force to record it anyway")
-    numbers = {p.number for p in fresh}
-    marked = tuple(e._replace(forced=True) if k in numbers else e for k, e in enumerate(entries, 1))
-    new = _with_entries(game, marked)
-    return new, score(new, conv)
-
-
-def _record(file: Path | None, make: Any, dealer: str | None, force: bool) -> None:
-    """Append the deal built by ``make(game)`` to the game, under the lock."""
-    path = _path(file)
-    result: dict[str, Any] = {}
-
-    def change(game: Game) -> Game:
-        conv = ledger_io.resolve_convention(game.convention)
-        deal: Deal = make(game)
-        who = (
-            None
-            if isinstance(deal, Adjustment)
-            else (resolve_player(dealer, game.players) if dealer else game.next_dealer)
-        )
-        check_deal(game, deal, who, conv.half_whist)
-        entries = (*game.entries, Entry(deal, who, ledger_io.now()))
-        new, sheet = _checked(game, conv, entries, force, first=len(entries))
-        result["sheet"] = sheet
-        return new
-
-    _, game = ledger_io.update(path, change)
-    sheet: Sheet = result["sheet"]
-    _show_recorded(game, sheet, len(game.entries))
-
-
-def _show_recorded(game: Game, sheet: Sheet, number: int) -> None:
+def _show_recorded(game: Game, number: int) -> None:
     from prefcalc.views import explain_text, sheet_text
 
+    sheet = api.sheet(game)
     out(f"recorded as {explain_text(sheet, number)}")
     out("")
     out(sheet_text(sheet, game))
@@ -202,7 +156,7 @@ def game(
     when both whisted; the first listed said whist first), p (pass), h (half-whist).
     Player names may be shortened to a unique prefix.
     """
-    _record(file, lambda g: parse_game(words, g.players), dealer, force)
+    _record(file, ["game", *words], dealer, force)
 
 
 @app.command(context_settings=_WORDS)
@@ -214,7 +168,7 @@ def misere(
     file: FileOpt = None,
 ) -> None:
     """Record a misère: prefcalc misere Anna 0."""
-    _record(file, lambda g: parse_misere([declarer, tricks], g.players), dealer, force)
+    _record(file, ["misere", declarer, tricks], dealer, force)
 
 
 @app.command(context_settings=_WORDS)
@@ -225,7 +179,7 @@ def passes(
     file: FileOpt = None,
 ) -> None:
     """Record an all-pass deal: prefcalc passes Anna=2 Boris=5 Vera=3."""
-    _record(file, lambda g: parse_passes(tricks, g.players), dealer, force)
+    _record(file, ["passes", *tricks], dealer, force)
 
 
 @app.command()
@@ -247,52 +201,32 @@ def adjust(
     file: FileOpt = None,
 ) -> None:
     """Write N into someone's pool, mountain or whists on another, with a note."""
-
-    def make(g: Game) -> Adjustment:
-        return make_adjustment(
-            resolve_player(player, g.players),
-            _number(pool, "--pool"),
-            _number(mountain, "--mountain"),
-            whists or [],
-            note,
-            g.players,
-        )
-
-    _record(file, make, None, False)
-
-
-def _number(text: str | None, what: str) -> Any:
-    if text is None:
-        return 0
-    try:
-        return parse_amount(text)
-    except AmountError as exc:
-        raise DealError(exc.about(what)) from None
+    words = ["adjust", player, "--note", note]
+    if pool is not None:
+        words += ["--pool", pool]
+    if mountain is not None:
+        words += ["--mountain", mountain]
+    for pair in whists or []:
+        words += ["--whists", pair]
+    _record(file, words, None, False)
 
 
 @app.command()
 def undo(file: FileOpt = None) -> None:
     """Remove the last recorded deal."""
-
-    def change(game: Game) -> Game:
-        if not game.entries:
-            raise DealError("there is no deal to undo")
-        return _with_entries(game, game.entries[:-1])
-
-    before, after = ledger_io.update(_path(file), change)
     from prefcalc.views import deal_text, sheet_text
 
-    out(f"removed deal {len(before.entries)}: {deal_text(before.entries[-1])}")
-    out(sheet_text(score(after, ledger_io.resolve_convention(after.convention)), after))
+    path = _path(file)
+    removed: list[Entry] = []
 
+    def change(game: Game) -> Game:
+        after = api.undo(game)
+        removed.append(game.entries[-1])
+        return after
 
-def _deal_number(game: Game, number: int) -> int:
-    if not 1 <= number <= len(game.entries):
-        count = len(game.entries)
-        raise DealError(
-            f"there is no deal {number} (the game has {count} deal{'s' if count != 1 else ''})"
-        )
-    return number
+    after = api.update(path, change)
+    out(f"removed deal {len(after.entries) + 1}: {deal_text(removed[0])}")
+    out(sheet_text(api.sheet(after), after))
 
 
 @app.command()
@@ -302,34 +236,18 @@ def delete(
     file: FileOpt = None,
 ) -> None:
     """Delete deal N (later deals are re-scored)."""
-    result: dict[str, Any] = {}
-
-    def change(game: Game) -> Game:
-        _deal_number(game, number)
-        conv = ledger_io.resolve_convention(game.convention)
-        entries = game.entries[: number - 1] + game.entries[number:]
-        new, result["sheet"] = _checked(
-            game, conv, entries, force, _renumbered(score(game, conv), number)
-        )
-        return new
-
-    before, after = ledger_io.update(_path(file), change)
     from prefcalc.views import deal_text, sheet_text
 
-    out(f"deleted deal {number}: {deal_text(before.entries[number - 1])}")
-    out(sheet_text(result["sheet"], after))
+    removed: list[Entry] = []
 
+    def change(game: Game) -> Game:
+        after = api.delete(game, number, force=force)
+        removed.append(game.entries[number - 1])
+        return after
 
-def _renumbered(sheet: Sheet, deleted: int) -> Sheet:
-    """The sheet's problems as they would be numbered once deal ``deleted`` is gone."""
-    from prefcalc.scoring import Problem
-
-    problems = tuple(
-        Problem(p.number - 1 if p.number > deleted else p.number, p.message)
-        for p in sheet.problems
-        if p.number != deleted
-    )
-    return sheet._replace(problems=problems)
+    after = api.update(_path(file), change)
+    out(f"deleted deal {number}: {deal_text(removed[0])}")
+    out(sheet_text(api.sheet(after), after))
 
 
 @app.command(context_settings=_WORDS)
@@ -348,32 +266,10 @@ def edit(
     file: FileOpt = None,
 ) -> None:
     """Replace deal N: prefcalc edit 3 game Anna 7h 6 Boris:w Vera:p."""
-    result: dict[str, Any] = {}
-
-    def change(game: Game) -> Game:
-        _deal_number(game, number)
-        conv = ledger_io.resolve_convention(game.convention)
-        old = game.entries[number - 1]
-        deal = parse_words(words, game.players)
-        if isinstance(deal, Adjustment):
-            who = None
-        elif dealer:
-            who = resolve_player(dealer, game.players)
-        else:
-            who = old.dealer or _dealer_before(game, number)
-        check_deal(game, deal, who, conv.half_whist)
-        entry = Entry(deal, who, old.time)
-        entries = (*game.entries[: number - 1], entry, *game.entries[number:])
-        new, result["sheet"] = _checked(game, conv, entries, force, score(game, conv))
-        return new
-
-    _, after = ledger_io.update(_path(file), change)
-    _show_recorded(after, result["sheet"], number)
-
-
-def _dealer_before(game: Game, number: int) -> str:
-    """The dealer deal ``number`` would have had (used when an adjustment becomes a deal)."""
-    return game._replace(entries=game.entries[: number - 1]).next_dealer
+    after = api.update(
+        _path(file), lambda g: api.edit(g, number, words, dealer=dealer, force=force)
+    )
+    _show_recorded(after, number)
 
 
 # --- viewing -------------------------------------------------------------------------------
@@ -389,7 +285,7 @@ def show(
     """The sheet: pool (and what is left to close), mountain, whists on each opponent."""
     from prefcalc.views import sheet_json, sheet_text
 
-    game_, sheet = _sheet(file, convention, overrides)
+    game_, sheet = _game_and_sheet(file, convention, overrides)
     if as_json:
         out(json.dumps(sheet_json(sheet, game_), ensure_ascii=False, indent=2))
     else:
@@ -406,7 +302,7 @@ def log(
     """The numbered deals."""
     from prefcalc.views import log_json, log_text
 
-    _, sheet = _sheet(file, convention, overrides)
+    _, sheet = _game_and_sheet(file, convention, overrides)
     if as_json:
         out(json.dumps(log_json(sheet), ensure_ascii=False, indent=2))
     else:
@@ -423,8 +319,12 @@ def explain(
     """Every write of deal N with its reason."""
     from prefcalc.views import explain_text
 
-    game_, sheet = _sheet(file, convention, overrides)
-    _deal_number(game_, number)
+    game_, sheet = _game_and_sheet(file, convention, overrides)
+    count = len(game_.entries)
+    if not 1 <= number <= count:
+        raise DealError(
+            f"there is no deal {number} (the game has {count} deal{'s' if count != 1 else ''})"
+        )
     out(explain_text(sheet, number))
 
 
@@ -435,6 +335,7 @@ def rules(
     file: FileOpt = None,
 ) -> None:
     """Every option of a convention (a preset, a .toml file, or the game's) with its meaning."""
+    from prefcalc.conventions import load
     from prefcalc.views import rules_text
 
     if name is not None:
@@ -442,18 +343,28 @@ def rules(
         if overrides:
             conv = conv.with_options(parse_overrides(overrides))
     else:
-        conv = _convention(ledger_io.load(_path(file)), None, overrides)
+        conv = api.rules(api.load(_path(file)), None, overrides)
     out(rules_text(conv))
+
+
+class Method(StrEnum):
+    pairwise = "pairwise"
+    average = "average"
+
+
+class Rounding(StrEnum):
+    exact = "exact"
+    whole = "whole"
 
 
 @app.command()
 def settle(
     method: Annotated[
-        str, typer.Option("--method", "-m", help="pairwise (method 1) or average (method 2).")
-    ] = "pairwise",
+        Method, typer.Option("--method", "-m", help="pairwise (method 1) or average (method 2).")
+    ] = Method.pairwise,
     rounding: Annotated[
-        str, typer.Option("--rounding", "-r", help="exact or whole whists.")
-    ] = "exact",
+        Rounding, typer.Option("--rounding", "-r", help="exact or whole whists.")
+    ] = Rounding.exact,
     compare: Annotated[bool, typer.Option("--compare", help="Both methods side by side.")] = False,
     as_json: JsonOpt = False,
     convention: AsConvOpt = None,
@@ -461,26 +372,20 @@ def settle(
     file: FileOpt = None,
 ) -> None:
     """Settle the game (any time, also mid-game): whists, money and who pays whom."""
-    from prefcalc.settlement import METHODS, ROUNDINGS
-    from prefcalc.settlement import settle as run_settle
     from prefcalc.views import compare_text, settlement_json, settlement_text
 
-    if method not in METHODS:
-        raise DealError(f"unknown method '{method}' (use {' or '.join(METHODS)})")
-    if rounding not in ROUNDINGS:
-        raise DealError(f"unknown rounding '{rounding}' (use {' or '.join(ROUNDINGS)})")
-    game_, sheet = _sheet(file, convention, overrides)
-    price, currency = game_.whist_price, game_.currency
-    result = run_settle(sheet, method, rounding, price, currency)
+    game_ = api.load(_path(file))
+    sheet = api.sheet(game_, convention, overrides)
+
+    def run(how: api.Method) -> Settlement:
+        return api.settle(game_, how, rounding.value, convention=convention, overrides=overrides)
+
+    result = run(method.value)
     if compare:
-        other_method = "average" if method == "pairwise" else "pairwise"
-        other = run_settle(sheet, other_method, rounding, price, currency)
+        other = run("average" if method is Method.pairwise else "pairwise")
         if as_json:
-            out(
-                json.dumps(
-                    [settlement_json(result), settlement_json(other)], ensure_ascii=False, indent=2
-                )
-            )
+            both = [settlement_json(result), settlement_json(other)]
+            out(json.dumps(both, ensure_ascii=False, indent=2))
         else:
             out(settlement_text(result))
             out("")
@@ -521,47 +426,40 @@ def new(
     file: FileOpt = None,
 ) -> None:
     """Start a game: prefcalc new Anna Boris Vera --convention sochi --target 20."""
-    names = check_players(tuple(players))
-    check_target(target)
-    price = _number(whist_price, "--whist-price")
-    if price <= 0:
-        raise DealError("--whist-price must be positive")
-    options = parse_overrides(overrides or [])
-    ref = _convention_ref(convention, options)
-    conv = ledger_io.resolve_convention(ref)
-    first = resolve_player(dealer, names) if dealer else names[0]
-    game_ = Game(
-        players=names,
-        convention=ref,
-        target=target,
-        first_dealer=first,
-        whist_price=price,
-        currency=check_currency(currency),
-        created=ledger_io.now(),
+    game_ = api.new_game(
+        players,
+        convention,
+        target,
+        whist_price=_number(whist_price, "--whist-price"),
+        currency=currency,
+        options=overrides or [],
+        dealer=dealer,
     )
-    path = file if file is not None else ledger_io.new_game_path(names)
+    path = file if file is not None else ledger_io.new_game_path(game_.players)
     ledger_io.create(path, game_, force)
     if file is None:
         ledger_io.set_current(path)
-    out(f"new game: {', '.join(names)} · {conv.name} · target {target} · first dealer {first}")
+    conv = api.rules(game_)
+    out(
+        f"new game: {', '.join(game_.players)} · {conv.name} · target {game_.target} · "
+        f"first dealer {game_.first_dealer}"
+    )
     out(f"ledger: {path}")
 
 
-def _convention_ref(convention: str, options: dict[str, Any]) -> ConventionRef:
-    from prefcalc.conventions import PRESETS
+def _number(text: str, option: str) -> Amount:
+    from prefcalc.amounts import AmountError, parse_amount
 
-    if convention.strip().lower() in PRESETS:
-        return ConventionRef(convention.strip().lower(), options)
-    conv = load(convention)
-    if options:
-        conv = conv.with_options(options)
-    return ConventionRef(None, {k: v for k, v in conv.options().items()}, conv.name)
+    try:
+        return parse_amount(text)
+    except AmountError as exc:
+        raise DealError(exc.about(option)) from None
 
 
 @app.command()
 def use(file: Annotated[Path, typer.Argument(show_default=False)]) -> None:
     """Make FILE the current game."""
-    game_ = ledger_io.load(file)
+    game_ = api.load(file)
     ledger_io.set_current(file)
     out(f"current game: {file} ({', '.join(game_.players)}, {len(game_.entries)} deals)")
 
@@ -572,38 +470,62 @@ def examples() -> None:
     from prefcalc.resources import bundled
 
     for path in sorted(bundled("examples").glob("*.json")):
-        game_ = ledger_io.load(path)
-        conv = ledger_io.resolve_convention(game_.convention)
+        game_ = api.load(path)
+        conv = api.rules(game_)
         out(f"{path}  ({conv.name}, {', '.join(game_.players)}, {len(game_.entries)} deals)")
+
+
+class SchemaKind(StrEnum):
+    ledger = "ledger"
+    convention = "convention"
+
+
+@app.command()
+def schema(
+    kind: Annotated[SchemaKind, typer.Argument(show_default=False)],
+) -> None:
+    """The JSON Schema of a ledger file or a convention (TOML) file, for editors and tools."""
+    from prefcalc.schemas import json_schema
+
+    out(json.dumps(json_schema(kind.value), ensure_ascii=False, indent=2))
 
 
 # --- documents -----------------------------------------------------------------------------
 
 
+class ExportKind(StrEnum):
+    xlsx = "xlsx"
+    pdf = "pdf"
+
+
+class Paper(StrEnum):
+    a4 = "a4"
+    letter = "letter"
+
+
 @app.command()
 def export(
-    kind: Annotated[str, typer.Argument(metavar="xlsx|pdf", show_default=False)],
+    kind: Annotated[ExportKind, typer.Argument(show_default=False, case_sensitive=False)],
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Output file.", show_default=False)
     ] = None,
-    paper: Annotated[str, typer.Option("--paper", help="PDF paper size: a4 or letter.")] = "a4",
+    paper: Annotated[
+        Paper, typer.Option("--paper", help="PDF paper size.", case_sensitive=False)
+    ] = Paper.a4,
     file: FileOpt = None,
 ) -> None:
     """Export the game as an XLSX workbook or a printable PDF scoresheet."""
     path = _path(file)
-    game_, sheet = _sheet(path)
-    kind = kind.lower()
-    if kind not in ("xlsx", "pdf"):
-        raise DealError(f"unknown export '{kind}' (use xlsx or pdf)")
-    target = output if output is not None else path.with_suffix(f".{kind}")
-    if kind == "xlsx":
+    game_, sheet = _game_and_sheet(path)
+    target = output if output is not None else path.with_suffix(f".{kind.value}")
+    if kind is ExportKind.xlsx:
         from prefcalc.export.xlsx import write_xlsx
 
         write_xlsx(game_, sheet, target)
     else:
         from prefcalc.export.pdf import write_pdf
 
-        for warning in write_pdf(game_, sheet, target, paper=paper):
+        for warning in write_pdf(game_, sheet, target, paper=paper.value):
             sys.stderr.write(f"prefcalc: warning: {warning}\n")
     out(f"wrote {target}")
 
@@ -618,7 +540,9 @@ def blank(
     output: Annotated[Path, typer.Option("--output", "-o", help="Output file.")] = Path(
         "pulka.pdf"
     ),
-    paper: Annotated[str, typer.Option("--paper", help="a4 or letter.")] = "a4",
+    paper: Annotated[
+        Paper, typer.Option("--paper", help="PDF paper size.", case_sensitive=False)
+    ] = Paper.a4,
 ) -> None:
     """An empty printable pool sheet for 3 or 4 players."""
     if players not in (3, 4):
@@ -626,7 +550,7 @@ def blank(
     from prefcalc.export.pdf import write_blank
 
     for warning in write_blank(
-        players, target_path=output, names=[check_name(n) for n in names or []], paper=paper
+        players, target_path=output, names=[check_name(n) for n in names or []], paper=paper.value
     ):
         sys.stderr.write(f"prefcalc: warning: {warning}\n")
     out(f"wrote {output}")
@@ -652,23 +576,49 @@ def _root(
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; user errors become one line on stderr and exit code 2."""
+    result = app(args=argv, prog_name="prefcalc", standalone_mode=False)
+    return result if isinstance(result, int) else 0
+
+
+def _one_line(text: str) -> str:
+    """A message made safe for one terminal line: control characters shown escaped."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
+def _fail(message: str) -> None:
+    sys.stderr.write(f"prefcalc: error: {_one_line(message)}\n")
+
+
+def _guarded(run: Callable[[], Any]) -> int:
+    """Run a command; every way it can be refused becomes one line and an exit code."""
+    from typer._click.exceptions import NoArgsIsHelpError
+
     try:
-        result = app(args=argv, prog_name="prefcalc", standalone_mode=False)
+        result = run()
     except PrefcalcError as exc:
-        sys.stderr.write(f"prefcalc: error: {one_line(str(exc))}\n")
+        _fail(str(exc))
         return 2
     except typer.Exit as exc:
         return exc.exit_code
     except typer.Abort:
         sys.stderr.write("prefcalc: aborted\n")
         return 1
+    except NoArgsIsHelpError as exc:  # bare `prefcalc`: the usage was shown, nothing failed
+        if exc.format_message():
+            sys.stdout.write(exc.format_message() + "\n")
+        return 0
     except typer.TyperException as exc:
-        if type(exc).__name__ == "NoArgsIsHelpError":  # plain `prefcalc`: the usage is shown
-            if exc.format_message().strip():  # (rich prints it itself and leaves this empty)
-                out(exc.format_message())
-            return 0
-        sys.stderr.write(f"prefcalc: error: {one_line(exc.format_message())}\n")
+        _fail(exc.format_message())
         return int(getattr(exc, "exit_code", 2))
     except BrokenPipeError:
         return 0
+    except (RecursionError, MemoryError, OSError, ValueError, OverflowError) as exc:
+        # a case the checks missed must still never show a traceback: one line, exit 70
+        if os.environ.get("PREFCALC_DEBUG"):
+            raise
+        sys.stderr.write(
+            f"prefcalc: internal error: {type(exc).__name__}: {_one_line(str(exc))[:200]} "
+            "(please report it; nothing was written)\n"
+        )
+        return 70
     return result if isinstance(result, int) else 0

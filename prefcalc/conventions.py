@@ -7,108 +7,39 @@ the resulting :class:`Convention` and never asks which preset it came from.
 """
 
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
-from prefcalc.amounts import MAX_WHOLE, Amount, exact_text, norm, parse_whole, to_amount
+from pydantic import ValidationError
+
+from prefcalc.amounts import Amount, exact_text, norm
 from prefcalc.errors import ConventionError, shown
 from prefcalc.resources import bundled
+from prefcalc.schemas import (
+    AfterLast,
+    Closing,
+    ConventionFile,
+    EndsStreak,
+    HelpRule,
+    LoneWhister,
+    PassesScoring,
+    Ties,
+    TwoWhisters,
+    first_error,
+)
 
 PRESETS = ("sochi", "leningrad", "rostov")
 
-# ---------------------------------------------------------------------------------------
-# Value checkers: each takes a raw TOML value (or a string from --set) and returns the
-# validated value or raises ValueError with the reason.
-
-
-def _int_in(low: int, high: int | None = MAX_WHOLE) -> Callable[[Any], int]:
-    def check(value: Any) -> int:
-        if isinstance(value, str):
-            value = _int_text(value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError("expected a whole number")
-        if value < low or (high is not None and value > high):
-            span = f"{low}..{high}" if high is not None else f">= {low}"
-            raise ValueError(f"expected a whole number {span}")
-        return value
-
-    return check
-
-
-def _int_text(text: str) -> int:
-    try:
-        return parse_whole(text)
-    except ValueError:
-        raise ValueError(f"'{shown(text)}' is not a whole number") from None
-
-
-def _number_in(low: Fraction, high: Fraction | None = None) -> Callable[[Any], Amount]:
-    def check(value: Any) -> Amount:
-        if isinstance(value, bool):
-            raise ValueError("expected a number")
-        number = to_amount(value)  # bounded: no inf, NaN, exponent or huge number (ValueError)
-        if number < low or (high is not None and number > high):
-            span = f"between {low} and {high}" if high is not None else f"at least {low}"
-            raise ValueError(f"expected a number {span}")
-        return norm(number)
-
-    return check
-
-
-def _bool(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in ("true", "yes", "on", "1"):
-        return True
-    if isinstance(value, str) and value.strip().lower() in ("false", "no", "off", "0"):
-        return False
-    raise ValueError("expected true or false")
-
-
-def _choice(*choices: str) -> Callable[[Any], str]:
-    def check(value: Any) -> str:
-        if isinstance(value, str) and value.strip().lower() in choices:
-            return value.strip().lower()
-        raise ValueError(f"expected one of {', '.join(choices)}")
-
-    return check
-
-
-def _price_or_int(value: Any) -> str | int:
-    if isinstance(value, str) and value.strip().lower() == "price":
-        return "price"
-    try:
-        return _int_in(0)(value)
-    except ValueError:
-        raise ValueError("expected 'price' or a whole number >= 0") from None
-
-
-def _int_list(
-    low: int, high: int | None = MAX_WHOLE, size: int | None = None
-) -> Callable[[Any], tuple[int, ...]]:
-    item = _int_in(low, high)
-
-    def check(value: Any) -> tuple[int, ...]:
-        if isinstance(value, str):
-            value = [part for part in value.replace(" ", "").split(",") if part]
-        if isinstance(value, int) and not isinstance(value, bool):
-            value = [value]
-        if not isinstance(value, list | tuple) or not value:
-            raise ValueError("expected a non-empty list such as 1,2,3")
-        if size is not None and len(value) != size:
-            raise ValueError(f"expected exactly {size} values")
-        return tuple(item(v) for v in value)
-
-    return check
-
 
 class Option(NamedTuple):
-    """One named option: its key in TOML and ``--set``, its checker and its meaning."""
+    """One named option: its key in TOML and ``--set`` and its meaning.
+
+    Its type and range are those of the same field of :class:`prefcalc.schemas.ConventionFile`.
+    """
 
     key: str
-    check: Callable[[Any], Any]
     doc: str
 
     @property
@@ -119,142 +50,114 @@ class Option(NamedTuple):
 OPTIONS: tuple[Option, ...] = (
     Option(
         "whist_factor",
-        _int_in(1, 4),
         "whists per defender trick = game price x this (1, or 2 for Leningrad's doubled whists)",
     ),
     Option(
         "remise_factor",
-        _int_in(1, 4),
         "a failed contract writes undertricks x game price x this into the mountain (1 or 2)",
     ),
     Option(
         "consolation",
-        _price_or_int,
         "whists per undertrick for each consoled player: 'price' (= whists per trick) or a flat number",
     ),
     Option(
         "dealer_consolation",
-        _bool,
         "4 players: the sitting-out dealer writes consolation on a failed contract too",
     ),
     Option(
         "liability",
-        _number_in(Fraction(0), Fraction(1)),
         "whisters' shortfall per missing trick as a share of the whist price: 1 responsible, 0.5 semi-responsible",
     ),
     Option(
         "lone_whister",
-        _choice("greedy", "gentleman"),
         "one whister and a passer, contract failed: 'greedy' or 'gentleman' (everything split in halves)",
     ),
     Option(
         "two_whisters",
-        _choice("split", "both", "each"),
         "two whisters short of the norm: 'split', 'both' (8+: both pay when the pair took nothing) or 'each' (redneck)",
     ),
     Option(
         "half_whist",
-        _bool,
         "half-whist on 6 and 7: the game counts as made, the half-whister writes half the norm",
     ),
     Option(
         "ten_norm",
-        _int_in(0, 1),
         "tricks the defence must take against a 10 (0 or 1)",
     ),
     Option(
         "mountain_first",
-        _bool,
         "points of a made game or misere first write off the declarer's own mountain",
     ),
     Option(
         "game_prices",
-        _int_list(1, None, 5),
         "pool points of a made 6, 7, 8, 9, 10",
     ),
     Option(
         "misere_price",
-        _int_in(1),
         "pool points of a made misere",
     ),
     Option(
         "misere_penalty",
-        _int_in(1),
         "mountain per trick of a failed misere, before remise_factor",
     ),
     Option(
         "passes.scoring",
-        _choice("mountain", "whists"),
         "all-pass deals: 'mountain' (tricks x price) or 'whists' (the fewest-tricks player writes on the others)",
     ),
     Option(
         "passes.prices",
-        _int_list(1),
         "price per trick of the 1st, 2nd, 3rd... all-pass deal in a row",
     ),
     Option(
         "passes.after_last",
-        _choice("hold", "arithmetic", "geometric"),
         "after the last price: 'hold', 'arithmetic' or 'geometric' continuation",
     ),
     Option(
         "passes.zero_bonus",
-        _price_or_int,
         "pool points for taking no trick in an all-pass deal: 'price' (the deal's price) or a number",
     ),
     Option(
         "passes.amnesty",
-        _bool,
         "subtract the smallest trick count from everybody before pricing an all-pass deal",
     ),
     Option(
         "passes.whists_per_trick",
-        _int_in(1),
         "whists scoring: whists per trick of difference",
     ),
     Option(
         "passes.ties",
-        _choice("each", "split"),
         "whists scoring, several players tie for the fewest tricks: 'each' writes in full, 'split' shares",
     ),
     Option(
         "passes.dealer_bonus",
-        _int_in(0),
         "4 players: pool points of the sitting-out dealer in an all-pass deal",
     ),
     Option(
         "passes.exit",
-        _int_list(6, 10),
         "lowest trick contract after 1, 2, 3... all-pass deals in a row (the last one holds)",
     ),
     Option(
         "passes.misere_ends",
-        _bool,
         "a misere ends an all-pass streak",
     ),
     Option(
         "passes.ends_streak",
-        _choice("any", "whisted"),
         "which contract ends an all-pass streak: 'any', or only a 'whisted' and played one",
     ),
     Option(
         "closing",
-        _choice("each", "total"),
         "the game ends when 'each' pool reaches the target, or the pools' 'total' reaches target x players",
     ),
     Option(
         "help",
-        _choice("most", "hole", "none"),
         "a closed player's excess points help the one with the 'most' points, the biggest 'hole', or 'none'",
     ),
     Option(
         "help_whists",
-        _int_in(0),
         "whists the helper writes on the helped player per pool point given",
     ),
     Option(
         "pool_to_mountain",
-        _number_in(Fraction(0)),
         "settlement: every point missing to the largest pool adds this much mountain",
     ),
 )
@@ -268,30 +171,30 @@ class Convention(NamedTuple):
     name: str
     whist_factor: int
     remise_factor: int
-    consolation: str | int
+    consolation: Literal["price"] | int
     dealer_consolation: bool
     liability: Amount
-    lone_whister: str
-    two_whisters: str
+    lone_whister: LoneWhister
+    two_whisters: TwoWhisters
     half_whist: bool
     ten_norm: int
     mountain_first: bool
     game_prices: tuple[int, ...]
     misere_price: int
     misere_penalty: int
-    passes_scoring: str
+    passes_scoring: PassesScoring
     passes_prices: tuple[int, ...]
-    passes_after_last: str
-    passes_zero_bonus: str | int
+    passes_after_last: AfterLast
+    passes_zero_bonus: Literal["price"] | int
     passes_amnesty: bool
     passes_whists_per_trick: int
-    passes_ties: str
+    passes_ties: Ties
     passes_dealer_bonus: int
     passes_exit: tuple[int, ...]
     passes_misere_ends: bool
-    passes_ends_streak: str
-    closing: str
-    help: str
+    passes_ends_streak: EndsStreak
+    closing: Closing
+    help: HelpRule
     help_whists: int
     pool_to_mountain: Amount
     description: str = ""
@@ -331,30 +234,68 @@ class Convention(NamedTuple):
         return self.passes_exit[min(streak, len(self.passes_exit)) - 1]
 
 
-def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+def _flatten(table: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"passes": {"prices": v}}`` -> ``{"passes.prices": v}``: one level of sections only
+    (a deeper table stays a value, which validation then refuses)."""
     flat: dict[str, Any] = {}
     for key, value in table.items():
-        dotted = f"{prefix}{key}"
         if isinstance(value, Mapping):
-            flat.update(_flatten(value, f"{dotted}."))
+            for inner, item in value.items():
+                flat[f"{key}.{inner}"] = item
         else:
-            flat[dotted] = value
+            flat[str(key)] = value
     return flat
 
 
+def _nested(flat: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"passes.prices": v}`` -> ``{"passes": {"prices": v}}`` (keys already known)."""
+    out: dict[str, Any] = {}
+    for key, value in flat.items():
+        section, dot, name = key.partition(".")
+        if dot:
+            out.setdefault(section, {})[name] = value
+        else:
+            out[key] = value
+    return out
+
+
 def _validate(values: Mapping[str, Any], source: str) -> dict[str, Any]:
-    checked: dict[str, Any] = {}
-    for key, raw in values.items():
-        option = OPTION_BY_KEY.get(key)
-        if option is None:
-            raise ConventionError(f"unknown option '{shown(key)}'{_suggest(key)}", source)
-        try:
-            checked[key] = option.check(raw)
-        except ValueError as exc:
-            raise ConventionError(
-                f"option '{key}': {exc} (got {shown(repr(raw))})", source
-            ) from None
-    return checked
+    """Option values (dotted keys) checked by :class:`ConventionFile`; errors name the key."""
+    for key in values:
+        if key not in OPTION_BY_KEY:
+            raise ConventionError(f"unknown option '{shown(str(key))}'{_suggest(str(key))}", source)
+    try:
+        model = ConventionFile.model_validate(_nested(values))
+    except ValidationError as exc:
+        _, message = first_error(exc, frozenset())
+        loc = exc.errors()[0]["loc"]
+        key = f"{loc[0]}.{loc[1]}" if loc[0] == "passes" and len(loc) > 1 else str(loc[0])
+        raw = values.get(key, "")
+        raise ConventionError(
+            f"option '{key}': {_plain(message)} (got {shown(repr(raw))})", source
+        ) from None
+    checked = _option_values(model)
+    for key in values:
+        if key not in checked:
+            raise ConventionError(f"option '{key}': a value is needed (got null)", source)
+    return {key: checked[key] for key in values}
+
+
+def _option_values(model: ConventionFile) -> dict[str, Any]:
+    """The options a validated file sets, as ``{dotted key: value}`` (values as validated)."""
+    values: dict[str, Any] = {}
+    for option in OPTIONS:
+        section, dot, name = option.key.partition(".")
+        holder = getattr(model, section) if dot else model
+        value = getattr(holder, name if dot else section) if holder is not None else None
+        if value is not None:
+            values[option.key] = value
+    return values
+
+
+def _plain(message: str) -> str:
+    """A pydantic message without the echo of the input (the caller shows the value)."""
+    return message.split(", got ", 1)[0]
 
 
 def _suggest(key: str) -> str:
@@ -370,6 +311,9 @@ def from_table(table: Mapping[str, Any], source: str) -> Convention:
     name = flat.pop("name", None)
     description = flat.pop("description", "")
     base_name = flat.pop("base", None)
+    for key, value in (("name", name), ("description", description)):
+        if value is not None and (not isinstance(value, str) or len(value) > 500):
+            raise ConventionError(f"'{key}' must be a text of at most 500 characters", source)
     if base_name is not None:
         if not isinstance(base_name, str):
             raise ConventionError("'base' must be a preset name", source)

@@ -15,11 +15,13 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
-from prefcalc.amounts import Amount, exact_text, norm, to_amount
+from pydantic import ValidationError
+
+from prefcalc.amounts import Amount, exact_text, norm
 from prefcalc.conventions import Convention, from_table, load_preset, to_jsonable
-from prefcalc.errors import DealError, LedgerError, PrefcalcError
+from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
 from prefcalc.filelock import locked
 from prefcalc.model import (
     Adjustment,
@@ -31,15 +33,28 @@ from prefcalc.model import (
     Entry,
     Game,
     Misere,
+    Suit,
     check_currency,
     check_deal,
     check_players,
-    check_target,
 )
 from prefcalc.notation import parse_contract
 from prefcalc.perf import gc_paused
+from prefcalc.schemas import (
+    LEDGER_SCHEMA,
+    AdjustRecord,
+    ContractRecord,
+    DealRecord,
+    JoinRecord,
+    LedgerFile,
+    MisereRecord,
+    PassesRecord,
+    PreferenceRecord,
+    SetRecord,
+    first_error,
+)
 
-SCHEMA = 1
+SCHEMA = LEDGER_SCHEMA
 
 
 def now() -> str:
@@ -64,194 +79,176 @@ def resolve_convention(ref: ConventionRef) -> Convention:
 # --- JSON -> record ---------------------------------------------------------------------------
 
 
-class _Reader:
-    """Small typed accessors that say exactly where a bad value sits."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    def fail(self, where: str, message: str) -> LedgerError:
-        return LedgerError(f"{where}: {message}", self.path)
-
-    def get(
-        self,
-        obj: dict[str, Any],
-        key: str,
-        kind: type | tuple[type, ...],
-        where: str,
-        default: Any = ...,
-    ) -> Any:
-        """``obj[key]`` if its JSON type is exactly ``kind`` (so ``true`` is not a number)."""
-        try:
-            value = obj[key]
-        except KeyError:
-            if default is ...:
-                raise self.fail(where, f"missing '{key}'") from None
-            return default
-        if value.__class__ is kind or (kind.__class__ is tuple and value.__class__ in kind):
-            return value
-        raise self.fail(f"{where}.{key}", f"expected {_kind_name(kind)}, got {json.dumps(value)}")
-
-    def amount(self, obj: dict[str, Any], key: str, where: str, default: Amount = 0) -> Amount:
-        value = obj.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int | str):
-            raise self.fail(
-                f"{where}.{key}",
-                f"expected a whole number or an exact number as a string, got {json.dumps(value)}",
-            )
-        try:
-            return to_amount(value)  # bounded, like every typed number
-        except ValueError as exc:
-            raise self.fail(f"{where}.{key}", str(exc)) from None
-
-
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    names = {
-        str: "a string",
-        int: "a whole number",
-        list: "a list",
-        dict: "an object",
-        bool: "true or false",
-    }
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    return " or ".join(names.get(k, k.__name__) for k in kinds)
-
-
-_CONTRACTS: dict[str, tuple[int, str]] = {}  # "7h" -> (7, "h"), filled as contracts are read
-
-
-def _deal(r: _Reader, obj: dict[str, Any], where: str) -> Deal:
-    kind = r.get(obj, "kind", str, where)
-    if kind == "contract":
-        contract = r.get(obj, "contract", str, where)
-        known = _CONTRACTS.get(contract)
-        if known is None:
-            try:
-                known = _CONTRACTS[contract] = parse_contract(contract)
-            except PrefcalcError as exc:
-                raise r.fail(f"{where}.contract", exc.message) from None
-        level, suit = known
-        tricks = r.get(obj, "tricks", (int, type(None)), where)
-        defenders = []
-        for k, item in enumerate(r.get(obj, "defenders", list, where)):
-            at = f"{where}.defenders[{k}]"
-            if not isinstance(item, dict):
-                raise r.fail(at, "expected an object")
-            defenders.append(
-                Defender(
-                    r.get(item, "player", str, at),
-                    r.get(item, "role", str, at),
-                    r.get(item, "tricks", (int, type(None)), at, None),
-                )
-            )
-        return Contract(r.get(obj, "declarer", str, where), level, suit, tricks, tuple(defenders))
-    if kind == "misere":
-        return Misere(r.get(obj, "declarer", str, where), r.get(obj, "tricks", int, where))
-    if kind == "passes":
-        tricks = r.get(obj, "tricks", dict, where)
-        for name, value in tricks.items():
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise r.fail(
-                    f"{where}.tricks.{name}", f"expected a whole number, got {json.dumps(value)}"
-                )
-        return AllPass(tuple(tricks.items()))
-    if kind == "adjust":
-        whists = r.get(obj, "whists", dict, where, {})
-        return Adjustment(
-            r.get(obj, "player", str, where),
-            r.amount(obj, "pool", where),
-            r.amount(obj, "mountain", where),
-            tuple((other, r.amount(whists, other, f"{where}.whists")) for other in whists),
-            r.get(obj, "note", str, where, ""),
-        )
-    raise r.fail(
-        f"{where}.kind", f"unknown deal kind {json.dumps(kind)} (contract, misere, passes, adjust)"
-    )
-
-
 def game_from_json(data: Any, path: str = "<ledger>") -> Game:
-    """Validate a parsed ledger and build the :class:`Game`; errors name the bad field."""
+    """Validate a parsed ledger (``json.loads`` output) and build the :class:`Game`."""
     with gc_paused():
-        return _game_from_json(data, path)
+        try:
+            model = LedgerFile.model_validate(data)
+        except ValidationError as exc:
+            raise _refusal(exc, path) from None
+        game = _game(model, path)
+        del model  # freed while the collector is paused, so it never scans the file's models
+    return game
 
 
-def _game_from_json(data: Any, path: str) -> Game:
-    r = _Reader(path)
-    if not isinstance(data, dict):
-        raise LedgerError("not a prefcalc ledger (expected a JSON object)", path)
-    schema = data.get("schema")
-    if schema != SCHEMA:
-        if isinstance(schema, int) and not isinstance(schema, bool) and schema > SCHEMA:
-            raise LedgerError(
-                f"written by a newer prefcalc (schema {schema}, this one reads {SCHEMA})", path
+def game_from_bytes(raw: bytes, path: str = "<ledger>") -> Game:
+    """Parse and validate a ledger file's bytes in one pass (a UTF-8 BOM is allowed)."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    with gc_paused():
+        try:
+            model = LedgerFile.model_validate_json(raw)
+        except ValidationError as exc:
+            raise _refusal(exc, path) from None
+        game = _game(model, path)
+        del model  # freed while the collector is paused, so it never scans the file's models
+    return game
+
+
+def _refusal(exc: ValidationError, path: str) -> LedgerError:
+    """A validation error as one line: the field path and what is wrong with it."""
+    err = exc.errors(include_url=False)[0]
+    loc = tuple(err["loc"])
+    if err["type"] == "json_invalid":
+        reason = str(err["ctx"].get("error", err["msg"])) if "ctx" in err else str(err["msg"])
+        return LedgerError(f"the ledger is corrupt: {reason}", path)
+    if loc == () and err["type"] in ("model_type", "model_attributes_type"):
+        return LedgerError("not a prefcalc ledger (expected a JSON object)", path)
+    if loc == ("schema",):
+        found = err.get("input")
+        if isinstance(found, int) and not isinstance(found, bool) and found > LEDGER_SCHEMA:
+            return LedgerError(
+                f"written by a newer prefcalc (schema {found}, this one reads up to "
+                f"{LEDGER_SCHEMA})",
+                path,
             )
-        raise LedgerError(
-            f"not a prefcalc ledger (schema {json.dumps(schema)}, expected {SCHEMA})", path
+        return LedgerError(
+            f"not a prefcalc ledger (schema {shown(repr(found))}, expected 1 or {LEDGER_SCHEMA})",
+            path,
         )
-    players = r.get(data, "players", list, "game")
-    if not all(isinstance(p, str) for p in players):
-        raise r.fail("game.players", "expected a list of names")
+    where, message = first_error(exc)
+    if loc[:1] == ("deals",) and len(loc) > 1 and isinstance(loc[1], int):
+        message += f" (deal {loc[1] + 1})"
+    return LedgerError(f"{where}: {message}" if where else message, path)
+
+
+_CONTRACTS: dict[str, tuple[int, Suit]] = {}  # "7h" -> (7, "h"), filled as contracts are read
+
+_NOT_YET = "is not scored by this prefcalc yet"
+
+
+def _game(f: LedgerFile, path: str) -> Game:
+    """The record of a validated ledger, with the checks recording applies to every deal."""
+
+    def fail(where: str, message: str) -> LedgerError:
+        if where.startswith("deals["):
+            message += f" (deal {int(where[6 : where.index(']')]) + 1})"
+        return LedgerError(f"{where}: {message}", path)
+
+    players = f.players
     try:
-        check_players(tuple(players))
+        check_players(players)
     except DealError as exc:
-        raise r.fail("game.players", exc.message) from None
-    conv_obj = r.get(data, "convention", dict, "game")
-    preset = r.get(conv_obj, "preset", (str, type(None)), "game.convention", None)
-    options = r.get(conv_obj, "options", dict, "game.convention", {})
-    ref = ConventionRef(
-        preset, options, r.get(conv_obj, "name", (str, type(None)), "game.convention", None)
-    )
-    target = r.get(data, "target", int, "game")
-    try:
-        check_target(target)
-        currency = check_currency(r.get(data, "currency", str, "game", ""))
-    except DealError as exc:
-        raise r.fail("game", exc.message) from None
-    first_dealer = r.get(data, "first_dealer", str, "game", players[0])
+        raise fail("players", exc.message) from None
+    first_dealer = f.first_dealer if f.first_dealer is not None else players[0]
     if first_dealer not in players:
-        raise r.fail("game.first_dealer", f"unknown player {json.dumps(first_dealer)}")
-    game = Game(
-        players=tuple(players),
-        convention=ref,
-        target=target,
-        first_dealer=first_dealer,
-        whist_price=r.amount(data, "whist_price", "game", 1),
-        currency=currency,
-        created=r.get(data, "created", str, "game", ""),
-    )
+        raise fail("first_dealer", f"unknown player '{shown(first_dealer)}'")
+    if f.whist_price <= 0:
+        raise fail("whist_price", "the price of a whist must be positive")
+    try:
+        currency = check_currency(f.currency)
+    except DealError as exc:
+        raise fail("currency", exc.message) from None
+    conv_file = f.convention
+    ref = ConventionRef(conv_file.preset, conv_file.options, conv_file.name)
     try:
         convention = resolve_convention(ref)
     except PrefcalcError as exc:
-        raise r.fail("game.convention", exc.message) from None
-    entries = []
-    for k, obj in enumerate(r.get(data, "deals", list, "game"), 1):
-        where = f"deal {k}"
-        if not isinstance(obj, dict):
-            raise r.fail(where, "expected an object")
-        deal = _deal(r, obj, where)
-        dealer = r.get(obj, "dealer", (str, type(None)), where, None)
-        try:
-            check_deal(game, deal, dealer, convention.half_whist)
-        except DealError as exc:
-            raise r.fail(where, exc.message) from None
-        entries.append(
-            Entry(
-                deal,
-                dealer,
-                r.get(obj, "time", str, where, ""),
-                r.get(obj, "forced", bool, where, False),
-            )
-        )
-    return Game(
-        players=game.players,
+        raise fail("convention", exc.message) from None
+    game = Game(
+        players=players,
         convention=ref,
-        target=target,
+        target=f.target,
         first_dealer=first_dealer,
-        whist_price=game.whist_price,
-        currency=game.currency,
-        created=game.created,
-        entries=tuple(entries),
+        whist_price=f.whist_price,
+        currency=currency,
+        created=f.created,
     )
+    half_whist = convention.half_whist
+    entries: list[Entry] = []
+    append = entries.append
+    passed: set[tuple[Deal, str | None]] = set()  # the checks depend on the deal and dealer only
+    for k, rec in enumerate(f.deals):
+        deal = _deal(rec, k, fail)
+        dealer = rec.dealer
+        if (deal, dealer) not in passed:
+            try:
+                check_deal(game, deal, dealer, half_whist)
+            except DealError as exc:
+                raise fail(f"deals[{k}]", exc.message) from None
+            passed.add((deal, dealer))
+        append(Entry(deal, dealer, rec.time, rec.forced))
+    return game._replace(entries=tuple(entries))
+
+
+def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> Deal:
+    """One validated record of the file as a deal of the engine."""
+    if isinstance(rec, ContractRecord):
+        known = _CONTRACTS.get(rec.contract)
+        if known is None:
+            try:
+                known = _CONTRACTS[rec.contract] = parse_contract(rec.contract)
+            except PrefcalcError as exc:
+                raise fail(f"deals[{k}].contract", exc.message) from None
+        if rec.dark or rec.bomb is not None or rec.talon is not None or rec.returned_by:
+            raise _not_yet(rec, k, fail)
+        defenders = []
+        for d in rec.defenders:
+            role = d.role
+            if role == "r":
+                raise _not_yet(rec, k, fail)
+            defenders.append(Defender(d.player, role, d.tricks))
+        return Contract(rec.declarer, known[0], known[1], rec.tricks, tuple(defenders))
+    if isinstance(rec, PassesRecord):
+        if rec.blind:
+            raise _not_yet(rec, k, fail)
+        return AllPass(tuple(rec.tricks.items()))
+    if isinstance(rec, MisereRecord):
+        if rec.dark or rec.bomb is not None:
+            raise _not_yet(rec, k, fail)
+        return Misere(rec.declarer, rec.tricks)
+    if isinstance(rec, AdjustRecord):
+        return Adjustment(rec.player, rec.pool, rec.mountain, tuple(rec.whists.items()), rec.note)
+    if isinstance(rec, PreferenceRecord | JoinRecord | SetRecord):
+        raise _not_yet(rec, k, fail)
+    assert_never(rec)
+
+
+def _not_yet(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> LedgerError:
+    """A schema-2 record this prefcalc can store but not score yet, named precisely."""
+    where = f"deals[{k}]"
+    if isinstance(rec, ContractRecord | MisereRecord):
+        if rec.dark:
+            return fail(f"{where}.dark", f"a dark game (Classic) {_NOT_YET}")
+        if rec.bomb is not None:
+            return fail(f"{where}.bomb", f"a bomb (Classic) {_NOT_YET}")
+    if isinstance(rec, ContractRecord):
+        if rec.talon is not None:
+            return fail(f"{where}.talon", f"the dealer's talon bonus {_NOT_YET}")
+        if rec.returned_by is not None:
+            return fail(f"{where}.returned_by", f"a return of whist {_NOT_YET}")
+        for i, d in enumerate(rec.defenders):
+            if d.role == "r":
+                return fail(f"{where}.defenders[{i}].role", f"a return of whist ('r') {_NOT_YET}")
+    if isinstance(rec, PassesRecord):
+        return fail(f"{where}.blind", f"a blind pass (Classic bombs) {_NOT_YET}")
+    if isinstance(rec, PreferenceRecord):
+        return fail(f"{where}.kind", f"the 'Preference' combination {_NOT_YET}")
+    if isinstance(rec, JoinRecord):
+        return fail(f"{where}.kind", f"a player joining a running game {_NOT_YET}")
+    if isinstance(rec, SetRecord):
+        return fail(f"{where}.kind", f"a mid-game change of {rec.key} {_NOT_YET}")
+    return fail(where, f"this record {_NOT_YET}")
 
 
 # --- record -> JSON ---------------------------------------------------------------------------
@@ -308,7 +305,7 @@ def game_to_json_text(game: Game) -> str:
     convention["preset"] = ref.preset
     convention["options"] = {k: to_jsonable(v) for k, v in ref.options.items()}
     header: dict[str, Any] = {
-        "schema": SCHEMA,
+        "schema": LEDGER_SCHEMA,
         "created": game.created,
         "players": list(game.players),
         "first_dealer": game.first_dealer,
@@ -329,23 +326,12 @@ def game_to_json_text(game: Game) -> str:
 def load(path: Path) -> Game:
     """Read and validate the ledger at ``path``."""
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise LedgerError("no game here (start one with 'prefcalc new')", str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LedgerError(f"cannot read the ledger: {exc}", str(path)) from None
-    try:
-        with gc_paused():
-            data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LedgerError(
-            f"the ledger is corrupt: {exc.msg} at line {exc.lineno} column {exc.colno}", str(path)
-        ) from None
-    except ValueError:  # an integer over Python's 4,300-digit limit
-        raise LedgerError(
-            "the ledger is corrupt: a number has too many digits", str(path)
-        ) from None
-    return game_from_json(data, str(path))
+    except OSError as exc:
+        raise LedgerError(f"cannot read the ledger: {exc.strerror or exc}", str(path)) from None
+    return game_from_bytes(raw, str(path))
 
 
 def write_atomic(path: Path, data: str | bytes, what: str = "the file") -> None:

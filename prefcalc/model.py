@@ -16,22 +16,27 @@ all go through it.
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeAlias
 
 from prefcalc.amounts import MAX_AMOUNT, Amount
 from prefcalc.errors import DealError, shown
 
-SUITS = ("s", "c", "d", "h", "nt")
-SUIT_SYMBOLS = {"s": "♠", "c": "♣", "d": "♦", "h": "♥", "nt": "NT"}
+Suit: TypeAlias = Literal["s", "c", "d", "h", "nt"]
+"""Spades, clubs, diamonds, hearts, no trump."""
+Role: TypeAlias = Literal["w", "p", "h"]
+"""A defender's answer: whist, pass, half-whist."""
+
+SUITS: tuple[Suit, ...] = ("s", "c", "d", "h", "nt")
+SUIT_SYMBOLS: dict[Suit, str] = {"s": "♠", "c": "♣", "d": "♦", "h": "♥", "nt": "NT"}
 LEVELS = (6, 7, 8, 9, 10)
-ROLES = ("w", "p", "h")
+ROLES: tuple[Role, ...] = ("w", "p", "h")
 
 
 class Defender(NamedTuple):
     """A defender's answer: ``w`` whist, ``p`` pass, ``h`` half-whist; tricks if known."""
 
     player: str
-    role: str
+    role: Role
     tricks: int | None = None
 
 
@@ -44,7 +49,7 @@ class Contract(NamedTuple):
 
     declarer: str
     level: int
-    suit: str
+    suit: Suit
     tricks: int | None
     defenders: tuple[Defender, ...]
 

@@ -25,11 +25,13 @@ from prefcalc.model import (
     Deal,
     Defender,
     Misere,
+    Role,
+    Suit,
     check_note,
     name_key,
 )
 
-_SUIT_ALIASES = {
+_SUIT_ALIASES: dict[str, Suit] = {
     "s": "s", "♠": "s", "♤": "s",
     "c": "c", "♣": "c", "♧": "c",
     "d": "d", "♦": "d", "♢": "d",
@@ -38,6 +40,7 @@ _SUIT_ALIASES = {
 }  # fmt: skip
 _CONTRACT = re.compile(r"^(\d+)(.*)$")
 _ROLE = re.compile(r"^(w|p|h)(\d+)?$")
+_ROLES: dict[str, Role] = {"w": "w", "p": "p", "h": "h"}
 
 
 def resolve_player(word: str, players: Sequence[str]) -> str:
@@ -59,7 +62,7 @@ def resolve_player(word: str, players: Sequence[str]) -> str:
     raise NotationError(f"unknown player '{shown(word)}' (players: {', '.join(players)})")
 
 
-def parse_contract(text: str) -> tuple[int, str]:
+def parse_contract(text: str) -> tuple[int, Suit]:
     """``7h`` -> ``(7, "h")``; also ``10nt``, ``6♠``, ``8NT``."""
     match = _CONTRACT.match(text.strip().lower())
     if not match:
@@ -115,7 +118,7 @@ def parse_defender(text: str, players: Sequence[str]) -> Defender:
         if match.group(1) != "w":
             raise NotationError(f"only a whister's tricks are written ('{shown(text)}')")
         tricks = parse_tricks(match.group(2), f"{shown(name)}'s tricks")
-    return Defender(resolve_player(name, players), match.group(1), tricks)
+    return Defender(resolve_player(name, players), _ROLES[match.group(1)], tricks)
 
 
 def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:

@@ -104,6 +104,25 @@ def run_cli(
     )
 
 
+def invoke(
+    args: Sequence[str], cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the CLI in process (``typer.testing.CliRunner``), as :func:`run_cli` would run the
+    executable: same exit code, stdout and stderr, without starting a Python."""
+    from typer.testing import CliRunner
+
+    from prefcalc.cli import app
+
+    full_env = {"XDG_DATA_HOME": str(cwd / "data"), "PREFCALC_FILE": None, **(env or {})}
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(app, list(args), env=full_env, catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    return subprocess.CompletedProcess(list(args), result.exit_code, result.stdout, result.stderr)
+
+
 SAMPLE_3 = [
     "game Anna 7h 7 Boris:w Vera:p",
     "game Boris 6s 5 Vera:w3 Anna:w2",

@@ -1,6 +1,7 @@
 """Bad input: one line on stderr naming the problem, exit code 2, the ledger byte for byte unchanged.
 
-Every case runs the real ``prefcalc`` executable against a prepared ledger.
+Every case runs the CLI in process (``typer.testing.CliRunner``, see ``support.invoke``)
+against a prepared ledger; tests/test_cli_e2e.py drives the installed executable.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support import make_game, run_cli
+from support import invoke, make_game
 
 from prefcalc.ledger import game_to_json_text
 
@@ -355,7 +356,7 @@ CASES = [
         20,
         [],
         ["settle", "--method", "median"],
-        "unknown method",
+        "'median' is not one of 'pairwise', 'average'",
     ),
     (
         "show bad --set",
@@ -412,7 +413,7 @@ def test_bad_input_is_refused_and_changes_nothing(
 ) -> None:
     ledger = _ledger(tmp_path, players, lines, convention, target)
     before = ledger.read_bytes()
-    result = run_cli([*command, "--file", str(ledger)], tmp_path)
+    result = invoke([*command, "--file", str(ledger)], tmp_path)
     assert result.returncode == 2, result.stdout + result.stderr
     lines_out = result.stderr.strip().splitlines()
     assert len(lines_out) == 1, result.stderr
@@ -464,7 +465,7 @@ NEW_CASES = [
 )
 def test_bad_new_game_writes_nothing(tmp_path: Path, command: list[str], phrase: str) -> None:
     ledger = tmp_path / "game.json"
-    result = run_cli([*command, "--file", str(ledger)], tmp_path)
+    result = invoke([*command, "--file", str(ledger)], tmp_path)
     assert result.returncode == 2, result.stdout + result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert phrase in result.stderr
@@ -473,7 +474,7 @@ def test_bad_new_game_writes_nothing(tmp_path: Path, command: list[str], phrase:
 
 def test_forced_deal_is_recorded_and_marked(tmp_path: Path) -> None:
     ledger = _ledger(tmp_path, THREE, ["passes Anna=3 Boris=3 Vera=4"], "leningrad")
-    result = run_cli(
+    result = invoke(
         ["game", "Boris", "6s", "6", "Anna:w", "Vera:p", "--force", "--file", str(ledger)], tmp_path
     )
     assert result.returncode == 0, result.stderr
@@ -497,7 +498,7 @@ def test_corrupt_ledger_is_reported_with_its_path_and_never_overwritten(
         ["undo"],
         ["settle"],
     ):
-        result = run_cli([*command, "--file", str(ledger)], tmp_path)
+        result = invoke([*command, "--file", str(ledger)], tmp_path)
         assert result.returncode == 2
         assert str(ledger) in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
@@ -509,12 +510,13 @@ def test_bad_deal_inside_a_ledger_names_its_number(tmp_path: Path) -> None:
     ledger.write_text(
         ledger.read_text(encoding="utf-8").replace('"tricks": 0', '"tricks": 12'), encoding="utf-8"
     )
-    result = run_cli(["show", "--file", str(ledger)], tmp_path)
+    result = invoke(["show", "--file", str(ledger)], tmp_path)
     assert result.returncode == 2
-    assert "deal 2" in result.stderr and "0-10" in result.stderr
+    assert "deals[1].tricks: input should be less than or equal to 10" in result.stderr
+    assert "(deal 2)" in result.stderr
 
 
 def test_no_current_game_is_a_clear_error(tmp_path: Path) -> None:
-    result = run_cli(["show"], tmp_path)
+    result = invoke(["show"], tmp_path)
     assert result.returncode == 2
     assert "no current game" in result.stderr

@@ -57,27 +57,30 @@ def test_one_deal_per_line_and_nothing_derived_is_stored() -> None:
 @pytest.mark.parametrize(
     ("mutate", "where"),
     [
-        (lambda d: d.pop("players"), "missing 'players'"),
-        (lambda d: d.update(target="20"), "game.target: expected a whole number"),
-        (lambda d: d.update(target=True), "game.target: expected a whole number"),
-        (lambda d: d["deals"][1].update(kind="bomb"), "deal 2.kind: unknown deal kind"),
-        (lambda d: d["deals"][0].update(contract="6x"), "deal 1.contract: unknown suit 'x'"),
-        (lambda d: d["deals"][0].update(declarer="Zoe"), "deal 1: unknown player 'Zoe'"),
-        (lambda d: d["deals"][0]["defenders"][0].update(tricks="3"), "deal 1.defenders[0].tricks"),
+        (lambda d: d.pop("players"), "players: missing"),
+        (lambda d: d.update(target="20"), "target: input should be a valid integer"),
+        (lambda d: d.update(target=True), "target: input should be a valid integer"),
+        (lambda d: d["deals"][1].update(kind="bomb"), "deals[1]: unknown kind 'bomb'"),
+        (lambda d: d["deals"][0].update(contract="6x"), "deals[0].contract: unknown suit 'x'"),
+        (lambda d: d["deals"][0].update(declarer="Zoe"), "deals[0]: unknown player 'Zoe'"),
+        (
+            lambda d: d["deals"][0]["defenders"][0].update(tricks="3"),
+            "deals[0].defenders[0].tricks",
+        ),
         (
             lambda d: d["deals"][2].update(tricks={"Anna": 2, "Boris": 5, "Vera": 2}),
-            "deal 3: all-pass tricks must add up to 10",
+            "deals[2]: all-pass tricks must add up to 10",
         ),
         (
             lambda d: d["convention"].update(preset="moscow"),
-            "game.convention: unknown convention 'moscow'",
+            "convention: unknown convention 'moscow'",
         ),
         (
             lambda d: d["convention"]["options"].update(liability=3),
-            "game.convention: option 'liability'",
+            "convention: option 'liability'",
         ),
-        (lambda d: d.update(first_dealer="Zoe"), "game.first_dealer: unknown player"),
-        (lambda d: d.update(schema=2), "written by a newer prefcalc"),
+        (lambda d: d.update(first_dealer="Zoe"), "first_dealer: unknown player"),
+        (lambda d: d.update(schema=3), "written by a newer prefcalc"),
     ],
 )
 def test_validation_names_the_bad_field(mutate: object, where: str) -> None:

@@ -1,0 +1,341 @@
+"""The public Python API: open a game, record deals through every rule check, read the sheet
+and the settlement. The CLI (and every other front end) is a thin caller of these functions.
+
+A game is an immutable :class:`~prefcalc.model.Game` value: every call returns a new one,
+in the manner of ``board.push_san("e4")`` — one call checks the deal and applies it, and a
+refused deal raises :class:`~prefcalc.errors.PrefcalcError` whose ``str()`` is the one-line
+message the CLI prints. Files are touched only by :func:`load`, :func:`save` and
+:func:`update` (which holds the ledger's lock from reading to writing)::
+
+    import prefcalc
+    g = prefcalc.new_game(["Anna", "Boris", "Vera"], convention="sochi", target=20)
+    g = prefcalc.record(g, "game Anna 7h 7 Boris:w Vera:p")
+    s = prefcalc.sheet(g)                 # s.pool["Anna"], s.whists["Boris"]["Anna"]
+    r = prefcalc.settle(g, method="average")
+"""
+
+import shlex
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from prefcalc import ledger
+from prefcalc.amounts import Amount, parse_amount
+from prefcalc.conventions import PRESETS, Convention, parse_overrides
+from prefcalc.conventions import load as load_convention
+from prefcalc.errors import DealError, PrefcalcError, shown
+from prefcalc.model import (
+    Adjustment,
+    AllPass,
+    Contract,
+    ConventionRef,
+    Deal,
+    Entry,
+    Game,
+    Misere,
+    check_currency,
+    check_deal,
+    check_players,
+)
+from prefcalc.notation import parse_words, resolve_player
+from prefcalc.schemas import MAX_INT
+from prefcalc.scoring import Problem, Sheet, score
+from prefcalc.settlement import Settlement
+from prefcalc.settlement import settle as _settle
+
+Method = Literal["pairwise", "average"]
+Rounding = Literal["exact", "whole"]
+DealInput = str | Sequence[str] | Deal
+"""A deal in the table's shorthand (``"game Anna 7h 7 Boris:w Vera:p"``), as its words, or
+as a deal value."""
+
+Options = Mapping[str, Any] | Iterable[str]
+"""Convention options: ``{"passes.prices": [1, 2, 4]}`` or ``["passes.prices=1,2,4"]``."""
+
+
+# --- games -------------------------------------------------------------------------------------
+
+
+def new_game(
+    players: Sequence[str],
+    convention: str = "sochi",
+    target: int = 20,
+    *,
+    whist_price: Amount | str = 1,
+    currency: str = "",
+    options: Options | None = None,
+    dealer: str | None = None,
+) -> Game:
+    """A new game with no deals: players in seating order (3 or 4), a preset name or the path
+    of a house-rules TOML file, the target, the money terms and option overrides."""
+    names = check_players(tuple(players))
+    if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= MAX_INT:
+        raise DealError(f"the target must be a whole number from 1 to {MAX_INT:,}")
+    price = _amount(whist_price, "the whist price")
+    if price <= 0:
+        raise DealError("the whist price must be positive")
+    ref = _convention_ref(convention, _options(options))
+    rules(Game(names, ref, target, names[0]))  # refuse bad rules before anything else
+    first = resolve_player(dealer, names) if dealer else names[0]
+    return Game(
+        players=names,
+        convention=ref,
+        target=target,
+        first_dealer=first,
+        whist_price=price,
+        currency=check_currency(currency),
+        created=ledger.now(),
+    )
+
+
+def _amount(value: Amount | str, what: str) -> Amount:
+    if isinstance(value, str):
+        try:
+            return parse_amount(value)
+        except ValueError as exc:
+            raise DealError(f"{what}: {exc}") from None
+    try:
+        return parse_amount(str(value))
+    except ValueError as exc:
+        raise DealError(f"{what}: {exc}") from None
+
+
+def _options(options: Options | None) -> dict[str, Any]:
+    if options is None:
+        return {}
+    if isinstance(options, Mapping):
+        return dict(options)
+    return parse_overrides(list(options))
+
+
+def _convention_ref(convention: str, options: dict[str, Any]) -> ConventionRef:
+    """A preset with overrides is stored by name; a house-rules file is stored whole."""
+    key = convention.strip().lower()
+    if key in PRESETS:
+        base = load_convention(key)
+        checked = base.with_options(options) if options else base
+        return ConventionRef(key, {k: checked.value(k) for k in options})
+    conv = load_convention(convention)
+    if options:
+        conv = conv.with_options(options)
+    return ConventionRef(None, dict(conv.options()), conv.name)
+
+
+def rules(
+    game: Game, convention: str | None = None, overrides: Options | None = None
+) -> Convention:
+    """The convention a game is scored by: its own, or ``convention`` (a preset or a TOML
+    file) to re-score the same record, with ``overrides`` on top."""
+    conv = load_convention(convention) if convention else ledger.resolve_convention(game.convention)
+    extra = _options(overrides)
+    return conv.with_options(extra) if extra else conv
+
+
+# --- recording ---------------------------------------------------------------------------------
+
+
+def record(
+    game: Game,
+    deal: DealInput,
+    *,
+    dealer: str | None = None,
+    force: bool = False,
+    time: str | None = None,
+) -> Game:
+    """The game with ``deal`` appended, after every check the CLI applies.
+
+    ``dealer`` defaults to the next dealer clockwise. A deal the rules refuse in its place
+    (below the exit level after all-passes, after the game finished) raises unless ``force``,
+    which records it marked as forced.
+    """
+    conv = rules(game)
+    parsed = _parse(deal, game)
+    who = None if isinstance(parsed, Adjustment) else _dealer(game, dealer, game.next_dealer)
+    check_deal(game, parsed, who, conv.half_whist)
+    entries = (*game.entries, Entry(parsed, who, time or ledger.now()))
+    return _checked(game, conv, entries, force, first=len(entries))
+
+
+def edit(
+    game: Game,
+    number: int,
+    deal: DealInput,
+    *,
+    dealer: str | None = None,
+    force: bool = False,
+) -> Game:
+    """The game with deal ``number`` (1-based) replaced; its time and dealer are kept unless
+    ``dealer`` is given. The rest of the night is re-scored."""
+    _check_number(game, number)
+    conv = rules(game)
+    old = game.entries[number - 1]
+    parsed = _parse(deal, game)
+    if isinstance(parsed, Adjustment):
+        who = None
+    else:
+        before = game._replace(entries=game.entries[: number - 1]).next_dealer
+        who = _dealer(game, dealer, old.dealer or before)
+    check_deal(game, parsed, who, conv.half_whist)
+    entries = (*game.entries[: number - 1], Entry(parsed, who, old.time), *game.entries[number:])
+    return _checked(game, conv, entries, force, before=sheet(game))
+
+
+def delete(game: Game, number: int, *, force: bool = False) -> Game:
+    """The game without deal ``number`` (1-based); the later deals are re-scored."""
+    _check_number(game, number)
+    conv = rules(game)
+    entries = game.entries[: number - 1] + game.entries[number:]
+    return _checked(game, conv, entries, force, before=_renumbered(sheet(game), number))
+
+
+def undo(game: Game) -> Game:
+    """The game without its last deal."""
+    if not game.entries:
+        raise DealError("there is no deal to undo")
+    return game._replace(entries=game.entries[:-1])
+
+
+def _parse(deal: DealInput, game: Game) -> Deal:
+    if isinstance(deal, Contract | Misere | AllPass | Adjustment):
+        return deal
+    if isinstance(deal, str):
+        try:
+            words = shlex.split(deal)
+        except ValueError as exc:
+            raise DealError(f"cannot read {shown(deal)}: {exc}") from None
+    else:
+        words = list(deal)
+    return parse_words(words, game.players)
+
+
+def _dealer(game: Game, given: str | None, default: str) -> str:
+    return resolve_player(given, game.players) if given else default
+
+
+def _check_number(game: Game, number: int) -> None:
+    count = len(game.entries)
+    if not 1 <= number <= count:
+        raise DealError(
+            f"there is no deal {number} (the game has {count} deal{'s' if count != 1 else ''})"
+        )
+
+
+def _checked(
+    game: Game,
+    conv: Convention,
+    entries: tuple[Entry, ...],
+    force: bool,
+    before: Sheet | None = None,
+    first: int = 1,
+) -> Game:
+    """The game with ``entries``, refused if a deal from number ``first`` on breaks a rule
+    that it did not break ``before`` (the sheet of the same deals before the change).
+
+    With ``force`` every newly offending deal is marked as forced instead.
+    """
+    new = game._replace(entries=entries)
+    result = score(new, conv)
+    old = {(p.number, p.message) for p in before.problems} if before is not None else set()
+    fresh = [p for p in result.problems if p.number >= first and (p.number, p.message) not in old]
+    if fresh:
+        if not force:
+            raise DealError(f"{fresh[0]}; add --force to record it anyway")
+        numbers = {p.number for p in fresh}
+        marked = tuple(
+            e._replace(forced=True) if k in numbers else e for k, e in enumerate(entries, 1)
+        )
+        new = game._replace(entries=marked)
+        result = score(new, conv)
+    _remember(new, result)
+    return new
+
+
+def _renumbered(sheet: Sheet, deleted: int) -> Sheet:
+    """The sheet's problems as they would be numbered once deal ``deleted`` is gone."""
+    problems = tuple(
+        Problem(p.number - 1 if p.number > deleted else p.number, p.message)
+        for p in sheet.problems
+        if p.number != deleted
+    )
+    return sheet._replace(problems=problems)
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+_last: list[tuple[Game, Sheet]] = []  # the last game scored under its own rules, and its sheet
+
+
+def _remember(game: Game, result: Sheet) -> None:
+    _last[:] = [(game, result)]
+
+
+def sheet(game: Game, convention: str | None = None, overrides: Options | None = None) -> Sheet:
+    """The scoresheet: ``pool``, ``mountain`` and ``whists`` per player, and for every deal
+    (``scored[n - 1]``) its writes with their reasons. ``convention`` and ``overrides``
+    re-score the same record under other rules."""
+    if convention is None and not overrides:
+        if _last and _last[0][0] is game:
+            return _last[0][1]
+        result = score(game, rules(game))
+        _remember(game, result)
+        return result
+    return score(game, rules(game, convention, overrides))
+
+
+def settle(
+    game: Game,
+    method: Method = "pairwise",
+    rounding: Rounding = "exact",
+    *,
+    convention: str | None = None,
+    overrides: Options | None = None,
+) -> Settlement:
+    """The settlement by ``method`` (pairwise or average mountain) under ``rounding``:
+    ``whists`` per player, ``money`` and ``payments``. Works at any moment of a game."""
+    if method not in ("pairwise", "average"):
+        raise DealError(f"unknown method '{shown(str(method))}' (use pairwise or average)")
+    if rounding not in ("exact", "whole"):
+        raise DealError(f"unknown rounding '{shown(str(rounding))}' (use exact or whole)")
+    return _settle(
+        sheet(game, convention, overrides), method, rounding, game.whist_price, game.currency
+    )
+
+
+# --- files -------------------------------------------------------------------------------------
+
+
+def load(path: str | Path) -> Game:
+    """Read and validate a ledger file (any schema this prefcalc reads)."""
+    return ledger.load(Path(path))
+
+
+def save(game: Game, path: str | Path) -> None:
+    """Write ``game`` to ``path`` atomically under the ledger's lock (replacing the file)."""
+    ledger.create(Path(path), game, force=True)
+
+
+def update(path: str | Path, change: Callable[[Game], Game]) -> Game:
+    """Load the ledger, apply ``change`` and write the result, holding the lock throughout
+    (so a second terminal never loses a deal); return the new game. If ``change`` raises,
+    the file stays byte for byte as it was."""
+    return ledger.update(Path(path), change)[1]
+
+
+__all__ = [
+    "DealInput",
+    "Method",
+    "Options",
+    "PrefcalcError",
+    "Rounding",
+    "delete",
+    "edit",
+    "load",
+    "new_game",
+    "record",
+    "rules",
+    "save",
+    "settle",
+    "sheet",
+    "undo",
+    "update",
+]

@@ -1,0 +1,383 @@
+"""The file formats, as pydantic models: the ledger (JSON) and convention files (TOML).
+
+Everything that comes in from a file or an option passes through these models first:
+types, ranges and closed choices are checked here, and a refusal is one line naming the
+field path (``deals[12].defenders[1].role: ...``). Unknown fields are refused, never
+dropped silently. The models are frozen; the scoring engine keeps its own fast tuples
+(:mod:`prefcalc.model`), built once from a validated file by :mod:`prefcalc.ledger`.
+
+``prefcalc schema ledger|convention`` prints the JSON Schema generated from these models;
+the same schemas are committed under ``schemas/`` for editors.
+
+Ledger schema 2 is designed for what the game can hold beyond schema 1 (Classic bombs and
+dark games, the talon bonus, the return of whist, the "Preference" combination, 2 to 5
+players, a late arrival, mid-game changes of the target or the whist price). Schema 1
+files are a subset and read as they are; a file is upgraded only when it is next written.
+"""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    StringConstraints,
+    ValidationError,
+    WithJsonSchema,
+)
+
+from prefcalc.amounts import MAX_AMOUNT, Amount, to_amount
+
+LEDGER_SCHEMA = 2
+"""The schema version this prefcalc writes (it reads 1 and 2)."""
+
+MAX_INT = 1_000_000
+"""The largest whole number an option, a target or a factor may be."""
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+# --- shared field types ------------------------------------------------------------------------
+
+
+def _exact(value: Any) -> Amount:
+    """An exact number from a JSON/TOML int, a TOML float or a string like ``2.5``/``5/3``."""
+    return to_amount(value)  # bounded: no NaN, inf, exponent, huge size or denominator
+
+
+_NUMBER_SCHEMA = {
+    "anyOf": [
+        {"type": "integer", "minimum": -MAX_AMOUNT, "maximum": MAX_AMOUNT},
+        {
+            "type": "string",
+            "maxLength": 40,
+            "description": "an exact number: 2.5 or 5/3",
+        },
+    ]
+}
+
+ExactNumber = Annotated[Amount, PlainValidator(_exact), WithJsonSchema(_NUMBER_SCHEMA)]
+"""An exact amount: a whole JSON number, or a string holding a decimal or a fraction."""
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+Text = Annotated[str, StringConstraints(max_length=500)]
+Tricks = Annotated[int, Field(ge=0, le=10, strict=True)]
+SmallInt = Annotated[int, Field(ge=0, le=MAX_INT, strict=True)]
+
+
+# --- the ledger ---------------------------------------------------------------------------------
+
+
+class _Entry(_Frozen):
+    time: Annotated[str, StringConstraints(max_length=40)] = ""
+    dealer: Name | None = None
+    forced: bool = False
+
+
+class DefenderRecord(_Frozen):
+    player: Name
+    role: Literal["w", "p", "h", "r"] = Field(
+        description="w whist, p pass, h half-whist, r returned the whist (after a half-whist)"
+    )
+    tricks: Tricks | None = None
+
+
+class ContractRecord(_Entry):
+    kind: Literal["contract"]
+    declarer: Name
+    contract: Annotated[str, StringConstraints(min_length=2, max_length=8)] = Field(
+        description="level and suit: 6s 7c 8d 9h 10nt"
+    )
+    tricks: Tricks | None = Field(description="the declarer's tricks; null when not played")
+    defenders: Annotated[tuple[DefenderRecord, ...], Field(max_length=2)]
+    dark: bool = False
+    no_talon: bool = False
+    bomb: Annotated[int, Field(ge=2, le=1024, strict=True)] | None = None
+    talon: Annotated[int, Field(ge=0, le=2, strict=True)] | None = None
+    returned_by: Name | None = None
+
+
+class MisereRecord(_Entry):
+    kind: Literal["misere"]
+    declarer: Name
+    tricks: Tricks
+    dark: bool = False
+    no_talon: bool = False
+    bomb: Annotated[int, Field(ge=2, le=1024, strict=True)] | None = None
+
+
+class PassesRecord(_Entry):
+    kind: Literal["passes"]
+    tricks: Annotated[dict[Name, Tricks], Field(max_length=5)]
+    blind: Annotated[tuple[Name, ...], Field(max_length=5)] = ()
+
+
+class AdjustRecord(_Entry):
+    kind: Literal["adjust"]
+    player: Name
+    pool: ExactNumber = 0
+    mountain: ExactNumber = 0
+    whists: Annotated[dict[Name, ExactNumber], Field(max_length=5)] = {}
+    note: Text = ""
+
+
+class PreferenceRecord(_Entry):
+    kind: Literal["preference"]
+    player: Name
+
+
+class JoinRecord(_Entry):
+    kind: Literal["join"]
+    player: Name
+    after: Name | None = None
+
+
+class SetRecord(_Entry):
+    kind: Literal["set"]
+    key: Literal["target", "whist_price"]
+    value: ExactNumber
+
+
+DealRecord = Annotated[
+    ContractRecord
+    | MisereRecord
+    | PassesRecord
+    | AdjustRecord
+    | PreferenceRecord
+    | JoinRecord
+    | SetRecord,
+    Field(discriminator="kind"),
+]
+
+
+class ConventionRecord(_Frozen):
+    """A preset plus overrides (``preset`` set), or a whole house-rules table (``preset`` null)."""
+
+    name: Text | None = None
+    preset: Name | None = None
+    options: Annotated[dict[Name, Any], Field(max_length=100)] = {}
+
+
+class LedgerFile(_Frozen):
+    """One game: the players in seating order, the rules, the money terms and the deals."""
+
+    model_config = ConfigDict(
+        title="prefcalc ledger", frozen=True, extra="forbid", populate_by_name=True
+    )
+
+    schema_version: Literal[1, 2] = Field(alias="schema")
+    created: Annotated[str, StringConstraints(max_length=40)] = ""
+    players: Annotated[tuple[Name, ...], Field(min_length=2, max_length=5)]
+    first_dealer: Name | None = None
+    target: Annotated[int, Field(ge=1, le=MAX_AMOUNT, strict=True)]
+    whist_price: ExactNumber = 1
+    currency: Annotated[str, StringConstraints(max_length=8)] = ""
+    convention: ConventionRecord
+    deals: Annotated[tuple[DealRecord, ...], Field(max_length=10_000_000)] = ()
+
+
+# --- conventions -------------------------------------------------------------------------------
+
+
+def _lower(value: Any) -> Any:
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+def _listed(value: Any) -> Any:
+    """``"1,2,4"`` (from ``--set``) or a single number -> a list; lists pass through."""
+    if isinstance(value, str):
+        return [part for part in value.replace(" ", "").split(",") if part]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return [value]
+    return value
+
+
+def _whole(value: Any) -> Any:
+    """Whole numbers: TOML ints, or text from ``--set``; never true/false or a float."""
+    if isinstance(value, bool | float):
+        raise ValueError("expected a whole number")
+    if isinstance(value, str):
+        text = value.strip()
+        if not text.lstrip("-").isdigit() or len(text) > 12:
+            raise ValueError("expected a whole number")
+        return int(text)
+    return value
+
+
+def _price_or_whole(value: Any) -> Any:
+    if isinstance(value, str) and value.strip().lower() == "price":
+        return "price"
+    try:
+        number = _whole(value)
+    except ValueError:
+        number = None
+    if not isinstance(number, int) or not 0 <= number <= MAX_INT:
+        raise ValueError(f"expected 'price' or a whole number 0..{MAX_INT:,}")
+    return number
+
+
+def _flag(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in ("true", "yes", "on", "1"):
+            return True
+        if word in ("false", "no", "off", "0"):
+            return False
+    raise ValueError("expected true or false")
+
+
+def _share(value: Any) -> Amount:
+    number = _exact(value)
+    if not 0 <= number <= 1:
+        raise ValueError("expected a number between 0 and 1")
+    return number
+
+
+def _factor(value: Any) -> Amount:
+    number = _exact(value)
+    if number < 0:
+        raise ValueError("expected a number at least 0")
+    return number
+
+
+_Whole = BeforeValidator(_whole)
+_Lower = BeforeValidator(_lower)
+_Listed = BeforeValidator(_listed)
+
+OneToFour = Annotated[int, Field(ge=1, le=4), _Whole]
+ZeroOrOne = Annotated[int, Field(ge=0, le=1), _Whole]
+Positive = Annotated[int, Field(ge=1, le=MAX_INT), _Whole]
+NonNegative = Annotated[int, Field(ge=0, le=MAX_INT), _Whole]
+Level = Annotated[int, Field(ge=6, le=10), _Whole]
+PriceList = Annotated[tuple[Positive, ...], Field(min_length=1, max_length=50), _Listed]
+GamePrices = Annotated[tuple[Positive, ...], Field(min_length=5, max_length=5), _Listed]
+ExitLevels = Annotated[tuple[Level, ...], Field(min_length=1, max_length=50), _Listed]
+Flag = Annotated[bool, PlainValidator(_flag), WithJsonSchema({"type": "boolean"})]
+Share = Annotated[Amount, PlainValidator(_share), WithJsonSchema(_NUMBER_SCHEMA)]
+Factor = Annotated[Amount, PlainValidator(_factor), WithJsonSchema(_NUMBER_SCHEMA)]
+PriceOrWhole = Annotated[Literal["price"] | NonNegative, BeforeValidator(_price_or_whole)]
+
+LoneWhister = Literal["greedy", "gentleman"]
+TwoWhisters = Literal["split", "both", "each"]
+PassesScoring = Literal["mountain", "whists"]
+AfterLast = Literal["hold", "arithmetic", "geometric"]
+Ties = Literal["each", "split"]
+EndsStreak = Literal["any", "whisted"]
+Closing = Literal["each", "total"]
+HelpRule = Literal["most", "hole", "none"]
+
+
+class PassesOptions(_Frozen):
+    """All-pass deals (распасы)."""
+
+    scoring: Annotated[PassesScoring, _Lower] | None = None
+    prices: PriceList | None = None
+    after_last: Annotated[AfterLast, _Lower] | None = None
+    zero_bonus: PriceOrWhole | None = None
+    amnesty: Flag | None = None
+    whists_per_trick: Positive | None = None
+    ties: Annotated[Ties, _Lower] | None = None
+    dealer_bonus: NonNegative | None = None
+    exit: ExitLevels | None = None
+    misere_ends: Flag | None = None
+    ends_streak: Annotated[EndsStreak, _Lower] | None = None
+
+
+class ConventionFile(_Frozen):
+    """A convention: every option (a preset), or ``base`` plus the options that differ."""
+
+    model_config = ConfigDict(
+        title="prefcalc convention", frozen=True, extra="forbid", populate_by_name=True
+    )
+
+    name: Text | None = None
+    description: Text | None = None
+    base: Name | None = Field(default=None, description="a preset to start from: sochi, ...")
+    whist_factor: OneToFour | None = None
+    remise_factor: OneToFour | None = None
+    consolation: PriceOrWhole | None = None
+    dealer_consolation: Flag | None = None
+    liability: Share | None = None
+    lone_whister: Annotated[LoneWhister, _Lower] | None = None
+    two_whisters: Annotated[TwoWhisters, _Lower] | None = None
+    half_whist: Flag | None = None
+    ten_norm: ZeroOrOne | None = None
+    mountain_first: Flag | None = None
+    game_prices: GamePrices | None = None
+    misere_price: Positive | None = None
+    misere_penalty: Positive | None = None
+    closing: Annotated[Closing, _Lower] | None = None
+    help: Annotated[HelpRule, _Lower] | None = None
+    help_whists: NonNegative | None = None
+    pool_to_mountain: Factor | None = None
+    passes: PassesOptions | None = None
+
+
+# --- errors ------------------------------------------------------------------------------------
+
+
+def field_path(loc: tuple[int | str, ...], tags: frozenset[str] = frozenset()) -> str:
+    """``("deals", 12, "contract", "defenders", 1, "role")`` -> ``deals[12].defenders[1].role``.
+
+    ``tags`` are the names of discriminated-union branches, which pydantic puts in the path.
+    """
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part in tags or part.startswith("function-"):
+            continue
+        else:
+            out += f".{part}" if out else part
+    return out
+
+
+DEAL_KINDS = frozenset({"contract", "misere", "passes", "adjust", "preference", "join", "set"})
+
+
+def first_error(exc: ValidationError, tags: frozenset[str] = DEAL_KINDS) -> tuple[str, str]:
+    """The first problem of a validation error as ``(field path, message)``."""
+    from prefcalc.errors import shown
+
+    err = exc.errors(include_url=False)[0]
+    path = field_path(tuple(err["loc"]), tags)
+    kind = err["type"]
+    message = str(err["msg"])
+    if kind == "extra_forbidden":
+        message = "unknown field (prefcalc keeps no field it does not know: remove it)"
+    elif kind == "missing":
+        message = "missing"
+    elif kind == "union_tag_invalid":
+        message = (
+            f"unknown kind '{shown(str(err.get('ctx', {}).get('tag', '')))}' "
+            f"(use {', '.join(sorted(DEAL_KINDS))})"
+        )
+    elif kind.startswith("value_error"):
+        message = message.removeprefix("Value error, ")
+    elif "input" in err and kind not in ("union_tag_not_found",):
+        message = f"{message}, got {shown(_short(err['input']))}"
+    return path, message[:1].lower() + message[1:]
+
+
+def _short(value: Any) -> str:
+    import json
+
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def json_schema(kind: Literal["ledger", "convention"]) -> dict[str, Any]:
+    """The JSON Schema of a ledger or a convention file, generated from the models."""
+    model: type[BaseModel] = LedgerFile if kind == "ledger" else ConventionFile
+    schema = model.model_json_schema(by_alias=True)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema
