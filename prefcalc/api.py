@@ -166,7 +166,7 @@ def edit(
 ) -> Game:
     """The game with deal ``number`` (1-based) replaced; its time and dealer are kept unless
     ``dealer`` is given. The rest of the night is re-scored."""
-    _check_number(game, number)
+    check_number(game, number)
     conv = rules(game)
     old = game.entries[number - 1]
     parsed = _parse(deal, game)
@@ -182,7 +182,7 @@ def edit(
 
 def delete(game: Game, number: int, *, force: bool = False) -> Game:
     """The game without deal ``number`` (1-based); the later deals are re-scored."""
-    _check_number(game, number)
+    check_number(game, number)
     conv = rules(game)
     entries = game.entries[: number - 1] + game.entries[number:]
     return _checked(game, conv, entries, force, before=_renumbered(sheet(game), number))
@@ -212,7 +212,8 @@ def _dealer(game: Game, given: str | None, default: str) -> str:
     return resolve_player(given, game.players) if given else default
 
 
-def _check_number(game: Game, number: int) -> None:
+def check_number(game: Game, number: int) -> None:
+    """Refuse a deal number the game does not have (deals are numbered from 1)."""
     count = len(game.entries)
     if not 1 <= number <= count:
         raise DealError(
@@ -327,6 +328,7 @@ __all__ = [
     "Options",
     "PrefcalcError",
     "Rounding",
+    "check_number",
     "delete",
     "edit",
     "load",

@@ -326,11 +326,7 @@ def explain(
     from prefcalc.views import explain_text
 
     game_, sheet = _game_and_sheet(file, convention, overrides)
-    count = len(game_.entries)
-    if not 1 <= number <= count:
-        raise DealError(
-            f"there is no deal {number} (the game has {count} deal{'s' if count != 1 else ''})"
-        )
+    api.check_number(game_, number)
     out(explain_text(sheet, number))
 
 
