@@ -14,6 +14,7 @@ Nothing derived (pool, mountain, whists) is ever stored here.
 all go through it.
 """
 
+import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, TypeAlias
@@ -282,3 +283,10 @@ def _check_contract(
         passer = next(d for d in deal.defenders if d.role == "p")
         if passer.tricks not in (None, 0):
             raise DealError(f"{passer.player} passed: the lone whister takes the defence's tricks")
+
+
+def name_key(name: str) -> str:
+    """A player's name as it is matched: NFC, invisible format characters removed, casefolded."""
+    return "".join(
+        c for c in unicodedata.normalize("NFC", name) if unicodedata.category(c) != "Cf"
+    ).casefold()
