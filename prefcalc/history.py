@@ -382,8 +382,9 @@ def default_folder() -> Path:
 
 def ledger_files(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
     """The ledger files under ``paths``: a file as given, a folder's ``*.json`` files
-    recursively (hidden files and folders skipped); duplicates (also through links) once.
-    Returns the files and the warnings for paths that are neither."""
+    recursively (hidden files and folders skipped, links to folders not followed);
+    duplicates (also through links) once. Returns the files and the warnings for paths that
+    are neither; a path that does not exist is an error (a typo should not go unnoticed)."""
     found: list[Path] = []
     warnings: list[str] = []
     seen: set[str] = set()
@@ -397,8 +398,12 @@ def ledger_files(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
     for path in paths:
         try:
             st = os.stat(path)
-        except OSError as exc:
-            warnings.append(f"{_where(str(path))}: skipped, {exc.strerror or exc}")
+        except FileNotFoundError:
+            raise PrefcalcError("no such file or folder", _where(str(path))) from None
+        except (OSError, ValueError) as exc:
+            warnings.append(
+                f"{_where(str(path))}: skipped, {getattr(exc, 'strerror', None) or exc}"
+            )
             continue
         if stat.S_ISDIR(st.st_mode):
             for file in _walk(Path(path)):
@@ -598,9 +603,12 @@ def collect(
     """The history of the games in ``paths`` (files and folders; default: the data folder's
     games), from ``since`` on (the game's ``created`` date), only the games of ``player``
     if given (and only his standing)."""
-    where = list(paths) or [default_folder()]
-    found, warnings = ledger_files(where)
-    cache = Cache(cache_path()) if use_cache else None
+    if paths:
+        found, warnings = ledger_files(paths)
+    else:  # the data folder's games: none yet is not an error
+        folder = default_folder()
+        found, warnings = ledger_files([folder]) if folder.is_dir() else ([], [])
+    cache = Cache(cache_path()) if use_cache and found else None
     try:
         nights, skipped = read_nights(found, cache)
     finally:

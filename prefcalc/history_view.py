@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from prefcalc.amounts import Amount, exact_text, fmt, norm
+from prefcalc.errors import shown
 from prefcalc.history import LEVELS, History, Night, Standing, best_contract
 from prefcalc.model import Game
 from prefcalc.scoring import Sheet
@@ -42,7 +43,8 @@ def _night_label(night: Night) -> str:
 
 
 def _file_name(path: str) -> str:
-    return path.rsplit("/", 1)[-1]
+    """The file's name for a table cell: control characters escaped, long names cut."""
+    return shown(path.rsplit("/", 1)[-1], 60)
 
 
 def history_text(h: History) -> str:

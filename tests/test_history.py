@@ -526,3 +526,14 @@ def test_libreoffice_opens_the_history_workbook_with_its_charts(tmp_path: Path) 
     text = "\n".join(p.extract_text() for p in pages).replace("\u200b", " ")  # chart text
     assert "Running balance over the season" in text
     assert "Contracts made, of those declared" in text
+
+
+def test_a_missing_path_is_an_error_and_an_empty_data_folder_is_not(
+    tmp_path: Path, data_home: Path
+) -> None:
+    done = invoke(["history", str(tmp_path / "nowhere")], tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "no such file or folder" in done.stderr
+    done = invoke(["history"], tmp_path)
+    assert done.returncode == 0 and done.stdout.strip() == "no games found"
+    assert not data_home.exists()  # nothing to remember, nothing written
