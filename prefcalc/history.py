@@ -161,9 +161,11 @@ def running_balance(sheet: Sheet) -> list[dict[str, Amount]]:
     """Each player's balance in whists after every deal of the night: what the settlement
     (exact; both methods agree) would give if the night stopped there.
 
-    Computed from running totals, so a long night costs one pass: the result of player i is
-    ``10 × (average mountain − m_i) + net game whists``, ``m`` the mountains with the unclosed
-    pools added (the amnesty does not change a difference to the average).
+    Computed from running totals, so a long night costs one pass: with ``m`` the mountains
+    plus ``pool_to_mountain`` × the points missing to the largest pool, player i's result is
+    ``10 × (average m − m_i) + net game whists`` (the amnesty changes no difference to the
+    average), i.e. ``(10 × (Σm − N × m_i) + N × net_i) / N``, in whole numbers while the
+    sheet is whole.
     """
     players = sheet.players
     n = len(players)
@@ -173,20 +175,29 @@ def running_balance(sheet: Sheet) -> list[dict[str, Amount]]:
     mountain: list[Amount] = [0] * n
     net: list[Amount] = [0] * n  # whists written on others minus whists written on him
     out: list[dict[str, Amount]] = []
+    last: dict[str, Amount] = dict.fromkeys(players, 0)
     for scored in sheet.scored:
-        for w in scored.writes:
-            i = seat[w.player]
-            if w.column == "pool":
-                pool[i] += w.amount
-            elif w.column == "mountain":
-                mountain[i] += w.amount
-            elif w.on is not None:
-                net[i] += w.amount
-                net[seat[w.on]] -= w.amount
-        top = max(pool)
-        full = [mountain[i] + factor * (top - pool[i]) for i in range(n)]
-        average = Fraction(sum(full, Fraction(0)), n)
-        out.append({p: norm(10 * (average - full[i]) + net[i]) for i, p in enumerate(players)})
+        if scored.writes:
+            for w in scored.writes:
+                i = seat[w.player]
+                if w.column == "pool":
+                    pool[i] += w.amount
+                elif w.column == "mountain":
+                    mountain[i] += w.amount
+                elif w.on is not None:
+                    net[i] += w.amount
+                    net[seat[w.on]] -= w.amount
+            top = max(pool)
+            full = [mountain[i] + factor * (top - pool[i]) for i in range(n)]
+            total = sum(full)
+            last = {}
+            for i, p in enumerate(players):
+                num = 10 * (total - n * full[i]) + n * net[i]
+                if num.__class__ is int:
+                    last[p] = num // n if num % n == 0 else Fraction(num, n)
+                else:
+                    last[p] = norm(Fraction(num) / n)
+        out.append(last)
     return out
 
 
@@ -263,6 +274,7 @@ class Cache:
         self.path = path
         self.db: sqlite3.Connection | None = None
         self.pending: list[tuple[str, int, int, str, str | None, str | None]] = []
+        self.gone: list[str] = []
         if path is not None:
             self._open(path)
 
@@ -342,19 +354,25 @@ class Cache:
     ) -> None:
         self.pending.append((path, size, mtime_ns, digest, summary, error))
 
+    def forget(self, paths: Sequence[str]) -> None:
+        """Drop the rows of ledgers that are gone (at the next :meth:`commit`)."""
+        self.gone.extend(paths)
+
     def commit(self) -> None:
-        if self.db is None or not self.pending:
+        if self.db is None or not (self.pending or self.gone):
             return
         try:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.executemany(
                 "INSERT OR REPLACE INTO ledgers VALUES (?, ?, ?, ?, ?, ?)", self.pending
             )
+            self.db.executemany("DELETE FROM ledgers WHERE path = ?", [(p,) for p in self.gone])
             self.db.execute("COMMIT")
         except sqlite3.Error:
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("ROLLBACK")
         self.pending = []
+        self.gone = []
 
     def close(self) -> None:
         if self.db is not None:
@@ -467,6 +485,8 @@ def read_nights(paths: Sequence[Path], cache: Cache | None = None) -> tuple[list
         else:
             nights.append(night)
     if cache is not None:
+        seen = {str(p) for p in paths}
+        cache.forget([p for p in known if p not in seen and not os.path.lexists(p)])
         cache.commit()
     return nights, warnings
 

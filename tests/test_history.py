@@ -537,3 +537,17 @@ def test_a_missing_path_is_an_error_and_an_empty_data_folder_is_not(
     done = invoke(["history"], tmp_path)
     assert done.returncode == 0 and done.stdout.strip() == "no games found"
     assert not data_home.exists()  # nothing to remember, nothing written
+
+
+def test_the_cache_forgets_ledgers_that_are_gone(tmp_path: Path, data_home: Path) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    club = _club(tmp_path / "club")
+    collect([club])
+    (club / "rostov-3.json").unlink()
+    h = collect([club])
+    assert len(h.games) == 3
+    with closing(sqlite3.connect(data_home / "prefcalc" / CACHE_NAME)) as db:
+        paths = {row[0] for row in db.execute("SELECT path FROM ledgers")}
+    assert len(paths) == 3 and not any(p.endswith("rostov-3.json") for p in paths)

@@ -5,8 +5,10 @@ warm one (every ledger read and hashed, the summaries taken from the cache)."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import random
+import shutil
 import tempfile
 import time
 from collections.abc import Callable
@@ -28,6 +30,7 @@ DEALS = 60
 def _club() -> Path:
     """A temporary data folder with 1,000 ledgers of 3 and 4 players, in several folders."""
     root = Path(tempfile.mkdtemp(prefix="prefcalc-club-"))
+    atexit.register(shutil.rmtree, root, True)
     rng = random.Random(14)
     for k in range(EVENINGS):
         players = 3 if k % 3 else 4
