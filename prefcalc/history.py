@@ -474,7 +474,7 @@ def read_nights(paths: Sequence[Path], cache: Cache | None = None) -> tuple[list
                 try:
                     nights.append(night_from_json(json.loads(summary), key))
                     continue
-                except (ValueError, KeyError, TypeError, IndexError):
+                except (ValueError, KeyError, TypeError, IndexError, AttributeError):
                     pass  # a damaged row: read the ledger
         night, error = _read(raw, key)
         if cache is not None:
