@@ -33,6 +33,7 @@ from prefcalc.model import (
     Entry,
     Game,
     Misere,
+    check_currency,
     check_deal,
     check_players,
 )
@@ -67,8 +68,7 @@ def new_game(
 ) -> Game:
     """A new game with no deals: players in seating order (3 or 4), a preset name or the path
     of a house-rules TOML file, the target, the money terms and option overrides."""
-    names = tuple(players)
-    check_players(names)
+    names = check_players(tuple(players))
     if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= MAX_INT:
         raise DealError(f"the target must be a whole number from 1 to {MAX_INT:,}")
     price = _amount(whist_price, "the whist price")
@@ -83,7 +83,7 @@ def new_game(
         target=target,
         first_dealer=first,
         whist_price=price,
-        currency=currency.strip().upper(),
+        currency=check_currency(currency),
         created=ledger.now(),
     )
 

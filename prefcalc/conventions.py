@@ -354,6 +354,8 @@ def load_file(path: Path) -> Convention:
         raise ConventionError(f"not valid TOML: {exc}", str(path)) from None
     except RecursionError:
         raise ConventionError(f"{what} nests too deeply", str(path)) from None
+    except ValueError:  # an integer over Python's 4,300-digit limit
+        raise ConventionError("not valid TOML: a number has too many digits", str(path)) from None
     return from_table(table, str(path))
 
 
@@ -368,7 +370,7 @@ def load_preset(name: str) -> Convention:
         return cached
     if key not in PRESETS:
         raise ConventionError(
-            f"unknown convention '{name}' (use {', '.join(PRESETS)} or a .toml file)"
+            f"unknown convention '{shown(name)}' (use {', '.join(PRESETS)} or a .toml file)"
         )
     convention = load_file(bundled("templates") / f"{key}.toml")
     _PRESET_CACHE[key] = convention
@@ -383,7 +385,7 @@ def load(name_or_path: str) -> Convention:
     if path.suffix.lower() == ".toml" or path.exists():
         return load_file(path)
     raise ConventionError(
-        f"unknown convention '{name_or_path}' (use {', '.join(PRESETS)} or a .toml file)"
+        f"unknown convention '{shown(name_or_path)}' (use {', '.join(PRESETS)} or a .toml file)"
     )
 
 

@@ -35,6 +35,7 @@ from prefcalc.model import (
     Game,
     Misere,
     Suit,
+    check_currency,
     check_deal,
     check_players,
 )
@@ -159,6 +160,10 @@ def _game(f: LedgerFile, path: str) -> Game:
         raise fail("first_dealer", f"unknown player '{shown(first_dealer)}'")
     if f.whist_price <= 0:
         raise fail("whist_price", "the price of a whist must be positive")
+    try:
+        currency = check_currency(f.currency)
+    except DealError as exc:
+        raise fail("currency", exc.message) from None
     conv_file = f.convention
     ref = ConventionRef(conv_file.preset, conv_file.options, conv_file.name)
     try:
@@ -171,7 +176,7 @@ def _game(f: LedgerFile, path: str) -> Game:
         target=f.target,
         first_dealer=first_dealer,
         whist_price=f.whist_price,
-        currency=f.currency,
+        currency=currency,
         created=f.created,
     )
     half_whist = convention.half_whist

@@ -15,7 +15,6 @@ players, a late arrival, mid-game changes of the target or the whist price). Sch
 files are a subset and read as they are; a file is upgraded only when it is next written.
 """
 
-from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -29,7 +28,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
-from prefcalc.amounts import MAX_AMOUNT, Amount, parse_amount
+from prefcalc.amounts import MAX_AMOUNT, Amount, to_amount
 
 LEDGER_SCHEMA = 2
 """The schema version this prefcalc writes (it reads 1 and 2)."""
@@ -47,19 +46,7 @@ class _Frozen(BaseModel):
 
 def _exact(value: Any) -> Amount:
     """An exact number from a JSON/TOML int, a TOML float or a string like ``2.5``/``5/3``."""
-    if isinstance(value, bool):
-        raise ValueError("expected a number, not true/false")
-    if isinstance(value, int):
-        if abs(value) > MAX_AMOUNT:
-            raise ValueError(f"a number of at most {MAX_AMOUNT:,} is expected")
-        return value
-    if isinstance(value, float):
-        return parse_amount(repr(value))
-    if isinstance(value, Fraction):
-        return parse_amount(f"{value.numerator}/{value.denominator}")
-    if isinstance(value, str):
-        return parse_amount(value)
-    raise ValueError('expected a number such as 5, 2.5 or "5/3"')
+    return to_amount(value)  # bounded: no NaN, inf, exponent, huge size or denominator
 
 
 _NUMBER_SCHEMA = {

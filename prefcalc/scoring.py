@@ -7,21 +7,37 @@ carrying its reason, so ``explain`` and the exports can show why a number is wha
 
 Amounts are ``int`` where they are whole and ``Fraction`` where a division (a half of a
 gentleman's split, a semi-responsible shortfall) makes them fractional; nothing is rounded.
+
+A trick contract is scored in the parts a player thinks in: not played (both passed, or
+half-whist: it counts as made), the declarer (made → pool, remise → mountain), the defence
+(whists for tricks, consolation, greedy or gentleman lone whister, the whisters' shortfall)
+and the sitting-out dealer's consolation. They use the letters of RULES.md section 4:
+
+    L   the contract's level (6-10)
+    t   the declarer's tricks
+    P   the game price of level L (game_prices: pool points 2, 4, 6, 8, 10 in the presets)
+    W   = P × whist_factor: whists per defence trick
+    C   consolation per undertrick per consoled player: W, or a flat number (Rostov: 10)
+    u   = max(0, L − t): undertricks (u = 0: made, u > 0: remise)
+    d   = 10 − t: the defence's tricks
 """
 
 import string
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, assert_never
 
 from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.conventions import Convention
 from prefcalc.errors import DealError
-from prefcalc.model import Adjustment, AllPass, Contract, Entry, Game, Misere
+from prefcalc.model import Adjustment, AllPass, Contract, Defender, Entry, Game, Misere
 from prefcalc.perf import gc_paused
 
-POOL = "pool"
-MOUNTAIN = "mountain"
-WHISTS = "whists"
+Column = Literal["pool", "mountain", "whists"]
+"""Where a write goes: a player's pool, his mountain, or his whists on another player."""
+
+POOL: Column = "pool"
+MOUNTAIN: Column = "mountain"
+WHISTS: Column = "whists"
 
 NORMS = {6: 4, 7: 2, 8: 1, 9: 1}
 QUOTAS = {6: 2, 7: 1, 8: 1, 9: 1}
@@ -52,7 +68,7 @@ class Write(NamedTuple):
     """
 
     player: str
-    column: str
+    column: Column
     amount: Amount
     on: str | None
     template: str
@@ -259,126 +275,175 @@ def _consolation(conv: Convention, w: Amount) -> Amount:
 def _score_contract(
     st: _State, conv: Convention, deal: Contract, dealer: str | None, four: bool
 ) -> None:
-    seat = st.seat
-    d_i = seat[deal.declarer]
+    """A trick contract (RULES.md 4.1-4.2), in the parts a player thinks in.
+
+    The writes come in this order: the whisters' shortfall, the declarer, the defence's
+    whists, the sitting-out dealer's consolation (``explain`` and the exports show them so).
+    """
+    dealer_i = st.seat[dealer] if four and dealer is not None else None
+    sitting_out = () if dealer_i is None else (dealer_i,)
+    if deal.tricks is None:
+        _not_played(st, conv, deal, sitting_out)
+        return
+    terms = _terms(st, conv, deal, deal.tricks)
+    whisters = deal.whisters
+    failed = _shortfall(st, conv, terms, whisters)
+    _declarer(st, conv, terms, failed + sitting_out)
+    _defence_whists(st, conv, deal, terms, whisters)
+    if dealer_i is not None:
+        _dealer(st, conv, terms, dealer_i)
+
+
+class _Terms(NamedTuple):
+    """The numbers of one played contract, named after the legend (module docstring)."""
+
+    label: str  # the contract, e.g. ``7♥``
+    declarer: int  # the declarer's seat
+    level: int  # L
+    p: int  # P
+    w: int  # W = P × whist_factor
+    c: Amount  # C
+    u: int  # u = max(0, L − t)
+    d: int  # d = 10 − t
+
+
+def _terms(st: _State, conv: Convention, deal: Contract, t: int) -> _Terms:
+    level = deal.level
+    p = _price(conv, level)
+    w = p * conv.whist_factor
+    u = level - t if t < level else 0
+    return _Terms(deal.label, st.seat[deal.declarer], level, p, w, _consolation(conv, w), u, 10 - t)
+
+
+def _not_played(st: _State, conv: Convention, deal: Contract, sitting_out: tuple[int, ...]) -> None:
+    """Not played (RULES.md 4.2): both defenders passed, or one passed and the other said
+    half-whist. Either way the game counts as made (``P`` into the declarer's pool); the
+    half-whister writes ``W`` per trick for half the norm (2 tricks on a 6, 1 on a 7)."""
     level = deal.level
     p = _price(conv, level)
     w = p * conv.whist_factor
     label = deal.label
-    whisters = [d for d in deal.defenders if d.role == "w"]
-    sitting_out = (seat[dealer],) if four and dealer is not None else ()
-    if deal.tricks is None:
-        half = next((d for d in deal.defenders if d.role == "h"), None)
-        if half is not None:
-            tricks = _norm_of(conv, level) // 2
-            st.to_whists(
-                seat[half.player],
-                d_i,
-                tricks * w,
-                "half-whist on {0}: {1:trick} × {2} = {3}",
-                label,
-                tricks,
-                w,
-                tricks * w,
-            )
-            why = f"{label} not played (half-whist), counts as made"
-        else:
-            why = f"{label} not played (both passed), counts as made"
-        _made(st, conv, d_i, p, why, sitting_out)
-        return
-    t = deal.tricks
-    under = level - t if t < level else 0
-    defence = 10 - t
-    c = _consolation(conv, w)
-    failed = _shortfall(st, conv, deal, whisters, defence, w)
-    excluded = tuple(seat[x] for x in failed) + sitting_out
-    if under:
-        m = under * p * conv.remise_factor
-        if conv.remise_factor == 1:
-            st.to_mountain(d_i, m, "remise on {0}: {1:undertrick} × {2} = {3}", label, under, p, m)
-        else:
-            st.to_mountain(
-                d_i,
-                m,
-                "remise on {0}: {1:undertrick} × {2} × {3} = {4}",
-                label,
-                under,
-                p,
-                conv.remise_factor,
-                m,
-            )
-    else:
-        _made(st, conv, d_i, p, f"{label} made", excluded)
-    cons = under * c
-    if len(whisters) == 2:
-        for x in whisters:
-            n = x.tricks or 0
-            i = seat[x.player]
-            st.to_whists(i, d_i, n * w, "whists on {0}: {1:trick} × {2} = {3}", label, n, w, n * w)
-            st.to_whists(i, d_i, cons, "consolation: {0:undertrick} × {1} = {2}", under, c, cons)
-    else:
-        a = whisters[0]
-        b = next(x for x in deal.defenders if x.role != "w")
-        a_i, b_i = seat[a.player], seat[b.player]
-        if not under:
-            st.to_whists(
-                a_i,
-                d_i,
-                defence * w,
-                "whists on {0}: {1:trick} × {2} = {3}",
-                label,
-                defence,
-                w,
-                defence * w,
-            )
-        elif conv.lone_whister == "greedy":
-            st.to_whists(
-                a_i,
-                d_i,
-                defence * w,
-                "whists on {0}: {1:trick} × {2} = {3}",
-                label,
-                defence,
-                w,
-                defence * w,
-            )
-            st.to_whists(a_i, d_i, cons, "consolation: {0:undertrick} × {1} = {2}", under, c, cons)
-            st.to_whists(
-                b_i, d_i, cons, "consolation (passed): {0:undertrick} × {1} = {2}", under, c, cons
-            )
-        else:
-            total = defence * w + 2 * cons
-            half_total = norm(Fraction(total, 2))
-            template = "gentleman's whist: ({0:trick} × {1} + 2 × {2:undertrick} × {3}) / 2 = {4}"
-            st.to_whists(a_i, d_i, half_total, template, defence, w, under, c, half_total)
-            st.to_whists(b_i, d_i, half_total, template, defence, w, under, c, half_total)
-    if under and four and dealer is not None and conv.dealer_consolation:
+    declarer = st.seat[deal.declarer]
+    half = next((x for x in deal.defenders if x.role == "h"), None)
+    if half is not None:
+        tricks = _norm_of(conv, level) // 2
         st.to_whists(
-            seat[dealer],
-            d_i,
-            cons,
-            "dealer's consolation: {0:undertrick} × {1} = {2}",
-            under,
-            c,
-            cons,
+            st.seat[half.player],
+            declarer,
+            tricks * w,
+            "half-whist on {0}: {1:trick} × {2} = {3}",
+            label,
+            tricks,
+            w,
+            tricks * w,
+        )
+        why = f"{label} not played (half-whist), counts as made"
+    else:
+        why = f"{label} not played (both passed), counts as made"
+    _made(st, conv, declarer, p, why, sitting_out)
+
+
+def _declarer(st: _State, conv: Convention, k: _Terms, excluded: tuple[int, ...]) -> None:
+    """The declarer of a played contract (RULES.md 4.1.1): made (``u = 0``) → ``P`` into
+    the pool (help rule, ``mountain_first``), never to the ``excluded`` seats; remise →
+    ``u × P × remise_factor`` into his mountain."""
+    if not k.u:
+        _made(st, conv, k.declarer, k.p, f"{k.label} made", excluded)
+        return
+    m = k.u * k.p * conv.remise_factor
+    if conv.remise_factor == 1:
+        st.to_mountain(
+            k.declarer, m, "remise on {0}: {1:undertrick} × {2} = {3}", k.label, k.u, k.p, m
+        )
+    else:
+        st.to_mountain(
+            k.declarer,
+            m,
+            "remise on {0}: {1:undertrick} × {2} × {3} = {4}",
+            k.label,
+            k.u,
+            k.p,
+            conv.remise_factor,
+            m,
         )
 
 
+def _defence_whists(
+    st: _State, conv: Convention, deal: Contract, k: _Terms, whisters: tuple[Defender, ...]
+) -> None:
+    """The defence's whists on the declarer (RULES.md 4.1.2-3): ``W`` per defence trick and,
+    on a remise, ``u × C`` consolation per consoled player. The other half of the defence,
+    its shortfall (:func:`_shortfall`), is written before the declarer's part."""
+    if len(whisters) == 2:
+        _two_whisters(st, k, whisters)
+    else:
+        passer = next(x for x in deal.defenders if x.role != "w")
+        _lone_whister(st, conv, k, st.seat[whisters[0].player], st.seat[passer.player])
+
+
+def _two_whisters(st: _State, k: _Terms, whisters: tuple[Defender, ...]) -> None:
+    """Each whister writes his own tricks × ``W`` and, on a remise, ``u × C``."""
+    for x in whisters:
+        i = st.seat[x.player]
+        _whists_for_tricks(st, k, i, x.tricks or 0)
+        if k.u:
+            _consolation_of(st, k, i, "consolation: {0:undertrick} × {1} = {2}")
+
+
+def _lone_whister(st: _State, conv: Convention, k: _Terms, a: int, b: int) -> None:
+    """One whister ``a`` answers for both hands (``d`` tricks); ``b`` passed.
+
+    Made: ``a`` writes ``d × W``, ``b`` nothing. Remise, greedy: ``a`` writes ``d × W`` and
+    ``u × C``, ``b`` writes ``u × C``. Remise, gentleman: ``d × W + 2 × u × C`` in halves."""
+    if not k.u:
+        _whists_for_tricks(st, k, a, k.d)
+    elif conv.lone_whister == "greedy":
+        _whists_for_tricks(st, k, a, k.d)
+        _consolation_of(st, k, a, "consolation: {0:undertrick} × {1} = {2}")
+        _consolation_of(st, k, b, "consolation (passed): {0:undertrick} × {1} = {2}")
+    else:
+        half = norm(Fraction(k.d * k.w + 2 * k.u * k.c, 2))
+        template = "gentleman's whist: ({0:trick} × {1} + 2 × {2:undertrick} × {3}) / 2 = {4}"
+        st.to_whists(a, k.declarer, half, template, k.d, k.w, k.u, k.c, half)
+        st.to_whists(b, k.declarer, half, template, k.d, k.w, k.u, k.c, half)
+
+
+def _dealer(st: _State, conv: Convention, k: _Terms, dealer: int) -> None:
+    """4 players: on a remise the sitting-out dealer writes ``u × C`` consolation too
+    (RULES.md 4.1.4, ``dealer_consolation``)."""
+    if k.u and conv.dealer_consolation:
+        _consolation_of(st, k, dealer, "dealer's consolation: {0:undertrick} × {1} = {2}")
+
+
+def _whists_for_tricks(st: _State, k: _Terms, i: int, n: int) -> None:
+    """Seat ``i`` writes ``n × W`` on the declarer for ``n`` defence tricks."""
+    st.to_whists(
+        i, k.declarer, n * k.w, "whists on {0}: {1:trick} × {2} = {3}", k.label, n, k.w, n * k.w
+    )
+
+
+def _consolation_of(st: _State, k: _Terms, i: int, template: str) -> None:
+    """Seat ``i`` writes ``u × C`` consolation on the declarer."""
+    cons = k.u * k.c
+    st.to_whists(i, k.declarer, cons, template, k.u, k.c, cons)
+
+
 def _shortfall(
-    st: _State, conv: Convention, deal: Contract, whisters: list[Any], defence: int, w: int
-) -> list[str]:
-    """Write the whisters' shortfall penalties; return who failed his norm."""
-    level = deal.level
-    per_trick = norm(w * conv.liability)
+    st: _State, conv: Convention, k: _Terms, whisters: tuple[Defender, ...]
+) -> tuple[int, ...]:
+    """The defence's shortfall (RULES.md 4.1.5): each whister who failed his norm writes
+    ``W × liability`` per missing trick into his mountain. Returns the failed seats."""
+    level = k.level
+    per_trick = norm(k.w * conv.liability)
     owed: list[tuple[str, int]] = []
     if len(whisters) == 1:
         need = _norm_of(conv, level)
-        if defence < need:
-            owed.append((whisters[0].player, need - defence))
+        if k.d < need:
+            owed.append((whisters[0].player, need - k.d))
     elif conv.two_whisters == "each":
         quota = _quota(conv, level)
         owed = [(x.player, quota - (x.tricks or 0)) for x in whisters if (x.tricks or 0) < quota]
-    elif defence < _norm_of(conv, level):
+    elif k.d < _norm_of(conv, level):
         if level == 6:
             owed = [(x.player, 2 - (x.tricks or 0)) for x in whisters if (x.tricks or 0) < 2]
         elif level == 7:
@@ -386,19 +451,19 @@ def _shortfall(
         elif conv.two_whisters == "both":
             owed = [(x.player, 1) for x in whisters]
         else:
-            owed = [(whisters[1].player, _norm_of(conv, level) - defence)]
+            owed = [(whisters[1].player, _norm_of(conv, level) - k.d)]
     for player, missing in owed:
         amount = norm(missing * per_trick)
         st.to_mountain(
             st.seat[player],
             amount,
             "whister's shortfall on {0}: {1} missing × {2} = {3}",
-            deal.label,
+            k.label,
             missing,
             per_trick,
             amount,
         )
-    return [player for player, _ in owed]
+    return tuple(st.seat[player] for player, _ in owed)
 
 
 def _made(
@@ -569,8 +634,10 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
             _score_misere(st, conv, deal, dealer, four)
             if conv.passes_misere_ends:
                 streak = 0
-        else:
+        elif isinstance(deal, Adjustment):
             _score_adjustment(st, deal)
+        else:
+            assert_never(deal)
         if finished and not entry.forced and not isinstance(deal, Adjustment):
             problems.append(
                 Problem(number, "the game had already finished (record it as forced to go on)")

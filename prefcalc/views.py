@@ -8,11 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, assert_never
+from typing import Any, NamedTuple, assert_never
 
 from prefcalc.amounts import Amount, fmt, to_json_number
 from prefcalc.conventions import OPTIONS, Convention, to_toml_value
-from prefcalc.model import SUIT_SYMBOLS, Adjustment, AllPass, Contract, Entry, Game, Misere
+from prefcalc.model import (
+    SUIT_SYMBOLS,
+    Adjustment,
+    AllPass,
+    Contract,
+    Entry,
+    Game,
+    Misere,
+    Role,
+)
 from prefcalc.scoring import Scored, Sheet
 from prefcalc.settlement import Settlement, minor_unit, to_decimal
 
@@ -99,27 +108,49 @@ def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
 # --- the log ---------------------------------------------------------------------------------
 
 
-def deal_text(entry: Entry) -> str:
-    """A deal in words a player reads at a glance."""
+ROLE_WORDS: dict[Role, str] = {"w": "whist", "p": "pass", "h": "half-whist"}
+
+
+class DealWords(NamedTuple):
+    """A deal as the log, the messages and the exports show it: the one renderer of a deal
+    for people (the ledger's JSON and the shorthand are the record's own formats)."""
+
+    kind: str  # contract, misère, all-pass, adjustment
+    player: str  # the declarer, or the adjusted player ("" for an all-pass deal)
+    contract: str  # "7♥", "misère" or ""
+    tricks: int | None  # the declarer's tricks (None: not played, or not a game)
+    defenders: tuple[tuple[str, str, int | None], ...]  # (player, role in words, tricks)
+    text: str  # one line: "Anna 7♥ took 7; Boris whist, Vera pass"
+
+
+def deal_words(entry: Entry) -> DealWords:
+    """The parts of a deal in words, and the whole deal as one line."""
     deal = entry.deal
+    forced = " (forced)" if entry.forced else ""
     if isinstance(deal, Contract):
         label = f"{deal.level}{SUIT_SYMBOLS[deal.suit]}"
-        roles = {"w": "whist", "p": "pass", "h": "half-whist"}
-        defenders = ", ".join(
-            f"{d.player} {roles[d.role]}" + (f" {d.tricks}" if d.tricks is not None else "")
-            for d in deal.defenders
+        defenders = tuple((d.player, ROLE_WORDS[d.role], d.tricks) for d in deal.defenders)
+        answers = ", ".join(
+            f"{p} {role}" + (f" {n}" if n is not None else "") for p, role, n in defenders
         )
         tricks = "not played" if deal.tricks is None else f"took {deal.tricks}"
-        text = f"{deal.declarer} {label} {tricks}; {defenders}"
-    elif isinstance(deal, Misere):
+        text = f"{deal.declarer} {label} {tricks}; {answers}"
+        return DealWords("contract", deal.declarer, label, deal.tricks, defenders, text + forced)
+    if isinstance(deal, Misere):
         text = f"{deal.declarer} misère, took {deal.tricks}"
-    elif isinstance(deal, AllPass):
+        return DealWords("misère", deal.declarer, "misère", deal.tricks, (), text + forced)
+    if isinstance(deal, AllPass):
         text = "all-pass: " + ", ".join(f"{n} {t}" for n, t in deal.tricks)
-    elif isinstance(deal, Adjustment):
+        return DealWords("all-pass", "", "", None, (), text + forced)
+    if isinstance(deal, Adjustment):
         text = f"adjustment for {deal.player}: {deal.note}"
-    else:
-        assert_never(deal)
-    return text + (" (forced)" if entry.forced else "")
+        return DealWords("adjustment", deal.player, "", None, (), text + forced)
+    assert_never(deal)
+
+
+def deal_text(entry: Entry) -> str:
+    """A deal in words a player reads at a glance."""
+    return deal_words(entry).text
 
 
 def write_lines(scored: Scored) -> list[str]:

@@ -21,15 +21,16 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import get_args
 
 import pytest
-from support import make_game, preset, sheet_of
+from support import make_game, preset, sample_game, sheet_of
 
 from prefcalc.amounts import fmt
 from prefcalc.conventions import load_preset
 from prefcalc.errors import DealError
 from prefcalc.model import Adjustment, AllPass, Entry, Game
-from prefcalc.scoring import Sheet, score
+from prefcalc.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet, score
 
 P3 = ("Anna", "Boris", "Vera")
 P4 = ("Anna", "Boris", "Vera", "Dima")
@@ -1408,3 +1409,13 @@ def test_adjustment_reason_carries_the_note() -> None:
     (w,) = sheet.scored[0].writes
     assert "talon peek" in w.reason
     assert isinstance(sheet.scored[0].entry.deal, Adjustment)
+
+
+def test_every_write_goes_to_one_of_the_three_columns() -> None:
+    assert get_args(Column) == (POOL, MOUNTAIN, WHISTS) == ("pool", "mountain", "whists")
+    sheet = sheet_of(sample_game())
+    columns = {w.column for s in sheet.scored for w in s.writes}
+    assert columns == {POOL, MOUNTAIN, WHISTS}
+    for s in sheet.scored:
+        for w in s.writes:
+            assert (w.on is not None) == (w.column == WHISTS), w

@@ -486,7 +486,7 @@ def running_entries(sheet: Sheet) -> dict[tuple[str, str, str | None], list[Toke
             continue
         deltas: dict[tuple[str, str, str | None], Amount] = {}
         for w in writes:
-            key = (w.player, w.column, w.on)
+            key: tuple[str, str, str | None] = (w.player, w.column, w.on)
             deltas[key] = deltas.get(key, 0) + w.amount
         for key, delta in deltas.items():
             if not delta:

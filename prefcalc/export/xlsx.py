@@ -45,9 +45,10 @@ from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 from prefcalc.amounts import Amount
 from prefcalc.conventions import OPTIONS, to_toml_value
 from prefcalc.ledger import write_atomic
-from prefcalc.model import Adjustment, AllPass, Contract, Game, Misere
-from prefcalc.scoring import MOUNTAIN, POOL, WHISTS, Sheet
+from prefcalc.model import Entry, Game
+from prefcalc.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet
 from prefcalc.settlement import Settlement, minor_unit, settle
+from prefcalc.views import deal_words
 
 DEALS = "Deals"
 SHEET = "Sheet"
@@ -79,12 +80,11 @@ _WARNING = DEAL_HEADERS.index("Warning") + 1
 _NAME_COLUMNS = (3, 5, 6, 8, 11)  # dealer, declarer, contract, the defenders: the record's text
 _FIRST_WRITTEN = len(DEAL_HEADERS) + 1
 
-_ROLES = {"w": "whist", "p": "pass", "h": "half-whist"}
 _HEADER = "prefcalc header"
 _TITLE = "prefcalc title"
 _MAX_WIDTH = 60
 
-Key = tuple[str, str, str | None]  # (player, column, on): one written column
+Key = tuple[str, Column, str | None]  # (player, column, on): one written column
 
 
 # --- small helpers ------------------------------------------------------------------------------
@@ -211,38 +211,30 @@ def _header_row(ws: Any, row: int, labels: Sequence[str], first: int = 1) -> Non
 # --- Deals --------------------------------------------------------------------------------------
 
 
-def _deal_columns(number: int, time: str, dealer: str | None, deal: Any) -> dict[int, Any]:
+def _deal_columns(number: int, entry: Entry) -> dict[int, Any]:
     """The fixed cells of one entry's row (1-based column -> value), empty ones left out."""
-    row: dict[int, Any] = {1: number, 2: _when(time)}
-    if dealer is not None:
-        row[3] = dealer
-    if isinstance(deal, Contract):
-        row[4] = "contract"
-        row[5] = deal.declarer
-        row[6] = deal.label
-        if deal.tricks is not None:
-            row[7] = deal.tricks
-        for k, defender in enumerate(deal.defenders[:2]):
-            base = 8 + 3 * k
-            row[base] = defender.player
-            row[base + 1] = _ROLES.get(defender.role, defender.role)
-            if defender.tricks is not None:
-                row[base + 2] = defender.tricks
-    elif isinstance(deal, Misere):
-        row[4] = "misère"
-        row[5] = deal.declarer
-        row[6] = "misère"
-        row[7] = deal.tricks
-    elif isinstance(deal, AllPass):
-        row[4] = "all-pass"
-    elif isinstance(deal, Adjustment):
-        row[4] = "adjustment"
+    row: dict[int, Any] = {1: number, 2: _when(entry.time)}
+    if entry.dealer is not None:
+        row[3] = entry.dealer
+    words = deal_words(entry)
+    row[4] = words.kind
+    if words.player and words.kind != "adjustment":
+        row[5] = words.player
+    if words.contract:
+        row[6] = words.contract
+    if words.tricks is not None:
+        row[7] = words.tricks
+    for k, (player, role, tricks) in enumerate(words.defenders[:2]):
+        base = 8 + 3 * k
+        row[base] = player
+        row[base + 1] = role
+        if tricks is not None:
+            row[base + 2] = tricks
+    row[_DEAL_TEXT] = words.text
     return row
 
 
 def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
-    from prefcalc.views import deal_text
-
     column_of = {key: _FIRST_WRITTEN + k for k, key in enumerate(keys)}
     headers = [_text(h) for h in (*DEAL_HEADERS, *(_written_header(key) for key in keys))]
     ws.append(headers)
@@ -256,12 +248,11 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
     text_columns = (2, 3, 4, 5, 6, 8, 9, 11, 12, _DEAL_TEXT, _WARNING)
     for r, scored in enumerate(sheet.scored, 2):  # r: the row it takes, after the header
         entry = scored.entry
-        row = _deal_columns(scored.number, entry.time, entry.dealer, entry.deal)
-        if isinstance(entry.deal, AllPass):
+        row = _deal_columns(scored.number, entry)
+        if scored.price is not None:  # an all-pass deal: its place in the streak and price
             row[14] = scored.streak
-            if scored.price is not None:
-                row[15] = _num(scored.price)
-        row[_DEAL_TEXT] = _text(deal_text(entry))
+            row[15] = _num(scored.price)
+        row[_DEAL_TEXT] = _text(row[_DEAL_TEXT])
         found = warnings.get(scored.number)
         if found:
             row[_WARNING] = _text("; ".join(found))
