@@ -77,6 +77,16 @@ CASES: list[tuple[str, Mutation, str]] = [
     ("huge fraction", _deal(2, mountain="1/" + "9" * 60), "deals[2].mountain"),
     ("huge target", lambda d: d.update(target=10**40), "target"),
     ("huge whist price", lambda d: d.update(whist_price="1e4000"), "whist_price"),
+    # text that would reach the terminal raw
+    ("escape in a time", _deal(0, time="\x1b[2J"), "deals[0].time"),
+    ("newline in created", lambda d: d.update(created="a\nb"), "created"),
+    (
+        "escape in the convention name",
+        lambda d: d["convention"].update(name="\x1b[31mred"),
+        "convention.name",
+    ),
+    ("escape in a note", _deal(2, note="peeked\x1b[2J"), "deals[2]"),
+    ("escape in the currency", lambda d: d.update(currency="\x1b"), "currency"),
     # shapes
     ("deals not a list", lambda d: d.update(deals={"a": 1}), "deals"),
     ("deal not an object", lambda d: d["deals"].append([1, 2]), "deals[3]"),
