@@ -444,7 +444,11 @@ def new(
     path = file if file is not None else ledger_io.new_game_path(game_.players)
     ledger_io.create(path, game_, force)
     if file is None:
-        ledger_io.set_current(path)
+        try:
+            ledger_io.set_current(path)
+        except PrefcalcError:
+            path.unlink(missing_ok=True)  # the game was just made here: refused means nothing
+            raise
     conv = api.rules(game_)
     out(
         f"new game: {', '.join(game_.players)} · {conv.name} · target {game_.target} · "

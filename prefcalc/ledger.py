@@ -444,7 +444,13 @@ def new_game_path(players: tuple[str, ...]) -> Path:
     stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
     safe = "-".join("".join(c for c in p if c.isalnum()) or "player" for p in players)
     safe = safe[:NAMES_IN_FILE_NAME].rstrip("-")
-    return data_dir() / "games" / f"{stamp}-{safe}.json"
+    folder = data_dir() / "games"
+    path = folder / f"{stamp}-{safe}.json"
+    number = 2
+    while path.exists():  # two games of the same players started within one second
+        path = folder / f"{stamp}-{safe}-{number}.json"
+        number += 1
+    return path
 
 
 NAMES_IN_FILE_NAME = 60
