@@ -8,7 +8,6 @@ values worked out by hand from ``support.SAMPLE_3``.
 from __future__ import annotations
 
 import os
-
 import re
 import shutil
 import subprocess
