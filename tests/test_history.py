@@ -551,3 +551,21 @@ def test_the_cache_forgets_ledgers_that_are_gone(tmp_path: Path, data_home: Path
     with closing(sqlite3.connect(data_home / "prefcalc" / CACHE_NAME)) as db:
         paths = {row[0] for row in db.execute("SELECT path FROM ledgers")}
     assert len(paths) == 3 and not any(p.endswith("rostov-3.json") for p in paths)
+
+
+def test_an_unchanged_ledger_is_taken_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import prefcalc.ledger
+
+    club = _club(tmp_path / "club")
+    first = collect([club])
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a cached ledger was validated again")
+
+    monkeypatch.setattr(prefcalc.ledger, "game_from_bytes", refuse)
+    again = collect([club])
+    assert again.games == first.games and again.players == first.players
+    with pytest.raises(AssertionError, match="validated again"):
+        collect([club], use_cache=False)
