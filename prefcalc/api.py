@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from prefcalc import ledger
-from prefcalc.amounts import Amount, parse_amount
+from prefcalc.amounts import Amount, AmountError, to_amount
 from prefcalc.conventions import PRESETS, Convention, parse_overrides
 from prefcalc.conventions import load as load_convention
 from prefcalc.errors import DealError, PrefcalcError, shown
@@ -36,9 +36,9 @@ from prefcalc.model import (
     check_currency,
     check_deal,
     check_players,
+    check_target,
 )
 from prefcalc.notation import parse_words, resolve_player
-from prefcalc.schemas import MAX_INT
 from prefcalc.scoring import Problem, Sheet, score
 from prefcalc.settlement import Settlement
 from prefcalc.settlement import settle as _settle
@@ -69,9 +69,13 @@ def new_game(
     """A new game with no deals: players in seating order (3 or 4), a preset name or the path
     of a house-rules TOML file, the target, the money terms and option overrides."""
     names = check_players(tuple(players))
-    if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= MAX_INT:
-        raise DealError(f"the target must be a whole number from 1 to {MAX_INT:,}")
-    price = _amount(whist_price, "the whist price")
+    if isinstance(target, bool) or not isinstance(target, int):
+        raise DealError(f"the target must be a whole number, not {shown(repr(target))}")
+    check_target(target)
+    try:
+        price = to_amount(whist_price)
+    except AmountError as exc:
+        raise DealError(exc.about("the whist price")) from None
     if price <= 0:
         raise DealError("the whist price must be positive")
     ref = _convention_ref(convention, _options(options))
@@ -86,18 +90,6 @@ def new_game(
         currency=check_currency(currency),
         created=ledger.now(),
     )
-
-
-def _amount(value: Amount | str, what: str) -> Amount:
-    if isinstance(value, str):
-        try:
-            return parse_amount(value)
-        except ValueError as exc:
-            raise DealError(f"{what}: {exc}") from None
-    try:
-        return parse_amount(str(value))
-    except ValueError as exc:
-        raise DealError(f"{what}: {exc}") from None
 
 
 def _options(options: Options | None) -> dict[str, Any]:
