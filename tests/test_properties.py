@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
+import jsonschema
 from hypothesis import given
 from hypothesis import strategies as st
 from support import random_game
 
 from prefcalc.conventions import Convention
-from prefcalc.ledger import game_from_json, game_to_json_text, resolve_convention
+from prefcalc.ledger import game_from_bytes, game_from_json, game_to_json_text, resolve_convention
 from prefcalc.model import Adjustment, Game
 from prefcalc.scoring import MOUNTAIN, POOL, Sheet, score
 from prefcalc.settlement import minor_unit, settle
@@ -77,14 +79,26 @@ def running_totals(sheet: Sheet) -> list[tuple[bool, dict[tuple[str, str, str | 
     return out
 
 
+LEDGER_SCHEMA_VALIDATOR = jsonschema.Draft202012Validator(
+    json.loads(
+        (Path(__file__).resolve().parent.parent / "schemas" / "ledger.schema.json").read_text(
+            encoding="utf-8"
+        )
+    )
+)
+
+
 @given(games())
 def test_replay_is_deterministic_and_survives_the_ledger(case: tuple[Game, Convention]) -> None:
     game, conv = case
     first = score(game, conv)
     assert score(game, conv) == first
-    reloaded = game_from_json(json.loads(game_to_json_text(game)))
+    text = game_to_json_text(game)
+    reloaded = game_from_json(json.loads(text))
     assert reloaded == game
+    assert game_from_bytes(text.encode("utf-8")) == game  # the file path: one pydantic pass
     assert score(reloaded, conv) == first
+    LEDGER_SCHEMA_VALIDATOR.validate(json.loads(text))  # the committed JSON Schema agrees
 
 
 @given(games())
