@@ -207,14 +207,39 @@ def check_players(players: tuple[str, ...]) -> tuple[str, ...]:
         raise DealError(f"a pool is played by 3 or 4 players, not {len(players)}")
     names = tuple(check_name(name) for name in players)
     seen: dict[str, str] = {}
+    looks: dict[str, str] = {}
     for typed, name in zip(players, names, strict=True):
         key = name_key(name)
         first = seen.get(key)
         if first is not None:
             same = "" if first == typed else f" (same as '{shown(first)}')"
             raise DealError(f"player '{shown(typed)}' is listed twice{same}")
+        twin = looks.get(look_alike_key(name))
+        if twin is not None:
+            raise DealError(
+                f"players '{shown(twin)}' and '{shown(typed)}' look the same on the sheet "
+                "(letters of different alphabets): write one of them differently"
+            )
         seen[key] = typed
+        looks[look_alike_key(name)] = typed
     return names
+
+
+# Cyrillic and Greek letters drawn like Latin ones, upper and lower case
+_LOOK_ALIKE = str.maketrans(
+    "АВЕКМНОРСТУХЅІЈаеорсухѕіјԁԛԝΑΒΕΖΗΙΚΜΝΟΡΤΥΧοαινκ",
+    "ABEKMHOPCTYXSIJaeopcyxsijdqwABEZHIKMNOPTYXoaivk",
+)
+
+
+def look_alike_key(text: str) -> str:
+    """Two names with the same key look the same in print: the normalised name with the
+    Cyrillic and Greek letters that are drawn like Latin ones replaced by them, then
+    case-folded (``Аnna`` with a Cyrillic А looks like ``Anna``; ``Анна`` does not)."""
+    import unicodedata
+
+    name = unicodedata.normalize("NFKC", normalize_name(text))
+    return name.translate(_LOOK_ALIKE).casefold()
 
 
 def check_target(target: int) -> int:

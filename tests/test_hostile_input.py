@@ -438,3 +438,26 @@ def test_blank_refuses_bad_names(
 ) -> None:
     argv = ["blank", "--name", "Anna", "--name", name, "-o", str(folder / "blank.pdf")]
     _refused(folder, capsys, argv, "player name")
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["Anna", "\u0410nna", "Vera"],  # Cyrillic А
+        ["Вера", "Bepa", "Gleb"],  # every letter a look-alike
+        ["Ира", "Иpa", "Gleb"],  # Latin p inside a Cyrillic name
+        ["Olga", "\u039flga", "Vera"],  # Greek Ο
+    ],
+)
+def test_names_that_look_the_same_in_print_are_refused(
+    names: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ledger = tmp_path / "game.json"
+    assert main(["new", *names, "--file", str(ledger)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "look the same on the sheet" in err
+    assert not ledger.exists()
+
+
+def test_names_in_two_alphabets_that_look_different_are_fine(tmp_path: Path) -> None:
+    assert main(["new", "Анна", "Anna", "Тома", "Toma", "--file", str(tmp_path / "g.json")]) == 0
