@@ -35,6 +35,7 @@ from prefcalc.model import (
     Misere,
     check_deal,
     check_players,
+    seating,
 )
 from prefcalc.notation import parse_words, resolve_player
 from prefcalc.schemas import MAX_INT
@@ -65,7 +66,7 @@ def new_game(
     options: Options | None = None,
     dealer: str | None = None,
 ) -> Game:
-    """A new game with no deals: players in seating order (3 or 4), a preset name or the path
+    """A new game with no deals: players in seating order (2 to 5), a preset name or the path
     of a house-rules TOML file, the target, the money terms and option overrides."""
     names = tuple(players)
     check_players(names)
@@ -175,7 +176,7 @@ def edit(
     else:
         before = game._replace(entries=game.entries[: number - 1]).next_dealer
         who = _dealer(game, dealer, old.dealer or before)
-    check_deal(game, parsed, who, conv.half_whist)
+    check_deal(game, parsed, who, conv.half_whist, seating(game, number - 1))
     entries = (*game.entries[: number - 1], Entry(parsed, who, old.time), *game.entries[number:])
     return _checked(game, conv, entries, force, before=sheet(game))
 
@@ -205,11 +206,11 @@ def _parse(deal: DealInput, game: Game) -> Deal:
             raise DealError(f"cannot read {shown(deal)}: {exc}") from None
     else:
         words = list(deal)
-    return parse_words(words, game.players)
+    return parse_words(words, seating(game))
 
 
 def _dealer(game: Game, given: str | None, default: str) -> str:
-    return resolve_player(given, game.players) if given else default
+    return resolve_player(given, seating(game)) if given else default
 
 
 def _check_number(game: Game, number: int) -> None:

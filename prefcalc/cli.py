@@ -411,7 +411,7 @@ def settle(
 @app.command()
 def new(
     players: Annotated[
-        list[str], typer.Argument(metavar="PLAYER PLAYER PLAYER [PLAYER]", show_default=False)
+        list[str], typer.Argument(metavar="PLAYER PLAYER [PLAYER...]", show_default=False)
     ],
     convention: Annotated[
         str, typer.Option("--convention", "-c", help="sochi, leningrad, rostov or a .toml file.")
@@ -431,7 +431,10 @@ def new(
     force: Annotated[bool, typer.Option("--force", help="Replace an existing game file.")] = False,
     file: FileOpt = None,
 ) -> None:
-    """Start a game: prefcalc new Anna Boris Vera --convention sochi --target 20."""
+    """Start a game of 2 to 5 players: prefcalc new Anna Boris Vera --convention sochi.
+
+    Four players: the dealer sits out; five: the dealer and the next dealer sit out; two:
+    Gusarik (a dummy, one defender: game Anna 6s 5 Boris:w)."""
     game_ = api.new_game(
         players,
         convention,

@@ -105,7 +105,11 @@ def parse_defender(text: str, players: Sequence[str]) -> Defender:
 
 
 def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
-    if len(words) != 5:
+    if len(players) == 2 and len(words) != 4:
+        raise NotationError(
+            "two players (Gusarik): a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE, e.g. Anna 6s 5 Boris:w"
+        )
+    if len(players) != 2 and len(words) != 5:
         raise NotationError(
             "a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE DEFENDER:ROLE, e.g. Anna 7h 7 Boris:w Vera:p"
         )

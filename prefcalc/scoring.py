@@ -29,7 +29,16 @@ from typing import Any, Literal, NamedTuple, assert_never
 from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.conventions import Convention
 from prefcalc.errors import DealError
-from prefcalc.model import Adjustment, AllPass, Contract, Defender, Entry, Game, Misere
+from prefcalc.model import (
+    Adjustment,
+    AllPass,
+    Contract,
+    Defender,
+    Entry,
+    Game,
+    Misere,
+    sitting_out,
+)
 from prefcalc.perf import gc_paused
 
 Column = Literal["pool", "mountain", "whists"]
@@ -121,6 +130,8 @@ class Sheet(NamedTuple):
     finished: bool
     min_level: int
     problems: tuple[Problem, ...]
+    sitting_out: tuple[str, ...] = ()
+    """Who sits out the next deal: the next dealer at four, him and the one after at five."""
 
     @property
     def passes_price(self) -> Amount:
@@ -273,15 +284,16 @@ def _consolation(conv: Convention, w: Amount) -> Amount:
 
 
 def _score_contract(
-    st: _State, conv: Convention, deal: Contract, dealer: str | None, four: bool
+    st: _State, conv: Convention, deal: Contract, sitting_out: tuple[int, ...]
 ) -> None:
     """A trick contract (RULES.md 4.1-4.2), in the parts a player thinks in.
 
     The writes come in this order: the whisters' shortfall, the declarer, the defence's
     whists, the sitting-out dealer's consolation (``explain`` and the exports show them so).
+    ``sitting_out`` are the seats that sit the deal out, the dealer first (4 players: the
+    dealer; 5: the dealer and the next dealer); only the dealer writes his consolation, and
+    help never goes to any of them.
     """
-    dealer_i = st.seat[dealer] if four and dealer is not None else None
-    sitting_out = () if dealer_i is None else (dealer_i,)
     if deal.tricks is None:
         _not_played(st, conv, deal, sitting_out)
         return
@@ -289,9 +301,12 @@ def _score_contract(
     whisters = deal.whisters
     failed = _shortfall(st, conv, terms, whisters)
     _declarer(st, conv, terms, failed + sitting_out)
-    _defence_whists(st, conv, deal, terms, whisters)
-    if dealer_i is not None:
-        _dealer(st, conv, terms, dealer_i)
+    if len(deal.defenders) == 1:
+        _gusarik_whister(st, terms, whisters[0])
+    else:
+        _defence_whists(st, conv, deal, terms, whisters)
+    if sitting_out:
+        _dealer(st, conv, terms, sitting_out[0])
 
 
 class _Terms(NamedTuple):
@@ -325,21 +340,25 @@ def _not_played(st: _State, conv: Convention, deal: Contract, sitting_out: tuple
     label = deal.label
     declarer = st.seat[deal.declarer]
     half = next((x for x in deal.defenders if x.role == "h"), None)
+    alone = len(deal.defenders) == 1  # Gusarik: "h" leaves for his tricks, "p" passes
     if half is not None:
         tricks = _norm_of(conv, level) // 2
         st.to_whists(
             st.seat[half.player],
             declarer,
             tricks * w,
-            "half-whist on {0}: {1:trick} × {2} = {3}",
+            "left for his tricks on {0}: {1:trick} × {2} = {3}"
+            if alone
+            else "half-whist on {0}: {1:trick} × {2} = {3}",
             label,
             tricks,
             w,
             tricks * w,
         )
-        why = f"{label} not played (half-whist), counts as made"
+        how = "left for his tricks" if alone else "half-whist"
+        why = f"{label} not played ({how}), counts as made"
     else:
-        why = f"{label} not played (both passed), counts as made"
+        why = f"{label} not played ({'passed' if alone else 'both passed'}), counts as made"
     _made(st, conv, declarer, p, why, sitting_out)
 
 
@@ -406,6 +425,16 @@ def _lone_whister(st: _State, conv: Convention, k: _Terms, a: int, b: int) -> No
         template = "gentleman's whist: ({0:trick} × {1} + 2 × {2:undertrick} × {3}) / 2 = {4}"
         st.to_whists(a, k.declarer, half, template, k.d, k.w, k.u, k.c, half)
         st.to_whists(b, k.declarer, half, template, k.d, k.w, k.u, k.c, half)
+
+
+def _gusarik_whister(st: _State, k: _Terms, lone: Defender) -> None:
+    """Two players (Gusarik, RULES.md 8.7): the lone defender plays with the dummy, greedy
+    whatever ``lone_whister`` says: ``d × W`` and, on a remise, ``u × C`` once (the dummy
+    writes nothing). His shortfall (the whole norm) is written by :func:`_shortfall`."""
+    i = st.seat[lone.player]
+    _whists_for_tricks(st, k, i, k.d)
+    if k.u:
+        _consolation_of(st, k, i, "consolation: {0:undertrick} × {1} = {2}")
 
 
 def _dealer(st: _State, conv: Convention, k: _Terms, dealer: int) -> None:
@@ -482,13 +511,10 @@ def _made(
         st.to_pool(i, rest, why, excluded)
 
 
-def _score_misere(
-    st: _State, conv: Convention, deal: Misere, dealer: str | None, four: bool
-) -> None:
+def _score_misere(st: _State, conv: Convention, deal: Misere, sitting_out: tuple[int, ...]) -> None:
     i = st.seat[deal.declarer]
     if deal.tricks == 0:
-        excluded = (st.seat[dealer],) if four and dealer is not None else ()
-        _made(st, conv, i, conv.misere_price, "misère made", excluded)
+        _made(st, conv, i, conv.misere_price, "misère made", sitting_out)
         return
     per = conv.misere_penalty * conv.remise_factor
     st.to_mountain(
@@ -502,7 +528,7 @@ def _score_misere(
 
 
 def _score_all_pass(
-    st: _State, conv: Convention, deal: AllPass, dealer: str | None, four: bool, price: Amount
+    st: _State, conv: Convention, deal: AllPass, sitting_out: tuple[int, ...], price: Amount
 ) -> None:
     seat = st.seat
     tricks = deal.tricks
@@ -563,8 +589,10 @@ def _score_all_pass(
     for name, n in tricks:
         if n == 0 and bonus:
             st.to_pool(seat[name], bonus, "all-pass: no tricks", helps=False)
-    if four and dealer is not None and conv.passes_dealer_bonus:
-        st.to_pool(seat[dealer], conv.passes_dealer_bonus, "all-pass: dealer's bonus", helps=False)
+    if sitting_out and conv.passes_dealer_bonus:  # the dealer only, also at five (RULES.md 8.8)
+        st.to_pool(
+            sitting_out[0], conv.passes_dealer_bonus, "all-pass: dealer's bonus", helps=False
+        )
 
 
 def _score_adjustment(st: _State, deal: Adjustment) -> None:
@@ -604,7 +632,8 @@ def score(game: Game, convention: Convention, strict: bool = False) -> Sheet:
 def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     conv = convention
     st = _State(game.players, conv, game.target)
-    four = len(game.players) == 4
+    seats = game.players
+    seat = st.seat
     scored: list[Scored] = []
     problems: list[Problem] = []
     streak = 0
@@ -615,6 +644,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
         st.writes = []
         min_level = conv.exit_level(streak)
         price: Amount | None = None
+        out = tuple(seat[p] for p in sitting_out(seats, dealer)) if len(seats) > 3 else ()
         if isinstance(deal, Contract):
             if deal.level < min_level and not entry.forced:
                 problems.append(
@@ -623,15 +653,15 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
                         f"after {streak} all-pass deal{'s' if streak > 1 else ''} the lowest contract is {min_level}, not {deal.level} (record it as forced if the table agreed)",
                     )
                 )
-            _score_contract(st, conv, deal, dealer, four)
+            _score_contract(st, conv, deal, out)
             if _ends_streak(conv, deal):
                 streak = 0
         elif isinstance(deal, AllPass):
             streak += 1
             price = conv.passes_price(streak)
-            _score_all_pass(st, conv, deal, dealer, four, price)
+            _score_all_pass(st, conv, deal, out, price)
         elif isinstance(deal, Misere):
-            _score_misere(st, conv, deal, dealer, four)
+            _score_misere(st, conv, deal, out)
             if conv.passes_misere_ends:
                 streak = 0
         elif isinstance(deal, Adjustment):
@@ -663,4 +693,5 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
         finished=finished,
         min_level=conv.exit_level(streak),
         problems=tuple(problems),
+        sitting_out=sitting_out(seats, game.next_dealer),
     )

@@ -55,9 +55,12 @@ def status_line(sheet: Sheet, game: Game) -> str:
     if sheet.finished:
         return f"{head} · FINISHED"
     streak = f"all-pass streak {sheet.streak}" if sheet.streak else "no all-pass streak"
+    out = ""
+    if len(sheet.sitting_out) > 1:  # five at the table: the dealer and the next dealer
+        out = f" · {' and '.join(sheet.sitting_out)} sit out"
     return (
         f"{head} · game on\n"
-        f"next dealer {sheet.next_dealer} · {streak}, next all-pass ×{fmt(sheet.passes_price)} · "
+        f"next dealer {sheet.next_dealer}{out} · {streak}, next all-pass ×{fmt(sheet.passes_price)} · "
         f"lowest contract {sheet.min_level}"
     )
 

@@ -23,6 +23,7 @@ from prefcalc.model import (
     Game,
     Misere,
     check_deal,
+    sitting_out,
 )
 from prefcalc.notation import parse_words
 from prefcalc.scoring import Sheet, score
@@ -167,7 +168,7 @@ def random_game(
     avoided (the scorer reports them as problems; they still score).
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    names = ("Anna", "Boris", "Vera", "Dima")[:players]
+    names = ("Anna", "Boris", "Vera", "Dima", "Egor")[:players]
     ref = ConventionRef(convention, dict(options or {}))
     conv = resolve_convention(ref)
     base = Game(
@@ -182,7 +183,8 @@ def random_game(
     dealer_seat = 0
     for k in range(deals):
         dealer = names[dealer_seat % players]
-        active = [p for p in names if p != dealer] if players == 4 else list(names)
+        out = sitting_out(names, dealer)
+        active = [p for p in names if p not in out]
         roll = rng.random()
         deal: object
         if adjustments and roll < 0.03:
@@ -212,8 +214,23 @@ def random_game(
             level = rng.randint(conv.exit_level(streak), 10)
             suit = rng.choice(["s", "c", "d", "h", "nt"])
             shape = rng.random()
-            first, second = defenders
             tricks: int | None = None
+            if len(defenders) == 1:  # Gusarik: one defender (and the dummy)
+                lone = defenders[0]
+                pair: tuple[Defender, ...]
+                if shape < 0.15:
+                    pair = (Defender(lone, "p"),)
+                elif shape < 0.22 and level <= 7 and conv.half_whist:
+                    pair = (Defender(lone, "h"),)
+                else:
+                    tricks = max(0, min(10, level + rng.choice([-3, -2, -1, 0, 0, 0, 1, 2])))
+                    pair = (Defender(lone, "w"),)
+                deal = Contract(declarer, level, suit, tricks, pair)
+                streak = 0 if conv.passes_ends_streak == "any" or tricks is not None else streak
+                entries.append(Entry(deal, dealer, f"t{k}"))
+                dealer_seat += 1
+                continue
+            first, second = defenders
             if shape < 0.15:
                 pair = (Defender(first, "p"), Defender(second, "p"))
             elif shape < 0.22 and level <= 7 and conv.half_whist:

@@ -15,6 +15,8 @@ from prefcalc.ledger import game_to_json_text
 
 THREE = ["Anna", "Boris", "Vera"]
 FOUR = ["Anna", "Boris", "Vera", "Dima"]
+FIVE = ["Anna", "Boris", "Vera", "Dima", "Egor"]
+TWO = ["Anna", "Boris"]
 
 
 def _ledger(
@@ -394,6 +396,134 @@ CASES = [
         ["new", "Anna", "Boris", "Vera"],
         "already exists",
     ),
+    # five at the table: Anna deals, Anna and Boris (the next dealer) sit out
+    (
+        "5p next dealer declares",
+        FIVE,
+        "sochi",
+        20,
+        [],
+        ["game", "Boris", "7h", "7", "Vera:w", "Dima:p"],
+        "Boris deals next and sits out this deal",
+    ),
+    (
+        "5p next dealer defends",
+        FIVE,
+        "sochi",
+        20,
+        [],
+        ["game", "Vera", "7h", "7", "Boris:w", "Dima:p"],
+        "Boris deals next and sits out this deal, so cannot defend",
+    ),
+    (
+        "5p dealer defends",
+        FIVE,
+        "sochi",
+        20,
+        [],
+        ["game", "Vera", "7h", "7", "Anna:w", "Dima:p"],
+        "Anna is the dealer and sits out this deal, so cannot defend",
+    ),
+    (
+        "5p next dealer in all-pass",
+        FIVE,
+        "sochi",
+        20,
+        [],
+        ["passes", "Boris=3", "Vera=3", "Dima=4"],
+        "Boris deals next and sits out this deal, so takes no all-pass tricks",
+    ),
+    (
+        "5p all-pass misses a player",
+        FIVE,
+        "sochi",
+        20,
+        [],
+        ["passes", "Vera=6", "Dima=4"],
+        "missing Egor",
+    ),
+    (
+        "5p defender missing",
+        FIVE,
+        "sochi",
+        20,
+        [],
+        ["game", "Vera", "7h", "7", "Dima:w", "Anna:p"],
+        "sits out",
+    ),
+    # two at the table (Gusarik): one defender and the dummy
+    (
+        "2p two defenders",
+        TWO,
+        "sochi",
+        20,
+        [],
+        ["game", "Anna", "6s", "6", "Boris:w", "Boris:p"],
+        "two players (Gusarik): a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE",
+    ),
+    (
+        "2p defender is the declarer",
+        TWO,
+        "sochi",
+        20,
+        [],
+        ["game", "Anna", "6s", "6", "Anna:w"],
+        "declares and cannot also defend",
+    ),
+    (
+        "2p played pass",
+        TWO,
+        "sochi",
+        20,
+        [],
+        ["game", "Anna", "6s", "6", "Boris:p"],
+        "Boris passed, so the game was not played",
+    ),
+    (
+        "2p h on an 8",
+        TWO,
+        "sochi",
+        20,
+        [],
+        ["game", "Anna", "8s", "-", "Boris:h"],
+        "only possible on 6 and 7, not on 8",
+    ),
+    (
+        "2p whist not played",
+        TWO,
+        "sochi",
+        20,
+        [],
+        ["game", "Anna", "6s", "-", "Boris:w"],
+        "a whisted game is played",
+    ),
+    (
+        "2p wrong defence tricks",
+        TWO,
+        "sochi",
+        20,
+        [],
+        ["game", "Anna", "6s", "6", "Boris:w3"],
+        "Boris took 3 but the declarer's 6 leave 4",
+    ),
+    (
+        "2p all-pass not 10",
+        TWO,
+        "sochi",
+        20,
+        [],
+        ["passes", "Anna=3", "Boris=4"],
+        "add up to 10, not 7 (the dummy takes no part)",
+    ),
+    (
+        "2p all-pass missing",
+        TWO,
+        "sochi",
+        20,
+        [],
+        ["passes", "Anna=10"],
+        "missing Boris",
+    ),
 ]
 
 
@@ -428,8 +558,8 @@ def test_bad_input_is_refused_and_changes_nothing(
 
 NEW_CASES = [
     ("new duplicate player", ["new", "Anna", "Boris", "anna"], "listed twice"),
-    ("new two players", ["new", "Anna", "Boris"], "3 or 4 players"),
-    ("new five players", ["new", "A", "B", "C", "D", "E"], "3 or 4 players"),
+    ("new one player", ["new", "Anna"], "2 to 5 players, not 1"),
+    ("new six players", ["new", "A", "B", "C", "D", "E", "F"], "2 to 5 players, not 6"),
     (
         "new unknown convention",
         ["new", "Anna", "Boris", "Vera", "-c", "moscow"],

@@ -1,4 +1,4 @@
-"""Invariants over random legal games of 3 and 4 players, every preset and random house rules."""
+"""Invariants over random legal games of 2 to 5 players, every preset and random house rules."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def games(
     options = {key: draw(HOUSE_RULES[key]) for key in keys}
     if closing is not None:
         options["closing"] = closing
-    players = draw(st.sampled_from([3, 4]))
+    players = draw(st.sampled_from([2, 3, 4, 5]))
     deals = draw(st.integers(min_value=0, max_value=80))
     target = draw(st.sampled_from([6, 10, 20, 30]))
     rng = draw(st.randoms(use_true_random=False))

@@ -1,0 +1,138 @@
+"""Every table size (RULES.md 8.7): five players, Gusarik for two, and a late arrival.
+
+The evenings here are computed by hand in the comments; the engine must agree write by write.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support import invoke, make_game, sheet_of
+
+from prefcalc.ledger import game_to_json_text
+from prefcalc.scoring import Sheet
+from prefcalc.settlement import settle
+
+FIVE = ["Anna", "Boris", "Vera", "Dima", "Egor"]
+TWO = ["Anna", "Boris"]
+
+
+def writes(sheet: Sheet, number: int) -> list[tuple[str, str, Any, str | None]]:
+    return [(w.player, w.column, w.amount, w.on) for w in sheet.scored[number - 1].writes]
+
+
+# --- five players ---------------------------------------------------------------------------
+
+# Sochi, target 10. The dealer and the next dealer sit out; the deal rotates Anna, Boris...
+FIVE_DEALS = [
+    "game Vera 7h 6 Dima:w Egor:p",  # 1 Anna deals: Anna, Boris out
+    "game Dima 8s 8 Egor:w Anna:p",  # 2 Boris deals: Boris, Vera out
+    "passes Egor=3 Anna=3 Boris=4",  # 3 Vera deals: Vera, Dima out
+    "game Anna 6s 6 Boris:w2 Vera:w2",  # 4 Dima deals: Dima, Egor out
+    "misere Boris 0",  # 5 Egor deals: Egor, Anna out
+    "game Vera 9nt 9 Egor:w Dima:p",  # 6 Anna deals: Anna, Boris out
+    "game Dima 8h 8 Egor:w Anna:p",  # 7 Boris deals: Boris, Vera out
+    "game Anna 7s 5 Egor:w Boris:p",  # 8 Vera deals: Vera, Dima out
+]
+
+
+def five_evening() -> Sheet:
+    return sheet_of(make_game(FIVE, FIVE_DEALS, target=10))
+
+
+def test_five_players_only_the_dealer_writes_the_dealers_consolation() -> None:
+    sheet = five_evening()
+    # 7♥ one down, Dima whists alone (greedy): 4 tricks × 4 + 1 × 4; Egor passed: 1 × 4;
+    # the dealer Anna consoles (1 × 4); Boris, the next dealer, sits out and writes nothing.
+    assert writes(sheet, 1) == [
+        ("Vera", "mountain", 4, None),
+        ("Dima", "whists", 16, "Vera"),
+        ("Dima", "whists", 4, "Vera"),
+        ("Egor", "whists", 4, "Vera"),
+        ("Anna", "whists", 4, "Vera"),
+    ]
+    # 7♠ two down against Egor (greedy): 5 × 4 + 2 × 4; Boris passed 2 × 4; dealer Vera 2 × 4.
+    assert writes(sheet, 8) == [
+        ("Anna", "mountain", 8, None),
+        ("Egor", "whists", 20, "Anna"),
+        ("Egor", "whists", 8, "Anna"),
+        ("Boris", "whists", 8, "Anna"),
+        ("Vera", "whists", 8, "Anna"),
+    ]
+
+
+def test_five_players_help_never_goes_to_a_player_sitting_out() -> None:
+    sheet = five_evening()
+    # Before deal 7 the pools are Anna 2, Boris 10, Vera 8, Dima 6, Egor 0. Dima makes 8♥
+    # (6 points, 4 fit). Help "most" would pick Vera (8), but she deals next and sits out:
+    # the 2 points go to Anna (2), 20 whists.
+    assert writes(sheet, 7) == [
+        ("Dima", "pool", 4, None),
+        ("Anna", "pool", 2, None),
+        ("Dima", "whists", 20, "Anna"),
+        ("Egor", "whists", 12, "Dima"),
+    ]
+
+
+def test_five_player_evening_totals_and_settlement_by_hand() -> None:
+    sheet = five_evening()
+    assert sheet.pool == {"Anna": 4, "Boris": 10, "Vera": 8, "Dima": 10, "Egor": 0}
+    # Anna 3 (all-pass) + 8 (remise), Boris 4, Vera 4, Egor 3
+    assert sheet.mountain == {"Anna": 11, "Boris": 4, "Vera": 4, "Dima": 0, "Egor": 3}
+    assert sheet.whists["Egor"] == {"Anna": 28, "Boris": 0, "Vera": 12, "Dima": 24}
+    assert sheet.whists["Dima"] == {"Anna": 20, "Boris": 0, "Vera": 20, "Egor": 0}
+    assert sheet.whists["Boris"]["Anna"] == 12 and sheet.whists["Vera"]["Anna"] == 12
+    assert sheet.whists["Anna"]["Vera"] == 4
+    # Settlement, N = 5: largest pool 10 -> mountains 17, 4, 6, 0, 13; amnesty 0; average
+    # 40 / 5 = 8 -> 10 × (8 − m): −90, +40, +20, +80, −50. Game whists: Anna 4 − 72 = −68,
+    # Boris +12, Vera 12 − 36 = −24, Dima 40 − 24 = +16, Egor +64.
+    expected = {"Anna": -158, "Boris": 52, "Vera": -4, "Dima": 96, "Egor": 14}
+    for method in ("pairwise", "average"):
+        result = settle(sheet, method)
+        assert result.whists == expected
+        assert result.mountains == {"Anna": 17, "Boris": 4, "Vera": 6, "Dima": 0, "Egor": 13}
+        assert result.average == 8
+    assert settle(sheet, "pairwise").mountain_entries["Anna"] == 34  # 10 × 17 / 5
+
+
+def test_five_players_the_dealer_bonus_goes_to_the_dealer_only() -> None:
+    sheet = sheet_of(make_game(FIVE, ["passes Vera=3 Dima=3 Egor=4"], convention="rostov"))
+    # Rostov: Vera and Dima (3) write 5 × (4 − 3) on Egor; the dealer Anna gets 1 pool point,
+    # Boris (next dealer, sitting out) nothing.
+    assert writes(sheet, 1) == [
+        ("Vera", "whists", 5, "Egor"),
+        ("Dima", "whists", 5, "Egor"),
+        ("Anna", "pool", 1, None),
+    ]
+
+
+def _ledger(tmp_path: Path, players: list[str], lines: list[str], **kw: Any) -> Path:
+    path = tmp_path / "game.json"
+    path.write_text(game_to_json_text(make_game(players, lines, **kw)), encoding="utf-8")
+    return path
+
+
+def test_show_says_who_sits_out_the_next_deal(tmp_path: Path) -> None:
+    path = _ledger(tmp_path, FIVE, FIVE_DEALS[:2], target=10)
+    result = invoke(["show", "--file", str(path)], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "next dealer Vera · Vera and Dima sit out" in result.stdout
+
+
+def test_a_five_player_game_is_recorded_through_the_cli(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    assert invoke(["new", *FIVE, "--target", "10", "--file", str(path)], tmp_path).returncode == 0
+    for line in FIVE_DEALS:
+        result = invoke([*line.split(), "--file", str(path)], tmp_path)
+        assert result.returncode == 0, result.stderr
+    result = invoke(["settle", "--json", "--file", str(path)], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert '"whists": -158' in result.stdout
+
+
+@pytest.mark.parametrize("players", [FIVE[:4], FIVE[:3]])
+def test_smaller_tables_show_no_sitting_out_pair(tmp_path: Path, players: list[str]) -> None:
+    path = _ledger(tmp_path, players, [])
+    assert " sit out" not in invoke(["show", "--file", str(path)], tmp_path).stdout
