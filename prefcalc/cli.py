@@ -148,7 +148,7 @@ def game(
     words: Annotated[
         list[str],
         typer.Argument(
-            metavar="DECLARER CONTRACT TRICKS DEFENDER:ROLE DEFENDER:ROLE", show_default=False
+            metavar="DECLARER CONTRACT TRICKS DEFENDER:ROLE [DEFENDER:ROLE]", show_default=False
         ),
     ],
     dealer: DealerOpt = None,
@@ -160,7 +160,8 @@ def game(
     CONTRACT is the level and suit (6s 7c 8d 9h 10nt, or ♠♣♦♥). TRICKS is what the declarer
     took, or - when the game was not played. ROLE: w (whist), wN (whist, took N tricks: needed
     when both whisted; the first listed said whist first), p (pass), h (half-whist).
-    Player names may be shortened to a unique prefix.
+    Player names may be shortened to a unique prefix. Two players (Gusarik): one defender,
+    prefcalc game Anna 6s 5 Boris:w (or :h, :p).
     """
     _record(file, ["game", *words], dealer, force)
 

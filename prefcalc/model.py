@@ -359,7 +359,7 @@ def _check_gusarik(deal: Contract, other: str, half_whist: bool) -> None:
             )
         if deal.tricks is not None:
             raise DealError(
-                f"{other} left for his tricks, so the game was not played: write its tricks as '-'"
+                f"{other} left for own tricks, so the game was not played: write its tricks as '-'"
             )
         return
     if lone.role == "p":

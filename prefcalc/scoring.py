@@ -347,7 +347,7 @@ def _not_played(st: _State, conv: Convention, deal: Contract, sitting_out: tuple
             st.seat[half.player],
             declarer,
             tricks * w,
-            "left for his tricks on {0}: {1:trick} × {2} = {3}"
+            "left for own tricks on {0}: {1:trick} × {2} = {3}"
             if alone
             else "half-whist on {0}: {1:trick} × {2} = {3}",
             label,
@@ -355,7 +355,7 @@ def _not_played(st: _State, conv: Convention, deal: Contract, sitting_out: tuple
             w,
             tricks * w,
         )
-        how = "left for his tricks" if alone else "half-whist"
+        how = "left for own tricks" if alone else "half-whist"
         why = f"{label} not played ({how}), counts as made"
     else:
         why = f"{label} not played ({'passed' if alone else 'both passed'}), counts as made"

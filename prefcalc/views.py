@@ -132,7 +132,15 @@ def deal_words(entry: Entry) -> DealWords:
     forced = " (forced)" if entry.forced else ""
     if isinstance(deal, Contract):
         label = f"{deal.level}{SUIT_SYMBOLS[deal.suit]}"
-        defenders = tuple((d.player, ROLE_WORDS[d.role], d.tricks) for d in deal.defenders)
+        alone = len(deal.defenders) == 1  # Gusarik: "h" leaves for his tricks
+        defenders = tuple(
+            (
+                d.player,
+                "left for own tricks" if alone and d.role == "h" else ROLE_WORDS[d.role],
+                d.tricks,
+            )
+            for d in deal.defenders
+        )
         answers = ", ".join(
             f"{p} {role}" + (f" {n}" if n is not None else "") for p, role, n in defenders
         )

@@ -136,3 +136,88 @@ def test_a_five_player_game_is_recorded_through_the_cli(tmp_path: Path) -> None:
 def test_smaller_tables_show_no_sitting_out_pair(tmp_path: Path, players: list[str]) -> None:
     path = _ledger(tmp_path, players, [])
     assert " sit out" not in invoke(["show", "--file", str(path)], tmp_path).stdout
+
+
+# --- two players: Gusarik -------------------------------------------------------------------
+
+# Sochi, target 10; the deal alternates Anna, Boris; one defender plays with the dummy.
+TWO_DEALS = [
+    "game Anna 6s 5 Boris:w",  # 1 Anna deals
+    "game Boris 7h - Anna:h",  # 2 Boris deals
+    "passes Anna=4 Boris=6",  # 3 Anna deals
+    "game Anna 8nt 9 Boris:w",  # 4 Boris deals
+    "game Boris 6c 8 Anna:w",  # 5 Anna deals
+    "game Anna 7d - Boris:p",  # 6 Boris deals
+    "misere Boris 0",  # 7 Anna deals
+]
+
+
+def two_evening(convention: str = "sochi") -> Sheet:
+    return sheet_of(make_game(TWO, TWO_DEALS, convention=convention, target=10))
+
+
+def test_gusarik_evening_write_by_write() -> None:
+    sheet = two_evening()
+    # 1: 6♠ one down; Boris plays with the dummy: 5 tricks × 2 + consolation 1 × 2, once.
+    assert writes(sheet, 1) == [
+        ("Anna", "mountain", 2, None),
+        ("Boris", "whists", 10, "Anna"),
+        ("Boris", "whists", 2, "Anna"),
+    ]
+    # 2: Anna leaves for her tricks on a 7: 1 trick × 4; the game counts as made.
+    assert writes(sheet, 2) == [("Anna", "whists", 4, "Boris"), ("Boris", "pool", 4, None)]
+    # 3: all-pass, the dummy takes no part: 4 + 6 tricks at ×1.
+    assert writes(sheet, 3) == [("Anna", "mountain", 4, None), ("Boris", "mountain", 6, None)]
+    # 5: Anna whists a 6 and takes 2 of the norm of 4: the whole shortfall is hers (2 × 2).
+    assert writes(sheet, 5) == [
+        ("Anna", "mountain", 4, None),
+        ("Boris", "pool", 2, None),
+        ("Anna", "whists", 4, "Boris"),
+    ]
+    # 6: Boris passes: the game counts as made, nobody writes whists.
+    assert writes(sheet, 6) == [("Anna", "pool", 4, None)]
+    # 7: Boris needs 4 of the misère's 10; Anna has closed, so the 6 left come off his mountain.
+    assert writes(sheet, 7) == [("Boris", "pool", 4, None), ("Boris", "mountain", -6, None)]
+    assert sheet.finished
+    assert sheet.pool == {"Anna": 10, "Boris": 10}
+    assert sheet.mountain == {"Anna": 10, "Boris": 0}
+    assert sheet.whists == {"Anna": {"Boris": 8}, "Boris": {"Anna": 18}}
+    assert sheet.next_dealer == "Boris" and sheet.sitting_out == ()
+
+
+@pytest.mark.parametrize("method", ["pairwise", "average"])
+def test_gusarik_settlement_counts_two(method: str) -> None:
+    # mountains 10 and 0, amnesty 0, average 5: −50 / +50; game whists 8 − 18 = −10 / +10.
+    # Pairwise: every opponent writes 10 × 10 / 2 = 50 on Anna.
+    result = settle(two_evening(), method)
+    assert result.whists == {"Anna": -60, "Boris": 60}
+    if method == "pairwise":
+        assert result.mountain_entries == {"Anna": 50, "Boris": 0}
+        assert result.pairwise[("Anna", "Boris")] == -60
+
+
+def test_gusarik_lone_defender_is_greedy_and_liable_under_leningrad() -> None:
+    # Leningrad: W = 2 × 2 = 4 on a 6, remise ×2, gentleman's whist and liability ½. The lone
+    # defender stays greedy (no passer to split with) at the convention's liability.
+    sheet = sheet_of(
+        make_game(TWO, ["game Anna 6s 5 Boris:w", "game Boris 6s 8 Anna:w"], "leningrad")
+    )
+    assert writes(sheet, 1) == [
+        ("Anna", "mountain", 4, None),  # 1 × 2 × 2
+        ("Boris", "whists", 20, "Anna"),  # 5 × 4
+        ("Boris", "whists", 4, "Anna"),  # 1 × 4, once
+    ]
+    assert writes(sheet, 2)[0] == ("Anna", "mountain", 4, None)  # 2 missing × 4 × ½
+
+
+def test_gusarik_through_the_cli(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    assert invoke(["new", *TWO, "--target", "10", "--file", str(path)], tmp_path).returncode == 0
+    for line in TWO_DEALS:
+        result = invoke([*line.split(), "--file", str(path)], tmp_path)
+        assert result.returncode == 0, result.stderr
+    result = invoke(["log", "--file", str(path)], tmp_path)
+    assert "Boris 7♥ not played; Anna left for own tricks" in result.stdout
+    result = invoke(["settle", "--file", str(path)], tmp_path)
+    assert "10 × mountain / 2" in result.stdout
+    assert "Anna pays Boris 60" in result.stdout
