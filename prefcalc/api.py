@@ -32,8 +32,10 @@ from prefcalc.model import (
     Deal,
     Entry,
     Game,
+    Join,
     Misere,
     check_deal,
+    check_entries,
     check_players,
     seating,
 )
@@ -151,6 +153,10 @@ def record(
     """
     conv = rules(game)
     parsed = _parse(deal, game)
+    if isinstance(parsed, Join):
+        if dealer:
+            raise DealError("a player joins between deals: a join has no dealer")
+        return join(game, parsed.player, after=parsed.after, time=time)
     who = None if isinstance(parsed, Adjustment) else _dealer(game, dealer, game.next_dealer)
     check_deal(game, parsed, who, conv.half_whist)
     entries = (*game.entries, Entry(parsed, who, time or ledger.now()))
@@ -171,6 +177,12 @@ def edit(
     conv = rules(game)
     old = game.entries[number - 1]
     parsed = _parse(deal, game)
+    if isinstance(old.deal, Join) or isinstance(parsed, Join):
+        raise DealError(
+            "a join is not edited: delete it (prefcalc delete N) and record the join again"
+            if isinstance(old.deal, Join)
+            else "a join cannot replace a deal: use prefcalc join between deals"
+        )
     if isinstance(parsed, Adjustment):
         who = None
     else:
@@ -178,6 +190,10 @@ def edit(
         who = _dealer(game, dealer, old.dealer or before)
     check_deal(game, parsed, who, conv.half_whist, seating(game, number - 1))
     entries = (*game.entries[: number - 1], Entry(parsed, who, old.time), *game.entries[number:])
+    try:
+        check_entries(game._replace(entries=entries), conv.half_whist, first=number + 1)
+    except DealError as exc:
+        raise DealError(f"deal {number} cannot be changed so: {exc}") from None
     return _checked(game, conv, entries, force, before=sheet(game))
 
 
@@ -186,7 +202,24 @@ def delete(game: Game, number: int, *, force: bool = False) -> Game:
     _check_number(game, number)
     conv = rules(game)
     entries = game.entries[: number - 1] + game.entries[number:]
+    try:
+        check_entries(game._replace(entries=entries), conv.half_whist, first=number, shift=1)
+    except DealError as exc:
+        raise DealError(f"deal {number} cannot be deleted: {exc}") from None
     return _checked(game, conv, entries, force, before=_renumbered(sheet(game), number))
+
+
+def join(game: Game, name: str, *, after: str | None = None, time: str | None = None) -> Game:
+    """The game with ``name`` seated after ``after`` (default: the last seat) between deals
+    (RULES.md 8.7): his pool and mountain start at the exact averages of the seated players.
+    Refused once the game has finished, at five players and for a name already playing."""
+    seats = seating(game)
+    if sheet(game).finished:
+        raise DealError(f"the game has finished: {name} cannot join it")
+    newcomer = Join(name, resolve_player(after, seats) if after else None)
+    check_deal(game, newcomer, None, seats=seats)
+    entries = (*game.entries, Entry(newcomer, None, time or ledger.now()))
+    return _checked(game, rules(game), entries, False, first=len(entries))
 
 
 def undo(game: Game) -> Game:
@@ -197,7 +230,7 @@ def undo(game: Game) -> Game:
 
 
 def _parse(deal: DealInput, game: Game) -> Deal:
-    if isinstance(deal, Contract | Misere | AllPass | Adjustment):
+    if isinstance(deal, Contract | Misere | AllPass | Adjustment | Join):
         return deal
     if isinstance(deal, str):
         try:
@@ -330,6 +363,7 @@ __all__ = [
     "Rounding",
     "delete",
     "edit",
+    "join",
     "load",
     "new_game",
     "record",

@@ -219,6 +219,26 @@ def adjust(
 
 
 @app.command()
+def join(
+    name: Annotated[str, typer.Argument(show_default=False)],
+    after: Annotated[
+        str | None,
+        typer.Option(
+            "--after", help="Sit after this player (default: the last seat).", show_default=False
+        ),
+    ] = None,
+    file: FileOpt = None,
+) -> None:
+    """A player joins between deals (up to five): prefcalc join Dima --after Vera.
+
+    His pool and mountain start at the exact averages of the seated players; from the next
+    deal the table size rules apply and the deal passes on clockwise in the new seating.
+    """
+    game_ = api.update(_path(file), lambda g: api.join(g, name, after=after))
+    _show_recorded(game_, len(game_.entries))
+
+
+@app.command()
 def undo(file: FileOpt = None) -> None:
     """Remove the last recorded deal."""
     from prefcalc.views import deal_text, sheet_text

@@ -89,7 +89,15 @@ class Adjustment(NamedTuple):
     note: str = ""
 
 
-Deal = Contract | Misere | AllPass | Adjustment
+class Join(NamedTuple):
+    """A late arrival (RULES.md 8.7): ``player`` takes his seat after ``after`` (``None``: the
+    last seat) between deals. An entry with no dealer; the seating from here on includes him."""
+
+    player: str
+    after: str | None = None
+
+
+Deal = Contract | Misere | AllPass | Adjustment | Join
 
 
 class Entry(NamedTuple):
@@ -175,8 +183,35 @@ def _tricks(value: int | None, owner: str) -> None:
 def seating(game: Game, upto: int | None = None) -> tuple[str, ...]:
     """The players in seating order after the first ``upto`` entries (default: all of them).
 
-    ``Game.players`` is the seating at the start; the record is the truth for the rest."""
-    return game.players
+    ``Game.players`` is the seating at the start; the record is the truth for the rest: every
+    :class:`Join` entry seats its player."""
+    seats = game.players
+    for entry in game.entries if upto is None else game.entries[:upto]:
+        deal = entry.deal
+        if isinstance(deal, Join):
+            seats = joined(seats, deal)
+    return seats
+
+
+def joined(seats: tuple[str, ...], join: Join) -> tuple[str, ...]:
+    """``seats`` with the newcomer seated after ``join.after`` (default: the last seat)."""
+    at = len(seats) if join.after is None else seats.index(join.after) + 1
+    return (*seats[:at], join.player, *seats[at:])
+
+
+def check_entries(game: Game, half_whist: bool = True, first: int = 1, shift: int = 0) -> None:
+    """Check every entry from number ``first`` on against the seating of its moment (after a
+    join is deleted or an earlier deal edited); a refusal names the deal, its number plus
+    ``shift`` (the number it had before a deletion)."""
+    seats = game.players
+    for number, entry in enumerate(game.entries, 1):
+        if number >= first:
+            try:
+                check_deal(game, entry.deal, entry.dealer, half_whist, seats)
+            except DealError as exc:
+                raise DealError(exc.message, f"deal {number + shift}") from None
+        if isinstance(entry.deal, Join):
+            seats = joined(seats, entry.deal)
 
 
 def seat_after(seats: tuple[str, ...], name: str) -> str:
@@ -227,6 +262,11 @@ def check_deal(
     ``seats`` is the seating when the deal is played (default: after all of ``game``'s
     entries, i.e. ``game`` holds the entries before the deal)."""
     seats = seating(game) if seats is None else seats
+    if isinstance(deal, Join):
+        if dealer is not None:
+            raise DealError("a player joins between deals: a join has no dealer")
+        _check_join(seats, deal)
+        return
     if dealer is not None:
         _known(seats, dealer)
     if isinstance(deal, Adjustment):
@@ -373,3 +413,15 @@ def _check_gusarik(deal: Contract, other: str, half_whist: bool) -> None:
         raise DealError(
             f"{lone.player} took {lone.tricks} but the declarer's {deal.tricks} leave {defence}"
         )
+
+
+def _check_join(seats: tuple[str, ...], join: Join) -> None:
+    """A late arrival (RULES.md 8.7, 8.8): up to five players, a new name, after a seated one."""
+    if len(seats) >= MAX_PLAYERS:
+        raise DealError(f"the table is full: {MAX_PLAYERS} players at most ({', '.join(seats)})")
+    taken = next((p for p in seats if p.casefold() == join.player.casefold()), None)
+    if taken is not None:
+        raise DealError(f"'{join.player}' cannot join: {taken} already plays")
+    if join.after is not None:
+        _known(seats, join.after)
+    check_players(joined(seats, join))

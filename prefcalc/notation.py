@@ -19,7 +19,17 @@ from typing import assert_never
 
 from prefcalc.amounts import Amount, parse_amount
 from prefcalc.errors import NotationError
-from prefcalc.model import Adjustment, AllPass, Contract, Deal, Defender, Misere, Role, Suit
+from prefcalc.model import (
+    Adjustment,
+    AllPass,
+    Contract,
+    Deal,
+    Defender,
+    Join,
+    Misere,
+    Role,
+    Suit,
+)
 
 _SUIT_ALIASES: dict[str, Suit] = {
     "s": "s", "♠": "s", "♤": "s",
@@ -208,7 +218,22 @@ def make_adjustment(
     return Adjustment(player, pool, mountain, parse_whists(whists, players), note.strip())
 
 
-KINDS = ("game", "misere", "passes", "adjust")
+def parse_join(words: Sequence[str], players: Sequence[str]) -> Join:
+    """``Dima`` or ``Dima --after Vera``: a late arrival and the seat he takes."""
+    rest = list(words)
+    after: str | None = None
+    if len(rest) == 3 and rest[1] == "--after":
+        after = resolve_player(rest[2], players)
+        rest = rest[:1]
+    elif len(rest) == 2 and rest[1].startswith("--after="):
+        after = resolve_player(rest[1].partition("=")[2], players)
+        rest = rest[:1]
+    if len(rest) != 1:
+        raise NotationError("a join needs NAME [--after PLAYER], e.g. join Dima --after Vera")
+    return Join(rest[0], after)
+
+
+KINDS = ("game", "misere", "passes", "adjust", "join")
 
 
 def parse_words(words: Sequence[str], players: Sequence[str]) -> Deal:
@@ -225,6 +250,8 @@ def parse_words(words: Sequence[str], players: Sequence[str]) -> Deal:
         return parse_passes(rest, players)
     if kind == "adjust":
         return parse_adjust(rest, players)
+    if kind == "join":
+        return parse_join(rest, players)
     raise NotationError(f"unknown deal kind '{words[0]}' (use {', '.join(KINDS)})")
 
 
@@ -240,6 +267,8 @@ def describe(deal: Deal) -> str:
         return f"misere {deal.declarer} {deal.tricks}"
     if isinstance(deal, AllPass):
         return "passes " + " ".join(f"{name}={n}" for name, n in deal.tricks)
+    if isinstance(deal, Join):
+        return f"join {deal.player}" + (f" --after {deal.after}" if deal.after else "")
     if not isinstance(deal, Adjustment):
         assert_never(deal)
     parts = [f"adjust {deal.player}"]

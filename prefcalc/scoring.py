@@ -36,7 +36,10 @@ from prefcalc.model import (
     Defender,
     Entry,
     Game,
+    Join,
     Misere,
+    joined,
+    seating,
     sitting_out,
 )
 from prefcalc.perf import gc_paused
@@ -152,15 +155,25 @@ class _State:
         "mountain",
         "names",
         "pool",
+        "present",
         "seat",
         "target",
         "whists",
         "writes",
     )
 
-    def __init__(self, players: tuple[str, ...], convention: Convention, target: int) -> None:
+    def __init__(
+        self,
+        players: tuple[str, ...],
+        convention: Convention,
+        target: int,
+        seated: tuple[str, ...] | None = None,
+    ) -> None:
+        """``players`` is every player who ever sits (the seating at the end); ``seated``
+        those at the table at the start (default: all of them)."""
         n = len(players)
         self.names = players
+        self.present = [seated is None or name in seated for name in players]
         self.seat = {name: i for i, name in enumerate(players)}
         self.pool: list[Amount] = [0] * n
         self.mountain: list[Amount] = [0] * n
@@ -219,7 +232,10 @@ class _State:
     def _help(self, i: int, rest: Amount, excluded: tuple[int, ...]) -> Amount:
         n = len(self.names)
         order = [(i + k) % n for k in range(1, n)]
-        candidates = [q for q in order if q not in excluded and self.pool[q] < self.target]
+        present = self.present
+        candidates = [
+            q for q in order if present[q] and q not in excluded and self.pool[q] < self.target
+        ]
         helper = self.names[i]
         while rest > 0 and candidates:
             if self.help == "most":
@@ -257,7 +273,7 @@ class _State:
         if remaining > 0:
             name = self.names[i]
             for q in range(len(self.names)):
-                if q != i:
+                if q != i and self.present[q]:
                     self.to_mountain(
                         q,
                         remaining,
@@ -607,9 +623,27 @@ def _score_adjustment(st: _State, deal: Adjustment) -> None:
 
 
 def _finished(st: _State, conv: Convention) -> bool:
+    pools = [pool for pool, here in zip(st.pool, st.present, strict=True) if here]
     if conv.closing == "each":
-        return min(st.pool) >= st.target
-    return sum(st.pool) >= st.target * len(st.pool)
+        return min(pools) >= st.target
+    return sum(pools) >= st.target * len(pools)
+
+
+def _score_join(st: _State, deal: Join) -> None:
+    """A late arrival (RULES.md 8.7): his pool and mountain start at the exact averages of
+    every player seated before him; he has no whists."""
+    seated = [q for q, here in enumerate(st.present) if here]
+    k = len(seated)
+    i = st.seat[deal.player]
+    st.present[i] = True
+    for column, values in ((POOL, st.pool), (MOUNTAIN, st.mountain)):
+        total = norm(sum((values[q] for q in seated), Fraction(0)))
+        average = norm(Fraction(total) / k)
+        template = "joined: average " + column + " of {0} players = {1} / {0} = {2}"
+        if column == POOL:
+            st.to_pool_raw(i, average, template, k, total, average)
+        else:
+            st.to_mountain(i, average, template, k, total, average)
 
 
 def _ends_streak(conv: Convention, deal: Contract) -> bool:
@@ -631,8 +665,8 @@ def score(game: Game, convention: Convention, strict: bool = False) -> Sheet:
 
 def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     conv = convention
-    st = _State(game.players, conv, game.target)
     seats = game.players
+    st = _State(seating(game), conv, game.target, seats)
     seat = st.seat
     scored: list[Scored] = []
     problems: list[Problem] = []
@@ -666,6 +700,9 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
                 streak = 0
         elif isinstance(deal, Adjustment):
             _score_adjustment(st, deal)
+        elif isinstance(deal, Join):
+            _score_join(st, deal)
+            seats = joined(seats, deal)
         else:
             assert_never(deal)
         if finished and not entry.forced and not isinstance(deal, Adjustment):
@@ -676,7 +713,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
         scored.append(Scored(number, entry, tuple(st.writes), streak, price, min_level, finished))
     if strict and problems:
         raise DealError(problems[0].message, f"deal {problems[0].number}")
-    names = game.players
+    names = st.names
     return Sheet(
         players=names,
         convention=conv,

@@ -19,6 +19,7 @@ from prefcalc.model import (
     Contract,
     Entry,
     Game,
+    Join,
     Misere,
     Role,
 )
@@ -156,6 +157,10 @@ def deal_words(entry: Entry) -> DealWords:
     if isinstance(deal, Adjustment):
         text = f"adjustment for {deal.player}: {deal.note}"
         return DealWords("adjustment", deal.player, "", None, (), text + forced)
+    if isinstance(deal, Join):
+        seat = f"after {deal.after}" if deal.after else "in the last seat"
+        text = f"{deal.player} joins the game, {seat}"
+        return DealWords("join", deal.player, "", None, (), text + forced)
     assert_never(deal)
 
 
@@ -290,6 +295,9 @@ def settlement_text(s: Settlement, steps: bool = True) -> str:
     lines = [
         f"Settlement by {s.method} method ({'method 1' if s.method == 'pairwise' else 'method 2'}), rounding: {s.rounding}"
     ]
+    lines.append(
+        f"Counted: {', '.join(players)} (N = {len(players)}: every player seated at the end)"
+    )
     if steps:
         lines += ["", *settlement_steps(s), ""]
     rows = [["player", "whists", "money"]]

@@ -221,3 +221,170 @@ def test_gusarik_through_the_cli(tmp_path: Path) -> None:
     result = invoke(["settle", "--file", str(path)], tmp_path)
     assert "10 × mountain / 2" in result.stdout
     assert "Anna pays Boris 60" in result.stdout
+
+
+# --- a late arrival ---------------------------------------------------------------------------
+
+from fractions import Fraction  # noqa: E402
+
+import prefcalc  # noqa: E402
+from prefcalc.ledger import game_from_json  # noqa: E402
+from prefcalc.model import Join, seating  # noqa: E402
+
+BEFORE_JOIN = [
+    "game Anna 7h 7 Boris:w Vera:p",  # 1 Anna deals
+    "game Boris 6s 5 Vera:w Anna:p",  # 2 Boris deals
+    "passes Anna=2 Boris=5 Vera=3",  # 3 Vera deals
+]
+AFTER_JOIN = [
+    "game Dima 6c 6 Boris:w Vera:p",  # 5 Anna deals and sits out
+    "game Vera 7s 6 Dima:w Anna:p",  # 6 Boris deals and sits out
+    "misere Anna 0",  # 7 Dima deals and sits out
+]
+
+
+def joined_evening() -> prefcalc.Game:
+    g = prefcalc.new_game(["Anna", "Boris", "Vera"], target=10)
+    for line in BEFORE_JOIN:
+        g = prefcalc.record(g, line)
+    g = prefcalc.join(g, "Dima", after="bo")  # a prefix, as everywhere
+    for line in AFTER_JOIN:
+        g = prefcalc.record(g, line)
+    return g
+
+
+def test_join_starts_at_the_exact_averages_with_reasons() -> None:
+    g = joined_evening()
+    assert g.players == ("Anna", "Boris", "Vera")  # the seating at the start stays
+    assert seating(g) == ("Anna", "Boris", "Dima", "Vera")
+    assert seating(g, 3) == ("Anna", "Boris", "Vera")
+    assert g.entries[3].deal == Join("Dima", "Boris") and g.entries[3].dealer is None
+    sheet = prefcalc.sheet(g)
+    # pools 4, 0, 0 -> 4/3; mountains 2 (Anna), 2 + 5 (Boris), 3 (Vera) -> 12/3 = 4; no whists
+    assert writes(sheet, 4) == [
+        ("Dima", "pool", Fraction(4, 3), None),
+        ("Dima", "mountain", 4, None),
+    ]
+    reasons = [w.reason for w in sheet.scored[3].writes]
+    assert reasons == [
+        "joined: average pool of 3 players = 4 / 3 = 1⅓",
+        "joined: average mountain of 3 players = 12 / 3 = 4",
+    ]
+
+
+def test_after_a_join_the_table_size_rules_apply() -> None:
+    sheet = prefcalc.sheet(joined_evening())
+    # the deal passes on from Vera (deal 3) in the new seating: Anna, then Boris, then Dima
+    assert [s.entry.dealer for s in sheet.scored[4:]] == ["Anna", "Boris", "Dima"]
+    # deal 6: four at the table, so the dealer Boris writes his consolation
+    assert ("Boris", "whists", 4, "Vera") in writes(sheet, 6)
+    # deal 7: Anna's misère, 4 of 10 fit; "most" would pick Dima (3⅓), but he deals and sits
+    # out; Boris and Vera tie at 0 points and 7 mountain: Boris is first clockwise from Anna
+    assert writes(sheet, 7) == [
+        ("Anna", "pool", 6, None),
+        ("Boris", "pool", 4, None),
+        ("Anna", "whists", 40, "Boris"),
+    ]
+    assert sheet.players == ("Anna", "Boris", "Dima", "Vera")
+    assert sheet.pool == {"Anna": 10, "Boris": 4, "Dima": Fraction(10, 3), "Vera": 0}
+    assert sheet.mountain == {"Anna": 2, "Boris": 7, "Dima": 4, "Vera": 7}
+    assert sheet.next_dealer == "Vera"
+
+
+@pytest.mark.parametrize("method", ["pairwise", "average"])
+def test_join_settlement_counts_everybody_seated_at_the_end(method: str) -> None:
+    # N = 4. Largest pool 10: mountains 2, 13, 4 + 6⅔ = 32/3, 17; amnesty 2 -> 0, 11, 26/3,
+    # 15; average 104/3 / 4 = 26/3 -> 260/3, −70/3, 0, −190/3. Game whists: Anna 46 − 12 = 34,
+    # Boris 24 − 54 = −30, Dima 20 − 8 = 12, Vera 12 − 28 = −16.
+    result = prefcalc.settle(joined_evening(), method)
+    assert result.players == ("Anna", "Boris", "Dima", "Vera")
+    assert result.whists == {
+        "Anna": Fraction(362, 3),
+        "Boris": Fraction(-160, 3),
+        "Dima": 12,
+        "Vera": Fraction(-238, 3),
+    }
+
+
+def test_deleting_an_earlier_deal_replays_the_join() -> None:
+    g = prefcalc.delete(joined_evening(), 2)  # Boris's remise is gone
+    sheet = prefcalc.sheet(g)
+    # the join is now deal 3: mountains 2, 5, 3 -> 10/3
+    assert writes(sheet, 3) == [
+        ("Dima", "pool", Fraction(4, 3), None),
+        ("Dima", "mountain", Fraction(10, 3), None),
+    ]
+    edited = prefcalc.edit(joined_evening(), 1, "game Anna 7h 5 Boris:w Vera:p")
+    # Anna 7♥ two down: mountains 8 + 2, 7, 3 -> 20/3; pools all 0 (nothing written)
+    assert writes(prefcalc.sheet(edited), 4) == [("Dima", "mountain", Fraction(20, 3), None)]
+
+
+def test_a_join_survives_the_ledger(tmp_path: Path) -> None:
+    g = joined_evening()
+    text = game_to_json_text(g)
+    assert '"kind": "join", "player": "Dima", "after": "Boris"}' in text
+    assert game_from_json(__import__("json").loads(text)) == g
+    path = tmp_path / "g.json"
+    prefcalc.save(g, path)
+    assert prefcalc.load(path) == g
+    last_seat = prefcalc.join(prefcalc.new_game(["Anna", "Boris"]), "Vera")
+    assert '{"time"' in game_to_json_text(last_seat) and '"after"' not in game_to_json_text(
+        last_seat
+    )
+
+
+def test_a_join_with_a_dealer_in_the_ledger_is_refused() -> None:
+    data = __import__("json").loads(game_to_json_text(joined_evening()))
+    data["deals"][3]["dealer"] = "Anna"
+    with pytest.raises(prefcalc.LedgerError, match=r"deals\[3\]\.dealer: .*no dealer \(deal 4\)"):
+        game_from_json(data)
+
+
+def test_join_through_the_cli_and_the_record_shorthand(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    assert (
+        invoke(["new", "Anna", "Boris", "Vera", "-t", "10", "-f", str(path)], tmp_path).returncode
+        == 0
+    )
+    for line in BEFORE_JOIN:
+        assert invoke([*line.split(), "-f", str(path)], tmp_path).returncode == 0
+    result = invoke(["join", "Dima", "--after", "Boris", "-f", str(path)], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "recorded as deal 4: Dima joins the game, after Boris" in result.stdout
+    assert "joined: average mountain of 3 players = 12 / 3 = 4" in result.stdout
+    assert "next dealer Anna" in result.stdout
+    for line in AFTER_JOIN:
+        assert invoke([*line.split(), "-f", str(path)], tmp_path).returncode == 0
+    assert prefcalc.load(path).entries == tuple(
+        e._replace(time=t.time)
+        for e, t in zip(joined_evening().entries, prefcalc.load(path).entries, strict=True)
+    )
+    explained = invoke(["explain", "4", "-f", str(path)], tmp_path).stdout
+    assert "Dima: +1⅓ pool — joined: average pool of 3 players = 4 / 3 = 1⅓" in explained
+    settled = invoke(["settle", "-f", str(path)], tmp_path).stdout
+    assert "Counted: Anna, Boris, Dima, Vera (N = 4: every player seated at the end)" in settled
+    assert "10 × mountain / 4" in settled
+    # the API's shorthand goes through the same checks
+    g = prefcalc.record(prefcalc.new_game(["Anna", "Boris"]), "join Vera --after Anna")
+    assert seating(g) == ("Anna", "Vera", "Boris")
+
+
+def test_gusarik_becomes_a_three_player_game_after_a_join() -> None:
+    g = prefcalc.new_game(["Anna", "Boris"], target=10)
+    g = prefcalc.record(g, "game Anna 6s 6 Boris:w")  # Anna deals, Gusarik
+    g = prefcalc.join(g, "Vera")
+    with pytest.raises(prefcalc.PrefcalcError, match="contract needs DECLARER"):
+        prefcalc.record(g, "game Anna 6s 6 Boris:w")
+    g = prefcalc.record(g, "game Vera 6s 6 Anna:w Boris:p")  # Boris deals now
+    assert [e.dealer for e in g.entries] == ["Anna", None, "Boris"]
+    # pools: Anna 2, Boris 0 -> Vera 1; mountains 0 -> nothing written
+    assert writes(prefcalc.sheet(g), 2) == [("Vera", "pool", 1, None)]
+
+
+def test_join_fills_a_table_of_five_and_refuses_a_sixth() -> None:
+    g = prefcalc.new_game(["Anna", "Boris", "Vera"])
+    g = prefcalc.join(prefcalc.join(g, "Dima"), "Egor", after="Anna")
+    assert seating(g) == ("Anna", "Egor", "Boris", "Vera", "Dima")
+    assert prefcalc.sheet(g).sitting_out == ("Anna", "Egor")
+    with pytest.raises(prefcalc.PrefcalcError, match="the table is full"):
+        prefcalc.join(g, "Zoya")

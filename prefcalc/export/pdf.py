@@ -38,7 +38,7 @@ from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.errors import PrefcalcError
 from prefcalc.export.fonts import BOLD, REGULAR, FontBook
 from prefcalc.ledger import write_atomic
-from prefcalc.model import Adjustment, Game
+from prefcalc.model import Adjustment, Game, seating
 from prefcalc.resources import bundled
 from prefcalc.scoring import POOL, WHISTS, Sheet
 from prefcalc.settlement import settle
@@ -935,7 +935,7 @@ def _log_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
     width = metrics.width
     wrap = metrics.wrap
     rows = [(s, deal_text(s.entry), _wrote(s.writes)) for s in sheet.scored]
-    dealer_w = max([width("dealer", size, True)] + [width(p, size) for p in game.players]) + 10
+    dealer_w = max([width("dealer", size, True)] + [width(p, size) for p in sheet.players]) + 10
     number_w = max(width(f"{len(rows)}!", size), width("#", size, True)) + 8
     time_w = max(width("00:00", size), width("time", size, True)) + 10
     rest = flow.right - flow.left - number_w - time_w - dealer_w - 12
@@ -987,7 +987,7 @@ def _log_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
 
 def _texts_of(game: Game) -> list[str]:
     """Every text of the record that reaches the PDF (checked against the fonts)."""
-    texts = [*game.players, game.currency]
+    texts = [*seating(game), game.currency]
     for entry in game.entries:
         if isinstance(entry.deal, Adjustment) and entry.deal.note:
             texts.append(entry.deal.note)
@@ -1021,7 +1021,8 @@ def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
     lay = load_layout(paper)
     book = FontBook()
     warnings = book.check([printable(t) for t in (*_texts_of(game), sheet.convention.name)])
-    writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(game.players)}")
+    players = sheet.players  # the seating at the end (after any join)
+    writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(players)}")
     price = money_text(game.whist_price, game.currency) if game.currency else fmt(game.whist_price)
     date = game.created[:10] if game.created else "no date"
     state = "finished" if sheet.finished else f"{len(game.entries)} deals, in progress"
@@ -1030,9 +1031,9 @@ def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
     title = (
         f"Preference pool sheet · {sheet.convention.name} · {aim} · "
         f"1 whist = {price} · {date} · players clockwise from the top: "
-        f"{', '.join(game.players)} · {state}"
+        f"{', '.join(players)} · {state}"
     )
-    draw_sheet(writer, game.players, title, target, running_entries(sheet), note)
+    draw_sheet(writer, players, title, target, running_entries(sheet), note)
     flow = Flow(writer)
     _settlement_pages(flow, game, sheet)
     _log_pages(flow, game, sheet)
