@@ -563,7 +563,7 @@ def export(
 
 @app.command()
 def blank(
-    players: Annotated[int, typer.Option("--players", "-p", help="3 or 4.")] = 3,
+    players: Annotated[int, typer.Option("--players", "-p", help="2 to 5.")] = 3,
     names: Annotated[
         list[str] | None,
         typer.Option("--name", help="Pre-fill a player's name (repeatable).", show_default=False),
@@ -575,9 +575,9 @@ def blank(
         Paper, typer.Option("--paper", help="PDF paper size.", case_sensitive=False)
     ] = Paper.a4,
 ) -> None:
-    """An empty printable pool sheet for 3 or 4 players."""
-    if players not in (3, 4):
-        raise DealError("a blank sheet is for 3 or 4 players")
+    """An empty printable pool sheet for 2 to 5 players."""
+    if players not in (2, 3, 4, 5):
+        raise DealError("a blank sheet is for 2 to 5 players")
     check_output(output, None, "the PDF")
     from prefcalc.export.pdf import write_blank
 

@@ -388,3 +388,68 @@ def test_join_fills_a_table_of_five_and_refuses_a_sixth() -> None:
     assert prefcalc.sheet(g).sitting_out == ("Anna", "Egor")
     with pytest.raises(prefcalc.PrefcalcError, match="the table is full"):
         prefcalc.join(g, "Zoya")
+
+
+# --- the documents for every table size --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "lines", "sectors"),
+    [
+        ("two", TWO, TWO_DEALS, 2),
+        ("five", FIVE, FIVE_DEALS, 5),
+        ("joined", ["Anna", "Boris", "Vera"], [*BEFORE_JOIN, "join Dima --after Boris"], 4),
+    ],
+)
+def test_the_pdf_sheet_has_one_sector_per_player_and_renders(
+    name: str, players: list[str], lines: list[str], sectors: int, tmp_path: Path
+) -> None:
+    import subprocess
+
+    from support import require_tool
+    from test_export_pdf import page_texts
+
+    from prefcalc.export.pdf import build_pdf, draw_sheet, load_layout, running_entries
+
+    exe = require_tool("poppler's pdftoppm", "pdftoppm")
+    game = make_game(players, lines, target=10)
+    sheet = sheet_of(game)
+    built = build_pdf(game, sheet)
+    first = page_texts(built.data)[0]
+    for player in sheet.players:  # the seating at the end, after a join too
+        assert player in first
+    assert f"players clockwise from the top: {', '.join(sheet.players)}" in first.replace("\n", " ")
+    from test_export_pdf import _writer
+
+    writer = _writer()
+    shape = draw_sheet(writer, sheet.players, "t", "10", running_entries(sheet))
+    assert len(shape.sectors) == sectors
+    assert all(len(s.columns) == sectors - 1 for s in shape.sectors)
+    assert len(shape.spokes) == sectors
+    labels = [i for i in writer.pages[0].items if i[2].startswith("on ")]
+    assert len(labels) == sectors * (sectors - 1)
+    assert load_layout("a4").label_size >= 7
+    path = tmp_path / f"{name}.pdf"
+    path.write_bytes(built.data)
+    done = subprocess.run(
+        [exe, "-r", "30", "-png", "-f", "1", "-l", "1", str(path), str(tmp_path / name)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    (png,) = tmp_path.glob(f"{name}-*.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("players", ["2", "5"])
+def test_cli_blank_for_two_and_five(players: str, tmp_path: Path) -> None:
+    from test_export_pdf import page_texts
+
+    result = invoke(["blank", "--players", players, "-o", "b.pdf", "--name", "Анна"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Анна" in page_texts(tmp_path / "b.pdf")[0]
+    bad = invoke(["blank", "--players", "6", "-o", "c.pdf"], tmp_path)
+    assert bad.returncode == 2 and "2 to 5 players" in bad.stderr
+    assert not (tmp_path / "c.pdf").exists()
