@@ -5,13 +5,15 @@ are normalised back to ``int`` so that the common case stays fast and prints pla
 Rounding never happens here: a value is only *formatted* at the edge.
 """
 
-from decimal import Decimal, InvalidOperation
+import math
+import re
+from decimal import Decimal
 from fractions import Fraction
+from typing import Any
+
+from prefcalc.errors import shown
 
 Amount = int | Fraction
-
-MAX_AMOUNT = 10**9
-"""The largest magnitude of any amount a user types or a file holds."""
 
 _VULGAR = {
     (1, 2): "½",
@@ -41,15 +43,141 @@ def norm(value: Amount) -> Amount:
     return value
 
 
+# --- bounded parsing ---------------------------------------------------------------------------
+#
+# Every exact number the user types or a file holds goes through :func:`parse_amount` (text),
+# :func:`to_amount` (a TOML/JSON value) or :func:`parse_whole` (whole numbers). The size is
+# judged on the text before any big integer is built: ``Fraction(Decimal("1e999999999"))``
+# would build a billion-digit integer, and ``inf``/``NaN`` have no exact value at all.
+
+MAX_AMOUNT = 10**9
+"""The largest size of any amount (pool, mountain, whists, prices): ``-MAX..MAX``."""
+MAX_DENOMINATOR = 10**6
+"""The finest amount: 6 decimal places, or a fraction whose denominator is at most this."""
+MAX_NUMBER_TEXT = 40
+"""The longest number text accepted (characters, after stripping spaces)."""
+MAX_WHOLE = 10_000
+"""The largest whole-number option (target, prices, factors...)."""
+
+_DECIMAL = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?", re.ASCII)
+_RATIO = re.compile(r"([+-]?)(\d+)\s*/\s*(\d+)", re.ASCII)
+_EXPONENT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+", re.ASCII)
+_WHOLE = re.compile(r"[+-]?\d+", re.ASCII)
+
+_NOT_NUMBER = ("a number", "is not a number (write e.g. 12, -3, 2.5 or 5/3)")
+_NOT_WHOLE = ("a whole number", "is not a whole number")
+_EXPONENT_USED = (
+    "a number written without an exponent",
+    "is written with an exponent: write the number out (e.g. 1000 or 0.001)",
+)
+_TOO_LONG = (
+    f"a number of at most {MAX_NUMBER_TEXT} characters",
+    f"is too long for a number (at most {MAX_NUMBER_TEXT} characters)",
+)
+_TOO_LARGE = (
+    f"between -{MAX_AMOUNT:,} and {MAX_AMOUNT:,}",
+    f"is too large (at most {MAX_AMOUNT:,} either way)",
+)
+_TOO_FINE = (
+    f"a number with at most 6 decimal places or a denominator up to {MAX_DENOMINATOR:,}",
+    f"is too fine (at most 6 decimal places, or a denominator up to {MAX_DENOMINATOR:,})",
+)
+
+
+class AmountError(ValueError):
+    """A number the user typed or a file holds that prefcalc refuses; ``str()`` is one line.
+
+    :meth:`about` words it for a named field: ``--mountain must be a number, not 'x'``.
+    """
+
+    def __init__(self, text: str, problem: tuple[str, str]) -> None:
+        self.text = text
+        self.requirement, sentence = problem
+        super().__init__(f"'{shown(text)}' {sentence}")
+
+    def about(self, what: str) -> str:
+        return f"{what} must be {self.requirement}, not '{shown(self.text)}'"
+
+
+def _bounded(value: Amount, text: str) -> Amount:
+    if value.__class__ is not int and value.denominator > MAX_DENOMINATOR:
+        raise AmountError(text, _TOO_FINE)
+    if not -MAX_AMOUNT <= value <= MAX_AMOUNT:
+        raise AmountError(text, _TOO_LARGE)
+    return norm(value)
+
+
 def parse_amount(text: str) -> Amount:
-    """Parse ``"12"``, ``"-3"``, ``"2.5"`` or ``"5/3"`` into an exact amount."""
+    """Parse ``"12"``, ``"-3"``, ``"2.5"`` or ``"5/3"`` into an exact, bounded amount.
+
+    Refused with an :class:`AmountError` (a ``ValueError``): anything else (``inf``,
+    ``NaN``, ``1e3``, ``1_000``, non-ASCII digits), text over ``MAX_NUMBER_TEXT``
+    characters, sizes over ``MAX_AMOUNT`` and denominators over ``MAX_DENOMINATOR``.
+    """
     raw = text.strip()
-    try:
-        if "/" in raw:
-            return norm(Fraction(raw))
-        return norm(Fraction(Decimal(raw)))
-    except (ValueError, ZeroDivisionError, InvalidOperation):
-        raise ValueError(f"'{text}' is not a number") from None
+    if len(raw) > MAX_NUMBER_TEXT:  # judged before any integer is built
+        raise AmountError(text, _TOO_LONG)
+    match = _DECIMAL.fullmatch(raw)
+    if match and (match.group(2) or match.group(3)):
+        sign, whole, decimals = match.group(1), match.group(2), match.group(3) or ""
+        number = Fraction(int(whole + decimals or "0"), 10 ** len(decimals))
+        return _bounded(-number if sign == "-" else number, text)
+    match = _RATIO.fullmatch(raw)
+    if match:
+        denominator = int(match.group(3))
+        if denominator == 0:
+            raise AmountError(text, _NOT_NUMBER)
+        number = Fraction(int(match.group(2)), denominator)
+        return _bounded(-number if match.group(1) == "-" else number, text)
+    if _EXPONENT.fullmatch(raw):
+        raise AmountError(text, _EXPONENT_USED)
+    raise AmountError(text, _NOT_NUMBER)
+
+
+def parse_whole(text: str) -> int:
+    """Parse a whole number such as ``"7"`` or ``"-3"``: ASCII digits, at most
+    ``MAX_NUMBER_TEXT`` characters and ``MAX_AMOUNT`` in size (an :class:`AmountError`
+    otherwise). Callers check their own, narrower range."""
+    raw = text.strip()
+    if len(raw) > MAX_NUMBER_TEXT:
+        raise AmountError(text, _TOO_LONG)
+    if not _WHOLE.fullmatch(raw):
+        raise AmountError(text, _EXPONENT_USED if _EXPONENT.fullmatch(raw) else _NOT_WHOLE)
+    value = int(raw)
+    if not -MAX_AMOUNT <= value <= MAX_AMOUNT:
+        raise AmountError(text, _TOO_LARGE)
+    return value
+
+
+def check_amount(value: Amount) -> Amount:
+    """An ``int`` or ``Fraction`` already built (a JSON or TOML integer), bounded like
+    :func:`parse_amount`."""
+    if value.__class__ is int and -MAX_AMOUNT <= value <= MAX_AMOUNT:  # the common case
+        return value
+    # a value beyond Python's int-to-text digit limit cannot even be quoted
+    huge = value.numerator.bit_length() > 14_000 or value.denominator.bit_length() > 14_000
+    return _bounded(value, "…" if huge else str(value))
+
+
+def to_amount(value: Any) -> Amount:
+    """A value from a TOML or JSON file (``int``, ``float``, ``Fraction`` or number text)
+    as a bounded exact amount; ``bool``, ``inf``, ``nan`` and anything else are refused
+    with an :class:`AmountError`."""
+    if isinstance(value, bool):
+        raise AmountError(str(value).lower(), _NOT_NUMBER)
+    if isinstance(value, str):
+        return parse_amount(value)
+    if isinstance(value, int | Fraction):
+        return check_amount(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise AmountError(repr(value), _NOT_NUMBER)
+        if abs(value) > MAX_AMOUNT:
+            raise AmountError(repr(value), _TOO_LARGE)
+        # the shortest text of the float (0.1 stays 1/10), with an exponent only for
+        # tiny values, which the denominator bound then refuses
+        return _bounded(Fraction(Decimal(repr(value))), repr(value))
+    raise AmountError(shown(repr(value)), _NOT_NUMBER)
 
 
 def fmt(value: Amount, style: str = "vulgar", places: int = 2) -> str:

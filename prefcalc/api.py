@@ -34,8 +34,10 @@ from prefcalc.model import (
     Game,
     Join,
     Misere,
+    check_currency,
     check_deal,
     check_entries,
+    check_name,
     check_players,
     seating,
 )
@@ -70,8 +72,7 @@ def new_game(
 ) -> Game:
     """A new game with no deals: players in seating order (2 to 5), a preset name or the path
     of a house-rules TOML file, the target, the money terms and option overrides."""
-    names = tuple(players)
-    check_players(names)
+    names = check_players(tuple(players))
     if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= MAX_INT:
         raise DealError(f"the target must be a whole number from 1 to {MAX_INT:,}")
     price = _amount(whist_price, "the whist price")
@@ -86,7 +87,7 @@ def new_game(
         target=target,
         first_dealer=first,
         whist_price=price,
-        currency=currency.strip().upper(),
+        currency=check_currency(currency),
         created=ledger.now(),
     )
 
@@ -215,8 +216,8 @@ def join(game: Game, name: str, *, after: str | None = None, time: str | None = 
     Refused once the game has finished, at five players and for a name already playing."""
     seats = seating(game)
     if sheet(game).finished:
-        raise DealError(f"the game has finished: {name} cannot join it")
-    newcomer = Join(name, resolve_player(after, seats) if after else None)
+        raise DealError(f"the game has finished: {shown(name)} cannot join it")
+    newcomer = Join(check_name(name), resolve_player(after, seats) if after else None)
     check_deal(game, newcomer, None, seats=seats)
     entries = (*game.entries, Entry(newcomer, None, time or ledger.now()))
     return _checked(game, rules(game), entries, False, first=len(entries))

@@ -24,9 +24,9 @@ from prefcalc import __version__, api
 from prefcalc import ledger as ledger_io
 from prefcalc.amounts import Amount
 from prefcalc.conventions import parse_overrides
-from prefcalc.errors import DealError, PrefcalcError
+from prefcalc.errors import DealError, PrefcalcError, one_line
 from prefcalc.files import check_output
-from prefcalc.model import Entry, Game
+from prefcalc.model import Entry, Game, check_name
 from prefcalc.scoring import Sheet
 from prefcalc.settlement import Settlement
 
@@ -468,7 +468,11 @@ def new(
     path = file if file is not None else ledger_io.new_game_path(game_.players)
     ledger_io.create(path, game_, force)
     if file is None:
-        ledger_io.set_current(path)
+        try:
+            ledger_io.set_current(path)
+        except PrefcalcError:
+            path.unlink(missing_ok=True)  # the game was just made here: refused means nothing
+            raise
     conv = api.rules(game_)
     out(
         f"new game: {', '.join(game_.players)} · {conv.name} · target {game_.target} · "
@@ -478,12 +482,12 @@ def new(
 
 
 def _number(text: str, option: str) -> Amount:
-    from prefcalc.amounts import parse_amount
+    from prefcalc.amounts import AmountError, parse_amount
 
     try:
         return parse_amount(text)
-    except ValueError as exc:
-        raise DealError(f"{option} must be a number: {exc}") from None
+    except AmountError as exc:
+        raise DealError(exc.about(option)) from None
 
 
 @app.command()
@@ -581,7 +585,9 @@ def blank(
     check_output(output, None, "the PDF")
     from prefcalc.export.pdf import write_blank
 
-    for warning in write_blank(players, target_path=output, names=names or [], paper=paper.value):
+    for warning in write_blank(
+        players, target_path=output, names=[check_name(n) for n in names or []], paper=paper.value
+    ):
         sys.stderr.write(f"prefcalc: warning: {warning}\n")
     out(f"wrote {output}")
 
@@ -610,13 +616,8 @@ def main(argv: list[str] | None = None) -> int:
     return result if isinstance(result, int) else 0
 
 
-def _one_line(text: str) -> str:
-    """A message made safe for one terminal line: control characters shown escaped."""
-    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
-
-
 def _fail(message: str) -> None:
-    sys.stderr.write(f"prefcalc: error: {_one_line(message)}\n")
+    sys.stderr.write(f"prefcalc: error: {one_line(message)}\n")
 
 
 def _guarded(run: Callable[[], Any]) -> int:
@@ -647,7 +648,7 @@ def _guarded(run: Callable[[], Any]) -> int:
         if os.environ.get("PREFCALC_DEBUG"):
             raise
         sys.stderr.write(
-            f"prefcalc: internal error: {type(exc).__name__}: {_one_line(str(exc))[:200]} "
+            f"prefcalc: internal error: {type(exc).__name__}: {one_line(str(exc))[:200]} "
             "(please report it; nothing was written)\n"
         )
         return 70

@@ -6,6 +6,7 @@ or a preset plus ``key=value`` overrides such as ``passes.prices=1,2,4``. Scorin
 the resulting :class:`Convention` and never asks which preset it came from.
 """
 
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
@@ -18,6 +19,7 @@ from prefcalc.amounts import Amount, exact_text, norm
 from prefcalc.errors import ConventionError, shown
 from prefcalc.resources import bundled
 from prefcalc.schemas import (
+    ONE_LINE,
     AfterLast,
     Closing,
     ConventionFile,
@@ -312,8 +314,13 @@ def from_table(table: Mapping[str, Any], source: str) -> Convention:
     description = flat.pop("description", "")
     base_name = flat.pop("base", None)
     for key, value in (("name", name), ("description", description)):
-        if value is not None and (not isinstance(value, str) or len(value) > 500):
-            raise ConventionError(f"'{key}' must be a text of at most 500 characters", source)
+        if value is not None and (
+            not isinstance(value, str) or len(value) > 500 or not re.match(ONE_LINE, value)
+        ):
+            raise ConventionError(
+                f"'{key}' must be one line of text (at most 500 characters, no control characters)",
+                source,
+            )
     if base_name is not None:
         if not isinstance(base_name, str):
             raise ConventionError("'base' must be a preset name", source)
@@ -354,6 +361,8 @@ def load_file(path: Path) -> Convention:
         raise ConventionError(f"not valid TOML: {exc}", str(path)) from None
     except RecursionError:
         raise ConventionError(f"{what} nests too deeply", str(path)) from None
+    except ValueError:  # an integer over Python's 4,300-digit limit
+        raise ConventionError("not valid TOML: a number has too many digits", str(path)) from None
     return from_table(table, str(path))
 
 
@@ -368,7 +377,7 @@ def load_preset(name: str) -> Convention:
         return cached
     if key not in PRESETS:
         raise ConventionError(
-            f"unknown convention '{name}' (use {', '.join(PRESETS)} or a .toml file)"
+            f"unknown convention '{shown(name)}' (use {', '.join(PRESETS)} or a .toml file)"
         )
     convention = load_file(bundled("templates") / f"{key}.toml")
     _PRESET_CACHE[key] = convention
@@ -383,7 +392,7 @@ def load(name_or_path: str) -> Convention:
     if path.suffix.lower() == ".toml" or path.exists():
         return load_file(path)
     raise ConventionError(
-        f"unknown convention '{name_or_path}' (use {', '.join(PRESETS)} or a .toml file)"
+        f"unknown convention '{shown(name_or_path)}' (use {', '.join(PRESETS)} or a .toml file)"
     )
 
 

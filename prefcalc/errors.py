@@ -5,12 +5,6 @@ one line a scorekeeper can act on. The CLI prints it and exits with code 2.
 """
 
 
-def shown(text: str, limit: int = 40) -> str:
-    """User text quoted in a message: control characters escaped, long text cut short."""
-    safe = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
-    return safe if len(safe) <= limit else safe[: limit - 1] + "…"
-
-
 class PrefcalcError(Exception):
     """A problem with the user's input, record or files; ``str()`` is one line."""
 
@@ -34,3 +28,43 @@ class ConventionError(PrefcalcError):
 
 class LedgerError(PrefcalcError):
     """The ledger file is missing, unreadable, corrupt or of an unknown schema."""
+
+
+# --- showing the user's words back ------------------------------------------------------------
+
+# Characters that must never reach a terminal raw: C0/C1 controls (ESC starts an ANSI escape,
+# newlines break the one-line rule), invisible format characters (bidi overrides, zero-width
+# spaces), line/paragraph separators and lone surrogates (undecodable bytes in argv).
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def _escaped(char: str) -> str:
+    import unicodedata
+
+    if unicodedata.category(char) not in _UNSAFE_CATEGORIES:
+        return char
+    return char.encode("unicode_escape", "backslashreplace").decode("ascii")
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """``text`` made safe to quote in a one-line message: control and invisible characters
+    escaped repr-style (``\\x1b``, ``\\n``, ``\\u200b``) and cut to ``limit`` characters
+    with an ellipsis."""
+    if text.isprintable() and len(text) <= limit:  # the common case, no per-character work
+        return text
+    out: list[str] = []
+    size = 0
+    for char in text:
+        piece = _escaped(char)
+        if size + len(piece) > limit - 1:
+            out.append("…")
+            break
+        out.append(piece)
+        size += len(piece)
+    return "".join(out)
+
+
+def one_line(message: str, limit: int = 500) -> str:
+    """A whole message as exactly one safe line: every control character escaped, cut to
+    ``limit`` characters (the CLI's last line of defence before printing an error)."""
+    return shown(message, limit)

@@ -36,6 +36,7 @@ from prefcalc.model import (
     Join,
     Misere,
     Suit,
+    check_currency,
     check_deal,
     check_players,
     joined,
@@ -161,6 +162,10 @@ def _game(f: LedgerFile, path: str) -> Game:
         raise fail("first_dealer", f"unknown player '{shown(first_dealer)}'")
     if f.whist_price <= 0:
         raise fail("whist_price", "the price of a whist must be positive")
+    try:
+        currency = check_currency(f.currency)
+    except DealError as exc:
+        raise fail("currency", exc.message) from None
     conv_file = f.convention
     ref = ConventionRef(conv_file.preset, conv_file.options, conv_file.name)
     try:
@@ -173,7 +178,7 @@ def _game(f: LedgerFile, path: str) -> Game:
         target=f.target,
         first_dealer=first_dealer,
         whist_price=f.whist_price,
-        currency=f.currency,
+        currency=currency,
         created=f.created,
     )
     half_whist = convention.half_whist
@@ -452,7 +457,13 @@ def new_game_path(players: tuple[str, ...]) -> Path:
     stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
     safe = "-".join("".join(c for c in p if c.isalnum()) or "player" for p in players)
     safe = safe[:NAMES_IN_FILE_NAME].rstrip("-")
-    return data_dir() / "games" / f"{stamp}-{safe}.json"
+    folder = data_dir() / "games"
+    path = folder / f"{stamp}-{safe}.json"
+    number = 2
+    while path.exists():  # two games of the same players started within one second
+        path = folder / f"{stamp}-{safe}-{number}.json"
+        number += 1
+    return path
 
 
 NAMES_IN_FILE_NAME = 60

@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, TypeAlias, assert_never
 
-from prefcalc.amounts import Amount
-from prefcalc.errors import DealError
+from prefcalc.amounts import MAX_AMOUNT, Amount
+from prefcalc.errors import DealError, shown
 
 Suit: TypeAlias = Literal["s", "c", "d", "h", "nt"]
 """Spades, clubs, diamonds, hearts, no trump."""
@@ -149,27 +149,137 @@ class Game(NamedTuple):
         return self.first_dealer
 
 
+# --- names, currency and notes -----------------------------------------------------------------
+
+MAX_NAME = 30
+"""The longest player name (characters, after normalisation)."""
+MAX_CURRENCY = 8
+MAX_NOTE = 200
+MAX_TARGET = MAX_AMOUNT
+"""The largest pool target: 10**9 like every amount (a huge target is how a never-ending game
+is written: tests and benchmarks use 10**6 and 10**9)."""
+
+# Characters refused outright: controls (ESC, newline, tab...), lone surrogates (undecodable
+# bytes), line and paragraph separators. Invisible format characters (Cf) are removed instead.
+_REFUSED = frozenset({"Cc", "Cs", "Zl", "Zp"})
+# bidirectional overrides and isolates reorder the text around them on a terminal
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+
+
+def _has_refused(text: str) -> bool:
+    import unicodedata
+
+    return not text.isprintable() and any(unicodedata.category(c) in _REFUSED for c in text)
+
+
+def normalize_name(text: str) -> str:
+    """A name as it is stored: NFC, invisible format characters (zero-width space, word
+    joiner, BOM, soft hyphen, bidi marks) removed, surrounding spaces stripped."""
+    import unicodedata
+
+    if text.isascii() and text.isprintable():  # the common case
+        return text.strip()
+    visible = "".join(c for c in text if unicodedata.category(c) != "Cf")
+    return unicodedata.normalize("NFC", visible).strip()
+
+
+def name_key(text: str) -> str:
+    """What two names are compared by: the normalised name, compatibility-folded (NFKC) and
+    case-folded, so ``Anna``, ``ANNA``, ``anna`` and ``An\u200bna`` are one name."""
+    import unicodedata
+
+    name = normalize_name(text)
+    if name.isascii():
+        return name.casefold()
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def check_name(text: str) -> str:
+    """A player name as typed -> the name to store; :class:`DealError` if it is unusable."""
+    if _has_refused(text):
+        raise DealError(f"player name '{shown(text)}' contains a control character or a line break")
+    name = normalize_name(text)
+    if not name:
+        raise DealError(f"player name '{shown(text)}' is empty")
+    if any(c in name for c in ":=,"):
+        raise DealError(f"bad player name '{shown(name)}' (no ':', '=' or ',' in a name)")
+    if len(name) > MAX_NAME:
+        raise DealError(
+            f"player name '{shown(name)}' is too long ({len(name)} characters, at most {MAX_NAME})"
+        )
+    return name
+
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 
 
-def check_players(players: tuple[str, ...]) -> None:
+def check_players(players: tuple[str, ...]) -> tuple[str, ...]:
+    """Check the seating (2 to 5 valid, distinct names) and return the names to store."""
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise DealError(
             f"a pool is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
         )
-    seen: set[str] = set()
-    for name in players:
-        if not name or name != name.strip() or any(c in name for c in ":=,"):
-            raise DealError(f"bad player name {name!r} (no spaces around it, no ':', '=' or ',')")
-        if name.casefold() in seen:
-            raise DealError(f"player '{name}' is listed twice")
-        seen.add(name.casefold())
+    names = tuple(check_name(name) for name in players)
+    seen: dict[str, str] = {}
+    for typed, name in zip(players, names, strict=True):
+        key = name_key(name)
+        first = seen.get(key)
+        if first is not None:
+            same = "" if first == typed else f" (same as '{shown(first)}')"
+            raise DealError(f"player '{shown(typed)}' is listed twice{same}")
+        seen[key] = typed
+    return names
+
+
+def check_target(target: int) -> int:
+    """The pool target: a whole number 1..``MAX_TARGET``."""
+    if not 1 <= target <= MAX_TARGET:
+        raise DealError(
+            f"the target must be a whole number 1-{MAX_TARGET:,}, not {shown(str(target))}"
+        )
+    return target
+
+
+def check_currency(text: str) -> str:
+    """A currency as typed -> as stored (``eur`` -> ``EUR``, ``€``): letters or symbols
+    only, at most ``MAX_CURRENCY`` of them; ``""`` for none."""
+    code = text.strip().upper()
+    if (
+        _has_refused(text)
+        or not all(c.isalpha() or _is_symbol(c) for c in code)
+        or len(code) > MAX_CURRENCY
+    ):
+        raise DealError(
+            f"currency '{shown(text)}' must be up to {MAX_CURRENCY} letters or symbols, "
+            "e.g. EUR, RUB or €"
+        )
+    return code
+
+
+def _is_symbol(char: str) -> bool:
+    import unicodedata
+
+    return unicodedata.category(char).startswith("S")
+
+
+def check_note(text: str) -> str:
+    """A note as typed -> as stored (stripped); no control characters or line breaks, no
+    bidirectional overrides, at most ``MAX_NOTE`` characters."""
+    if _has_refused(text) or any(c in _BIDI for c in text):
+        raise DealError(
+            f"the note '{shown(text)}' contains a control character or a line break "
+            "(write it on one line)"
+        )
+    note = text.strip()
+    if len(note) > MAX_NOTE:
+        raise DealError(f"the note is too long ({len(note)} characters, at most {MAX_NOTE})")
+    return note
 
 
 def _known(seats: tuple[str, ...], name: str) -> str:
     if name not in seats:
-        raise DealError(f"unknown player '{name}' (players: {', '.join(seats)})")
+        raise DealError(f"unknown player '{shown(name)}' (players: {', '.join(seats)})")
     return name
 
 
@@ -177,7 +287,7 @@ def _tricks(value: int | None, owner: str) -> None:
     """Tricks are 0-10; ``owner`` is a name (or ``""`` for the declarer)."""
     if value is not None and not 0 <= value <= 10:
         what = f"{owner}'s tricks" if owner else "the declarer's tricks"
-        raise DealError(f"{what} must be 0-10 tricks, not {value}")
+        raise DealError(f"{what} must be 0-10 tricks, not {shown(str(value))}")
 
 
 def seating(game: Game, upto: int | None = None) -> tuple[str, ...]:
@@ -275,7 +385,7 @@ def check_deal(
             _known(seats, other)
             if other == deal.player:
                 raise DealError(f"{deal.player} cannot write whists on himself")
-        if not deal.note.strip():
+        if not check_note(deal.note):
             raise DealError("an adjustment needs a note saying why")
         return
     if dealer is None:
@@ -328,7 +438,7 @@ def _check_contract(
             raise DealError(f"{d.player} declares and cannot also defend")
         _sits_out(seats, dealer, d.player, "cannot defend")
         if d.role not in ROLES:
-            raise DealError(f"unknown role '{d.role}' for {d.player} (use w, wN, p or h)")
+            raise DealError(f"unknown role '{shown(d.role)}' for {d.player} (use w, wN, p or h)")
         _tricks(d.tricks, d.player)
     if len(set(names)) != len(names):
         raise DealError("a defender is listed twice")
@@ -419,9 +529,10 @@ def _check_join(seats: tuple[str, ...], join: Join) -> None:
     """A late arrival (RULES.md 8.7, 8.8): up to five players, a new name, after a seated one."""
     if len(seats) >= MAX_PLAYERS:
         raise DealError(f"the table is full: {MAX_PLAYERS} players at most ({', '.join(seats)})")
-    taken = next((p for p in seats if p.casefold() == join.player.casefold()), None)
+    key = name_key(join.player)
+    taken = next((p for p in seats if name_key(p) == key), None)
     if taken is not None:
-        raise DealError(f"'{join.player}' cannot join: {taken} already plays")
+        raise DealError(f"'{shown(join.player)}' cannot join: {taken} already plays")
     if join.after is not None:
         _known(seats, join.after)
     check_players(joined(seats, join))

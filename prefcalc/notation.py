@@ -17,8 +17,8 @@ import shlex
 from collections.abc import Sequence
 from typing import assert_never
 
-from prefcalc.amounts import Amount, parse_amount
-from prefcalc.errors import NotationError
+from prefcalc.amounts import Amount, AmountError, parse_amount, parse_whole
+from prefcalc.errors import NotationError, shown
 from prefcalc.model import (
     Adjustment,
     AllPass,
@@ -29,6 +29,8 @@ from prefcalc.model import (
     Misere,
     Role,
     Suit,
+    check_note,
+    name_key,
 )
 
 _SUIT_ALIASES: dict[str, Suit] = {
@@ -44,19 +46,22 @@ _ROLES: dict[str, Role] = {"w": "w", "p": "p", "h": "h"}
 
 
 def resolve_player(word: str, players: Sequence[str]) -> str:
-    """A player by exact name, case-insensitive name, or unique case-insensitive prefix."""
+    """A player by exact name, the same name (:func:`~prefcalc.model.name_key`: any case,
+    NFC or NFD, invisible characters ignored), or a unique prefix of it."""
     if word in players:
         return word
-    folded = word.casefold()
-    same = [p for p in players if p.casefold() == folded]
+    folded = name_key(word)
+    same = [p for p in players if name_key(p) == folded]
     if len(same) == 1:
         return same[0]
-    starts = [p for p in players if p.casefold().startswith(folded)] if folded else []
+    starts = [p for p in players if name_key(p).startswith(folded)] if folded else []
     if len(starts) == 1:
         return starts[0]
     if len(starts) > 1:
-        raise NotationError(f"'{word}' could be {' or '.join(starts)}: type more of the name")
-    raise NotationError(f"unknown player '{word}' (players: {', '.join(players)})")
+        raise NotationError(
+            f"'{shown(word)}' could be {' or '.join(starts)}: type more of the name"
+        )
+    raise NotationError(f"unknown player '{shown(word)}' (players: {', '.join(players)})")
 
 
 def parse_contract(text: str) -> tuple[int, Suit]:
@@ -64,18 +69,22 @@ def parse_contract(text: str) -> tuple[int, Suit]:
     match = _CONTRACT.match(text.strip().lower())
     if not match:
         raise NotationError(
-            f"cannot read contract '{text}' (write the level and suit, e.g. 7h, 6s, 10nt)"
+            f"cannot read contract '{shown(text)}' (write the level and suit, e.g. 7h, 6s, 10nt)"
         )
-    level = int(match.group(1))
+    digits = match.group(1)
+    level = int(digits) if len(digits) <= 3 else -1  # no int() of a huge digit string
     suit_text = match.group(2)
     if level not in (6, 7, 8, 9, 10):
-        raise NotationError(f"there is no contract level {level} in '{text}' (levels are 6-10)")
+        shown_level = level if level >= 0 else shown(digits, 12)
+        raise NotationError(
+            f"there is no contract level {shown_level} in '{shown(text)}' (levels are 6-10)"
+        )
     if not suit_text:
-        raise NotationError(f"contract '{text}' has no suit (use s, c, d, h or nt)")
+        raise NotationError(f"contract '{shown(text)}' has no suit (use s, c, d, h or nt)")
     suit = _SUIT_ALIASES.get(suit_text)
     if suit is None:
         raise NotationError(
-            f"unknown suit '{suit_text}' in contract '{text}' (use s, c, d, h or nt)"
+            f"unknown suit '{shown(suit_text)}' in contract '{shown(text)}' (use s, c, d, h or nt)"
         )
     return level, suit
 
@@ -85,10 +94,10 @@ def parse_tricks(text: str, what: str = "tricks", allow_dash: bool = False) -> i
     if allow_dash and text.strip() in ("-", "—", "–"):
         return None
     try:
-        value = int(text)
-    except ValueError:
+        value = parse_whole(text)
+    except AmountError:
         hint = " or '-' if the game was not played" if allow_dash else ""
-        raise NotationError(f"{what} must be a number 0-10{hint}, not '{text}'") from None
+        raise NotationError(f"{what} must be a number 0-10{hint}, not '{shown(text)}'") from None
     if not 0 <= value <= 10:
         raise NotationError(f"{what} must be 0-10, not {value}")
     return value
@@ -99,18 +108,18 @@ def parse_defender(text: str, players: Sequence[str]) -> Defender:
     name, sep, role = text.partition(":")
     if not sep:
         raise NotationError(
-            f"cannot read defender '{text}' (write NAME:w, NAME:w3, NAME:p or NAME:h)"
+            f"cannot read defender '{shown(text)}' (write NAME:w, NAME:w3, NAME:p or NAME:h)"
         )
     match = _ROLE.match(role.strip().lower())
     if not match:
         raise NotationError(
-            f"unknown role '{role}' for {name} (use w, wN for whist with N tricks, p or h)"
+            f"unknown role '{shown(role)}' for {shown(name)} (use w, wN for whist with N tricks, p or h)"
         )
     tricks = None
     if match.group(2) is not None:
         if match.group(1) != "w":
-            raise NotationError(f"only a whister's tricks are written ('{text}')")
-        tricks = parse_tricks(match.group(2), f"{name}'s tricks")
+            raise NotationError(f"only a whister's tricks are written ('{shown(text)}')")
+        tricks = parse_tricks(match.group(2), f"{shown(name)}'s tricks")
     return Defender(resolve_player(name, players), _ROLES[match.group(1)], tricks)
 
 
@@ -147,8 +156,9 @@ def parse_passes(words: Sequence[str], players: Sequence[str]) -> AllPass:
     for word in words:
         name, sep, count = word.partition("=")
         if not sep:
-            raise NotationError(f"cannot read '{word}' (write NAME=TRICKS, e.g. Anna=2)")
-        tricks.append((resolve_player(name, players), parse_tricks(count, f"{name}'s tricks") or 0))
+            raise NotationError(f"cannot read '{shown(word)}' (write NAME=TRICKS, e.g. Anna=2)")
+        player = resolve_player(name, players)
+        tricks.append((player, parse_tricks(count, f"{shown(name)}'s tricks") or 0))
     return AllPass(tuple(tricks))
 
 
@@ -157,16 +167,18 @@ def parse_whists(pairs: Sequence[str], players: Sequence[str]) -> tuple[tuple[st
     for pair in pairs:
         name, sep, amount = pair.partition("=")
         if not sep:
-            raise NotationError(f"cannot read whists '{pair}' (write OTHER=N, e.g. Boris=10)")
-        out.append((resolve_player(name, players), _amount(amount, f"whists on {name}")))
+            raise NotationError(
+                f"cannot read whists '{shown(pair)}' (write OTHER=N, e.g. Boris=10)"
+            )
+        out.append((resolve_player(name, players), _amount(amount, f"whists on {shown(name)}")))
     return tuple(out)
 
 
 def _amount(text: str, what: str) -> Amount:
     try:
         return parse_amount(text)
-    except ValueError:
-        raise NotationError(f"{what} must be a number, not '{text}'") from None
+    except AmountError as exc:
+        raise NotationError(exc.about(what)) from None
 
 
 def parse_adjust(words: Sequence[str], players: Sequence[str]) -> Adjustment:
@@ -184,14 +196,14 @@ def parse_adjust(words: Sequence[str], players: Sequence[str]) -> Adjustment:
         key, eq, inline = flag.partition("=")
         if key not in ("--pool", "--mountain", "--whists", "--note"):
             raise NotationError(
-                f"unknown adjustment option '{flag}' (use --pool, --mountain, --whists, --note)"
+                f"unknown adjustment option '{shown(flag)}' (use --pool, --mountain, --whists, --note)"
             )
         if eq:
             value = inline
         elif rest:
             value = rest.pop(0)
         else:
-            raise NotationError(f"{key} needs a value")
+            raise NotationError(f"{shown(key)} needs a value")
         if key == "--pool":
             pool = _amount(value, "--pool")
         elif key == "--mountain":
@@ -213,9 +225,10 @@ def make_adjustment(
 ) -> Adjustment:
     if not (pool or mountain or whists):
         raise NotationError("an adjustment needs --pool, --mountain or --whists")
-    if not note.strip():
+    note = check_note(note)
+    if not note:
         raise NotationError("an adjustment needs --note saying why")
-    return Adjustment(player, pool, mountain, parse_whists(whists, players), note.strip())
+    return Adjustment(player, pool, mountain, parse_whists(whists, players), note)
 
 
 def parse_join(words: Sequence[str], players: Sequence[str]) -> Join:
@@ -252,7 +265,7 @@ def parse_words(words: Sequence[str], players: Sequence[str]) -> Deal:
         return parse_adjust(rest, players)
     if kind == "join":
         return parse_join(rest, players)
-    raise NotationError(f"unknown deal kind '{words[0]}' (use {', '.join(KINDS)})")
+    raise NotationError(f"unknown deal kind '{shown(words[0])}' (use {', '.join(KINDS)})")
 
 
 def describe(deal: Deal) -> str:

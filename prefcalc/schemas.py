@@ -15,7 +15,6 @@ players, a late arrival, mid-game changes of the target or the whist price). Sch
 files are a subset and read as they are; a file is upgraded only when it is next written.
 """
 
-from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -29,7 +28,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
-from prefcalc.amounts import MAX_AMOUNT, Amount, parse_amount
+from prefcalc.amounts import MAX_AMOUNT, Amount, to_amount
 
 LEDGER_SCHEMA = 2
 """The schema version this prefcalc writes (it reads 1 and 2)."""
@@ -47,19 +46,7 @@ class _Frozen(BaseModel):
 
 def _exact(value: Any) -> Amount:
     """An exact number from a JSON/TOML int, a TOML float or a string like ``2.5``/``5/3``."""
-    if isinstance(value, bool):
-        raise ValueError("expected a number, not true/false")
-    if isinstance(value, int):
-        if abs(value) > MAX_AMOUNT:
-            raise ValueError(f"a number of at most {MAX_AMOUNT:,} is expected")
-        return value
-    if isinstance(value, float):
-        return parse_amount(repr(value))
-    if isinstance(value, Fraction):
-        return parse_amount(f"{value.numerator}/{value.denominator}")
-    if isinstance(value, str):
-        return parse_amount(value)
-    raise ValueError('expected a number such as 5, 2.5 or "5/3"')
+    return to_amount(value)  # bounded: no NaN, inf, exponent, huge size or denominator
 
 
 _NUMBER_SCHEMA = {
@@ -77,7 +64,11 @@ ExactNumber = Annotated[Amount, PlainValidator(_exact), WithJsonSchema(_NUMBER_S
 """An exact amount: a whole JSON number, or a string holding a decimal or a fraction."""
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=64)]
-Text = Annotated[str, StringConstraints(max_length=500)]
+ONE_LINE = r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$"
+"""Text shown on one terminal line: no control characters, line breaks or bidi overrides."""
+
+Text = Annotated[str, StringConstraints(max_length=500, pattern=ONE_LINE)]
+Stamp = Annotated[str, StringConstraints(max_length=40, pattern=ONE_LINE)]
 Tricks = Annotated[int, Field(ge=0, le=10, strict=True)]
 SmallInt = Annotated[int, Field(ge=0, le=MAX_INT, strict=True)]
 
@@ -86,7 +77,7 @@ SmallInt = Annotated[int, Field(ge=0, le=MAX_INT, strict=True)]
 
 
 class _Entry(_Frozen):
-    time: Annotated[str, StringConstraints(max_length=40)] = ""
+    time: Stamp = ""
     dealer: Name | None = None
     forced: bool = False
 
@@ -183,7 +174,7 @@ class LedgerFile(_Frozen):
     )
 
     schema_version: Literal[1, 2] = Field(alias="schema")
-    created: Annotated[str, StringConstraints(max_length=40)] = ""
+    created: Stamp = ""
     players: Annotated[tuple[Name, ...], Field(min_length=2, max_length=5)]
     first_dealer: Name | None = None
     target: Annotated[int, Field(ge=1, le=MAX_AMOUNT, strict=True)]
@@ -370,6 +361,11 @@ def first_error(exc: ValidationError, tags: frozenset[str] = DEAL_KINDS) -> tupl
         message = (
             f"unknown kind '{shown(str(err.get('ctx', {}).get('tag', '')))}' "
             f"(use {', '.join(sorted(DEAL_KINDS))})"
+        )
+    elif kind == "string_pattern_mismatch":
+        message = (
+            f"'{shown(str(err.get('input', '')))}' contains a control character or a line "
+            "break (write it on one line)"
         )
     elif kind.startswith("value_error"):
         message = message.removeprefix("Value error, ")

@@ -443,3 +443,9 @@ def test_exit_level_from_set_text() -> None:
 def test_options_are_listed_in_the_rules_order() -> None:
     assert list(load_preset("sochi").options()) == [option.key for option in OPTIONS]
     assert [o.key for o in OPTIONS][:3] == ["whist_factor", "remise_factor", "consolation"]
+
+
+@pytest.mark.parametrize("key", ["name", "description"])
+def test_a_house_rules_name_or_description_is_one_line_of_text(key: str) -> None:
+    with pytest.raises(ConventionError, match=f"'{key}' must be one line of text"):
+        from_table({"base": "sochi", key: "Thursday\x1b[2J\n"}, "house.toml")

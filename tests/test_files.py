@@ -774,3 +774,29 @@ def test_fault_points_are_inert_without_the_variable(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv(files.FAULT_ENV, "no-such-point")
     for point in files.FAULT_POINTS:
         files.fault(point)
+
+
+def test_two_new_games_of_the_same_players_in_one_second_get_two_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    first = new_game_path(("Anna", "Boris", "Vera"))
+    create(first, make_game(THREE, []))
+    second = new_game_path(("Anna", "Boris", "Vera"))
+    assert second != first and not second.exists()
+
+
+def test_new_whose_pointer_cannot_be_written_leaves_no_game_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    (data / "prefcalc").mkdir(parents=True)
+    os.mkfifo(data / "prefcalc" / "current")
+    before = snapshot(tmp_path)
+    with no_hang():
+        assert main(["new", "Anna", "Boris", "Vera"]) == 2
+    assert len(capsys.readouterr().err.splitlines()) == 1
+    after = {k: v for k, v in snapshot(tmp_path).items() if not k.endswith(".lock")}
+    assert {k for k in after if k.endswith(".json")} == set(), after
+    assert {k: v for k, v in after.items() if k in before} == before
