@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from prefcalc import ledger
-from prefcalc.amounts import Amount, parse_amount
+from prefcalc.amounts import Amount, AmountError, to_amount
 from prefcalc.conventions import PRESETS, Convention, parse_overrides
 from prefcalc.conventions import load as load_convention
 from prefcalc.errors import DealError, PrefcalcError, shown
@@ -39,10 +39,10 @@ from prefcalc.model import (
     check_entries,
     check_name,
     check_players,
+    check_target,
     seating,
 )
 from prefcalc.notation import parse_words, resolve_player
-from prefcalc.schemas import MAX_INT
 from prefcalc.scoring import Problem, Sheet, score
 from prefcalc.settlement import Settlement
 from prefcalc.settlement import settle as _settle
@@ -73,9 +73,13 @@ def new_game(
     """A new game with no deals: players in seating order (2 to 5), a preset name or the path
     of a house-rules TOML file, the target, the money terms and option overrides."""
     names = check_players(tuple(players))
-    if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= MAX_INT:
-        raise DealError(f"the target must be a whole number from 1 to {MAX_INT:,}")
-    price = _amount(whist_price, "the whist price")
+    if isinstance(target, bool) or not isinstance(target, int):
+        raise DealError(f"the target must be a whole number, not {shown(repr(target))}")
+    check_target(target)
+    try:
+        price = to_amount(whist_price)
+    except AmountError as exc:
+        raise DealError(exc.about("the whist price")) from None
     if price <= 0:
         raise DealError("the whist price must be positive")
     ref = _convention_ref(convention, _options(options))
@@ -90,18 +94,6 @@ def new_game(
         currency=check_currency(currency),
         created=ledger.now(),
     )
-
-
-def _amount(value: Amount | str, what: str) -> Amount:
-    if isinstance(value, str):
-        try:
-            return parse_amount(value)
-        except ValueError as exc:
-            raise DealError(f"{what}: {exc}") from None
-    try:
-        return parse_amount(str(value))
-    except ValueError as exc:
-        raise DealError(f"{what}: {exc}") from None
 
 
 def _options(options: Options | None) -> dict[str, Any]:
@@ -174,7 +166,7 @@ def edit(
 ) -> Game:
     """The game with deal ``number`` (1-based) replaced; its time and dealer are kept unless
     ``dealer`` is given. The rest of the night is re-scored."""
-    _check_number(game, number)
+    check_number(game, number)
     conv = rules(game)
     old = game.entries[number - 1]
     parsed = _parse(deal, game)
@@ -200,7 +192,7 @@ def edit(
 
 def delete(game: Game, number: int, *, force: bool = False) -> Game:
     """The game without deal ``number`` (1-based); the later deals are re-scored."""
-    _check_number(game, number)
+    check_number(game, number)
     conv = rules(game)
     entries = game.entries[: number - 1] + game.entries[number:]
     try:
@@ -247,7 +239,8 @@ def _dealer(game: Game, given: str | None, default: str) -> str:
     return resolve_player(given, seating(game)) if given else default
 
 
-def _check_number(game: Game, number: int) -> None:
+def check_number(game: Game, number: int) -> None:
+    """Refuse a deal number the game does not have (deals are numbered from 1)."""
     count = len(game.entries)
     if not 1 <= number <= count:
         raise DealError(
@@ -362,6 +355,7 @@ __all__ = [
     "Options",
     "PrefcalcError",
     "Rounding",
+    "check_number",
     "delete",
     "edit",
     "join",

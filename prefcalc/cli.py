@@ -347,11 +347,7 @@ def explain(
     from prefcalc.views import explain_text
 
     game_, sheet = _game_and_sheet(file, convention, overrides)
-    count = len(game_.entries)
-    if not 1 <= number <= count:
-        raise DealError(
-            f"there is no deal {number} (the game has {count} deal{'s' if count != 1 else ''})"
-        )
+    api.check_number(game_, number)
     out(explain_text(sheet, number))
 
 
@@ -590,6 +586,117 @@ def blank(
     ):
         sys.stderr.write(f"prefcalc: warning: {warning}\n")
     out(f"wrote {output}")
+
+
+# --- the club's history and sharing ----------------------------------------------------------
+
+
+@app.command()
+def history(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            metavar="[PATH]...",
+            help="Ledgers and folders (searched recursively for *.json).",
+            show_default=False,
+        ),
+    ] = None,
+    folder: Annotated[
+        Path | None,
+        typer.Option(
+            "--dir",
+            help="A folder of games (default: the data folder's games).",
+            show_default=False,
+        ),
+    ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option(
+            "--since", help="Only games from this date on (2026-11-01).", show_default=False
+        ),
+    ] = None,
+    player: Annotated[
+        str | None,
+        typer.Option("--player", help="Only this player's games and standing.", show_default=False),
+    ] = None,
+    as_json: JsonOpt = False,
+    xlsx: Annotated[
+        Path | None,
+        typer.Option(
+            "--xlsx",
+            help="Write a workbook with the games, standings and charts.",
+            show_default=False,
+        ),
+    ] = None,
+    pdf: Annotated[
+        Path | None,
+        typer.Option(
+            "--pdf", help="Write a PDF with the standings and charts.", show_default=False
+        ),
+    ] = None,
+    paper: Annotated[
+        Paper, typer.Option("--paper", help="PDF paper size.", case_sensitive=False)
+    ] = Paper.a4,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Read every ledger, leave the cache alone.")
+    ] = False,
+) -> None:
+    """Every game in the data folder (or PATHs): one row per game, then every player's
+    totals across the games (pairwise settlement, exact)."""
+    from prefcalc import history as hist
+
+    day = hist.parse_since(since) if since is not None else None
+    for target, what in ((xlsx, "the workbook"), (pdf, "the PDF")):
+        if target is not None:
+            check_output(target, None, what)
+    where = [*(paths or []), *([folder] if folder is not None else [])]
+    result = hist.collect(where, since=day, player=player, use_cache=not no_cache)
+    for warning in result.warnings:
+        sys.stderr.write(f"prefcalc: warning: {one_line(warning)}\n")
+    if xlsx is not None:
+        from prefcalc.export.history_xlsx import write_history_xlsx
+
+        write_history_xlsx(result, xlsx)
+    if pdf is not None:
+        from prefcalc.export.history_pdf import write_history_pdf
+
+        for warning in write_history_pdf(result, pdf, paper=paper.value):
+            sys.stderr.write(f"prefcalc: warning: {one_line(warning)}\n")
+    if as_json:
+        from prefcalc.history_view import history_json
+
+        out(json.dumps(history_json(result), ensure_ascii=False, indent=2))
+    elif xlsx is None and pdf is None:
+        from prefcalc.history_view import history_text
+
+        out(history_text(result))
+    for target in (xlsx, pdf):
+        if target is not None:
+            out(f"wrote {target}")
+
+
+@app.command()
+def share(
+    png: Annotated[
+        Path | None,
+        typer.Option("--png", help="Also write the pool sheet as a PNG image.", show_default=False),
+    ] = None,
+    file: FileOpt = None,
+) -> None:
+    """A short summary of the game for the group chat (and the pool sheet as an image)."""
+    from prefcalc.history_view import share_text
+
+    path = _path(file)
+    if png is not None:
+        check_output(png, path, "the image")
+    game_, sheet = _game_and_sheet(path)
+    out(share_text(game_, sheet, api.settle(game_)))
+    if png is not None:
+        from prefcalc.share import write_png
+
+        for warning in write_png(game_, sheet, png):
+            sys.stderr.write(f"prefcalc: warning: {one_line(warning)}\n")
+        out(f"wrote {png}")
 
 
 def _version(value: bool) -> None:

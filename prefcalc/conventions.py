@@ -6,6 +6,7 @@ or a preset plus ``key=value`` overrides such as ``passes.prices=1,2,4``. Scorin
 the resulting :class:`Convention` and never asks which preset it came from.
 """
 
+import math
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -15,7 +16,7 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import ValidationError
 
-from prefcalc.amounts import Amount, exact_text, norm
+from prefcalc.amounts import MAX_AMOUNT, Amount, exact_text, norm
 from prefcalc.errors import ConventionError, shown
 from prefcalc.resources import bundled
 from prefcalc.schemas import (
@@ -226,8 +227,19 @@ class Convention(NamedTuple):
         if len(prices) < 2 or self.passes_after_last == "hold":
             return last
         if self.passes_after_last == "arithmetic":
-            return last + beyond * (last - prices[-2])
-        return norm(last * Fraction(last, prices[-2]) ** beyond)
+            price: Amount = last + beyond * (last - prices[-2])
+        else:
+            ratio = Fraction(last, prices[-2])
+            if ratio > 1 and beyond * math.log10(ratio) + math.log10(last) > 9:
+                price = MAX_AMOUNT + 1  # not computed: it would only grow without bound
+            else:
+                price = norm(last * Fraction(ratio.numerator**beyond, ratio.denominator**beyond))
+        if not -MAX_AMOUNT <= price <= MAX_AMOUNT:
+            raise ConventionError(
+                f"all-pass deal {k} in a row would cost more than {MAX_AMOUNT:,} per trick "
+                f"(passes.after_last = {self.passes_after_last} grows without bound)"
+            )
+        return price
 
     def exit_level(self, streak: int) -> int:
         """The lowest legal trick contract after ``streak`` all-pass deals in a row."""
@@ -389,7 +401,11 @@ def load(name_or_path: str) -> Convention:
     if name_or_path.strip().lower() in PRESETS:
         return load_preset(name_or_path)
     path = Path(name_or_path)
-    if path.suffix.lower() == ".toml" or path.exists():
+    try:
+        exists = path.exists()
+    except OSError:  # a name too long for the file system, a bad byte...: not a file
+        exists = False
+    if path.suffix.lower() == ".toml" or exists:
         return load_file(path)
     raise ConventionError(
         f"unknown convention '{shown(name_or_path)}' (use {', '.join(PRESETS)} or a .toml file)"

@@ -449,3 +449,14 @@ def test_options_are_listed_in_the_rules_order() -> None:
 def test_a_house_rules_name_or_description_is_one_line_of_text(key: str) -> None:
     with pytest.raises(ConventionError, match=f"'{key}' must be one line of text"):
         from_table({"base": "sochi", key: "Thursday\x1b[2J\n"}, "house.toml")
+
+
+def test_an_all_pass_progression_that_grows_without_bound_is_refused_not_computed() -> None:
+    conv = load_preset("sochi").with_options(
+        {"passes.prices": (1, 2), "passes.after_last": "geometric"}
+    )
+    assert conv.passes_price(30) == 2**29
+    with pytest.raises(ConventionError, match="would cost more than 1,000,000,000 per trick"):
+        conv.passes_price(31)
+    with pytest.raises(ConventionError, match="grows without bound"):
+        conv.passes_price(10**6)  # answered at once, never computed

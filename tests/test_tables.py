@@ -453,3 +453,16 @@ def test_cli_blank_for_two_and_five(players: str, tmp_path: Path) -> None:
     bad = invoke(["blank", "--players", "6", "-o", "c.pdf"], tmp_path)
     assert bad.returncode == 2 and "2 to 5 players" in bad.stderr
     assert not (tmp_path / "c.pdf").exists()
+
+
+def test_the_club_history_counts_a_player_who_joined() -> None:
+    from prefcalc.history import running_balance, summarise
+
+    g = joined_evening()
+    night = summarise(g, "joined.json")
+    assert night.players == ("Anna", "Boris", "Dima", "Vera")
+    assert night.stats["Dima"].declared == {6: 1}  # his 6♣ after joining
+    assert night.result["Dima"] == 12
+    balances = running_balance(prefcalc.sheet(g))
+    assert balances[2]["Dima"] == 0  # not at the table yet
+    assert balances[-1] == dict(prefcalc.settle(g).whists)

@@ -965,6 +965,53 @@ def _settlement_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
             flow.y -= lead * 1.15
 
 
+# --- the running balance -------------------------------------------------------------------
+
+
+def _balance_page(flow: Flow, sheet: Sheet) -> None:
+    """A page with every player's running balance over the deals of the night (a chart)."""
+    if not sheet.scored:
+        return
+    from prefcalc.export.charts import line_chart
+    from prefcalc.history import running_balance
+
+    writer = flow.writer
+    lay = writer.lay
+    lead = lay.size * lay.leading
+    flow.page = writer.page()
+    flow.y = flow.top
+    flow.heading("Running balance over the night")
+    note = (
+        "Each player's result in whists after every deal: the exact settlement if the night "
+        "had ended there (unclosed pools into the mountains, both methods agree)."
+    )
+    flow.page.items.append((flow.left, flow.y, note, False, lay.size, 0.3))
+    flow.y -= lead * 1.5
+    height = flow.y - flow.bottom - lead
+    balances = running_balance(sheet)
+    series = [
+        (
+            p,
+            [(0.0, 0.0)]
+            + [(float(s.number), float(b[p])) for s, b in zip(sheet.scored, balances, strict=True)],
+        )
+        for p in sheet.players
+    ]
+    art, texts = line_chart(
+        flow.left,
+        flow.y - height,
+        flow.right - flow.left,
+        height,
+        series,
+        "deal",
+        "whists",
+        lay.size,
+    )
+    flow.page.art.extend(art)
+    flow.page.items.extend(texts)
+    flow.y -= height
+
+
 # --- the deal log ---------------------------------------------------------------------------
 
 
@@ -1102,6 +1149,7 @@ def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
     draw_sheet(writer, players, title, target, running_entries(sheet), note)
     flow = Flow(writer)
     _settlement_pages(flow, game, sheet)
+    _balance_page(flow, sheet)
     _log_pages(flow, game, sheet)
     data = writer.render()
     return Built(data, warnings, len(writer.pages), writer.strings)

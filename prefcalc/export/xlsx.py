@@ -381,6 +381,43 @@ def _write_sheet(
         letter = own[k]
         current = ws.column_dimensions[letter].width or 0
         ws.column_dimensions[letter].width = max(current, _width(len(_written_header(key))))
+    _write_balance(ws, sheet, head, 3 + len(keys))
+
+
+def _write_balance(ws: Any, sheet: Sheet, head: int, first: int) -> None:
+    """Beside the running totals: every player's running balance in whists after each deal
+    (the exact settlement if the night stopped there; values as of the export) and a native
+    line chart of it."""
+    from prefcalc.export.history_xlsx import balance_chart
+    from prefcalc.history import running_balance
+
+    players = sheet.players
+    title = ws.cell(
+        head - 1, first, "Running balance in whists (settled as if the night ended there)"
+    )
+    title.style = _TITLE
+    _header_row(ws, head, ["#", *players], first)
+    for k, (scored, balance) in enumerate(zip(sheet.scored, running_balance(sheet), strict=True)):
+        r = head + 1 + k
+        ws.cell(r, first, scored.number)
+        for c, p in enumerate(players, first + 1):
+            cell = ws.cell(r, c, _num(balance[p]))
+            fmt = _points_format(balance[p])
+            if fmt != WHOLE_FORMAT:
+                cell.number_format = fmt
+    for c, p in enumerate(players, first + 1):
+        ws.column_dimensions[get_column_letter(c)].width = _width(max(len(p), 8))
+    if sheet.scored:
+        chart = balance_chart(
+            ws,
+            first,
+            head,
+            head + len(sheet.scored),
+            len(players),
+            "Running balance over the night",
+            "deal",
+        )
+        ws.add_chart(chart, f"{get_column_letter(first + len(players) + 2)}{head}")
 
 
 # --- Settlement ---------------------------------------------------------------------------------

@@ -1,0 +1,231 @@
+"""The club history as a PDF (``prefcalc history --pdf FILE``): the standings table, the
+running balance over the season and the made-contract rates (charts drawn with reportlab's
+graphics, :mod:`prefcalc.export.charts`), then one line per game.
+
+It uses the pool sheet's page layout (``templates/sheet-layout.toml``), fonts and writer, so
+names in any script print the same way as on the sheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from prefcalc import __version__
+from prefcalc.amounts import Amount
+from prefcalc.export.charts import bar_rows, line_chart
+from prefcalc.export.fonts import FontBook
+from prefcalc.export.pdf import Flow, Writer, load_layout, printable
+from prefcalc.files import write_atomic
+from prefcalc.history import History, Night, Standing
+from prefcalc.history_view import _money_cells
+from prefcalc.views import money_text, signed
+
+
+def _table(flow: Flow, rows: Sequence[Sequence[str]], right: Sequence[bool]) -> None:
+    """Rows of cells in columns (the first row is the header, bold), shrunk to the page's
+    width if need be, repeated header on every new page."""
+    writer = flow.writer
+    metrics = writer.metrics
+    lay = writer.lay
+    size = lay.size
+    space = flow.right - flow.left
+    gap = 10.0
+    while True:
+        widths = [
+            max(metrics.width(row[c], size, bold=(r == 0)) for r, row in enumerate(rows))
+            for c in range(len(rows[0]))
+        ]
+        if sum(widths) + gap * (len(widths) - 1) <= space or size <= 5:
+            break
+        size -= 0.5
+    lead = size * lay.leading
+
+    def line(row: Sequence[str], bold: bool) -> None:
+        x = flow.left
+        for c, cell in enumerate(row):
+            text = metrics.fit(cell, size, widths[c], bold)
+            at = x + widths[c] - metrics.width(text, size, bold) if right[c] else x
+            flow.page.items.append((at, flow.y, text, bold, size, 0.35 if bold else 0.0))
+            x += widths[c] + gap
+        flow.y -= lead
+
+    line(rows[0], True)
+    for row in rows[1:]:
+        if flow.y - lead < flow.bottom:
+            flow.page = writer.page()
+            flow.y = flow.top
+            line(rows[0], True)
+        line(row, False)
+
+
+def _night(value: Amount, night: Night) -> str:
+    return f"{signed(value)} on {night.date[:10] or 'no date'}"
+
+
+def _standings_rows(players: Sequence[Standing]) -> list[list[str]]:
+    rows = [
+        [
+            "player",
+            "games",
+            "whists",
+            "money",
+            "wins",
+            "best night",
+            "worst night",
+            "contracts made",
+            "misères made/failed",
+            "whists written/received",
+            "all-pass deals/tricks",
+        ]
+    ]
+    for s in players:
+        rate = (
+            f"{s.contracts_made}/{s.contracts_declared} "
+            f"({round(100 * s.contracts_made / s.contracts_declared)}%)"
+            if s.contracts_declared
+            else "0/0"
+        )
+        rows.append(
+            [
+                s.name,
+                str(s.games),
+                signed(s.whists),
+                _money_cells(s.money),
+                str(s.wins),
+                _night(*s.best) if s.best else "",
+                _night(*s.worst) if s.worst else "",
+                rate,
+                f"{s.misere_made}/{s.misere_failed}",
+                f"{signed(s.written).lstrip('+')}/{signed(s.received).lstrip('+')}",
+                f"{s.passes}/{s.passes_tricks}",
+            ]
+        )
+    return rows
+
+
+def _games_rows(games: Sequence[Night]) -> list[list[str]]:
+    rows = [["#", "date", "convention", "deals", "state", "result in whists (money)"]]
+    for k, night in enumerate(games, 1):
+        result = ", ".join(
+            f"{p} {signed(night.result[p])} ({money_text(night.money[p], night.currency)})"
+            for p in night.players
+        )
+        rows.append(
+            [
+                str(k),
+                night.date[:10] or "no date",
+                night.convention,
+                str(night.deals),
+                "finished" if night.finished else "stopped early",
+                result,
+            ]
+        )
+    return rows
+
+
+def build_history_pdf(h: History, paper: str = "a4") -> tuple[bytes, list[str]]:
+    """The history document as PDF bytes, with the warnings to show (undrawable names)."""
+    lay = load_layout(paper)
+    book = FontBook()
+    names = [s.name for s in h.players] + [p for n in h.games for p in n.players]
+    texts = list(dict.fromkeys([*names, *(n.currency for n in h.games if n.currency)]))
+    warnings = book.check([printable(t) for t in texts])
+    writer = Writer(lay, book, f"prefcalc {__version__} · club history")
+    flow = Flow(writer)
+    size = lay.size
+    lead = size * lay.leading
+    dates = [n.date[:10] for n in h.games if n.date]
+    span = f"{dates[0]} to {dates[-1]}" if dates else "no dates"
+    flow.heading(f"Club history · {len(h.games)} game{'s' if len(h.games) != 1 else ''} · {span}")
+    note = (
+        "Results by the pairwise method in exact whists (a game stopped early counts with its "
+        "provisional settlement); money per currency, never converted; a win is a positive night."
+    )
+    flow.page.items.append((flow.left, flow.y, note, False, size, 0.3))
+    flow.y -= lead * 1.6
+    if not h.games:
+        flow.page.items.append((flow.left, flow.y, "no games found", False, size, 0.0))
+    else:
+        flow.heading("Standings", size + 3)
+        right = [False, True, True, True, True, False, False, True, True, True, True]
+        _table(flow, _standings_rows(h.players), right)
+        # made-contract rates
+        flow.gap(lead)
+        flow.need(size * 1.9 * min(len(h.players) + 1, 6) + lead * 3)
+        flow.heading("Contracts made, of those declared", size + 3)
+        rows = [
+            (
+                s.name,
+                s.contracts_made / s.contracts_declared if s.contracts_declared else None,
+                f"{s.contracts_made}/{s.contracts_declared}"
+                + (
+                    f" ({round(100 * s.contracts_made / s.contracts_declared)}%)"
+                    if s.contracts_declared
+                    else ""
+                ),
+            )
+            for s in h.players
+        ]
+        name_w = max(writer.metrics.width(s.name, size) for s in h.players)
+        chunk = max(int((flow.y - flow.bottom) // (size * 1.9)) - 1, 1)
+        for start in range(0, len(rows), chunk):
+            if start:
+                flow.page = writer.page()
+                flow.y = flow.top
+            art, items, used = bar_rows(
+                flow.left, flow.y, flow.right - flow.left, rows[start : start + chunk], name_w, size
+            )
+            flow.page.art.extend(art)
+            flow.page.items.extend(items)
+            flow.y -= used + lead
+        # the running balance over the season
+        flow.page = writer.page()
+        flow.y = flow.top
+        flow.heading("Running balance over the season")
+        flow.page.items.append(
+            (flow.left, flow.y, "Each player's total in whists after every game.", False, size, 0.3)
+        )
+        flow.y -= lead * 1.5
+        height = flow.y - flow.bottom - lead
+        running = h.running()
+        series = []
+        for s in h.players:
+            points = [(0.0, 0.0)]
+            started = False
+            for k, (night, totals) in enumerate(zip(h.games, running, strict=True), 1):
+                started = started or any(_same(p, s) for p in night.players)
+                if started:
+                    points.append((float(k), float(totals[s.name])))
+            series.append((s.name, points))
+        art, items = line_chart(
+            flow.left,
+            flow.y - height,
+            flow.right - flow.left,
+            height,
+            series,
+            "game",
+            "whists",
+            size,
+        )
+        flow.page.art.extend(art)
+        flow.page.items.extend(items)
+        # every game
+        flow.page = writer.page()
+        flow.y = flow.top
+        flow.heading("Games")
+        _table(flow, _games_rows(h.games), [True, False, False, True, False, False])
+    return writer.render(), warnings
+
+
+def _same(name: str, s: Standing) -> bool:
+    from prefcalc.model import name_key
+
+    return name_key(name) == s.key
+
+
+def write_history_pdf(h: History, path: Path, paper: str = "a4") -> list[str]:
+    """Write the history document to ``path``; return the warnings to show."""
+    data, warnings = build_history_pdf(h, paper)
+    write_atomic(Path(path), data, "the PDF")
+    return warnings

@@ -1,0 +1,268 @@
+"""The club history as an XLSX workbook (``prefcalc history --xlsx FILE``).
+
+Three sheets:
+
+``Games``
+    One row per game, oldest first: date, file, convention, deals, finished or stopped
+    early, currency, then every player's result in whists (empty when he did not play).
+``Standings``
+    One row per player: games, whists, money per currency, wins, best and worst night,
+    contracts declared and made (total and by level) with the made rate, misères, whists
+    written and received, all-pass deals and tricks; and a native bar chart of the
+    made-contract rates.
+``Balance``
+    Every player's running balance in whists after each game, and a native line chart of it.
+
+The numbers are values (the history is not a spreadsheet model): whists exact (a fraction
+shows as ``73 1/3``), money in the currency's minor unit.
+"""
+
+from __future__ import annotations
+
+import io
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from openpyxl import Workbook  # type: ignore[import-untyped]
+from openpyxl.chart import BarChart, LineChart, Reference  # type: ignore[import-untyped]
+from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
+
+from prefcalc.amounts import Amount
+from prefcalc.export.xlsx import (
+    _HEADER,
+    DATETIME_FORMAT,
+    WHOLE_FORMAT,
+    _money_format,
+    _num,
+    _points_format,
+    _styles,
+    _text,
+    _width,
+)
+from prefcalc.files import write_atomic
+from prefcalc.history import LEVELS, History, Night
+from prefcalc.model import name_key
+
+GAMES = "Games"
+STANDINGS = "Standings"
+BALANCE = "Balance"
+
+
+def _points(ws: Any, row: int, col: int, value: Amount) -> None:
+    cell = ws.cell(row, col, _num(value))
+    fmt = _points_format(value)
+    if fmt != WHOLE_FORMAT:
+        cell.number_format = fmt
+
+
+def _label(ws: Any, row: int, col: int, value: str) -> None:
+    cell = ws.cell(row, col, _text(value))
+    cell.data_type = "s"  # never a formula, whatever it starts with
+
+
+def _header(ws: Any, row: int, labels: list[str]) -> None:
+    for col, label in enumerate(labels, 1):
+        _label(ws, row, col, label)
+        ws.cell(row, col).style = _HEADER
+
+
+def _when(night: Night) -> datetime | str:
+    try:
+        moment = datetime.fromisoformat(night.date)
+    except ValueError:
+        return _text(night.date)
+    return moment.replace(tzinfo=None)
+
+
+def _widths(ws: Any, widths: list[int]) -> None:
+    for col, length in enumerate(widths, 1):
+        ws.column_dimensions[get_column_letter(col)].width = _width(length)
+
+
+def _write_games(ws: Any, h: History) -> None:
+    names = [s.name for s in h.players]
+    column = {s.key: 8 + k for k, s in enumerate(h.players)}
+    labels = ["Date", "File", "Convention", "Deals", "State", "Currency", "Players", *names]
+    _header(ws, 1, labels)
+    widths = [len(x) for x in labels]
+    for r, night in enumerate(h.games, 2):
+        when = _when(night)
+        ws.cell(r, 1, when)
+        if isinstance(when, datetime):
+            ws.cell(r, 1).number_format = DATETIME_FORMAT
+        texts = {
+            2: night.file,
+            3: night.convention,
+            5: "finished" if night.finished else "stopped early (provisional)",
+            6: night.currency,
+            7: ", ".join(night.players),
+        }
+        for col, text in texts.items():
+            _label(ws, r, col, text)
+            widths[col - 1] = max(widths[col - 1], min(len(text), 60))
+        ws.cell(r, 4, night.deals)
+        for p in night.players:
+            where = column.get(name_key(p))
+            if where is not None:
+                _points(ws, r, where, night.result[p])
+    widths[0] = max(widths[0], len(DATETIME_FORMAT))
+    _widths(ws, widths)
+    ws.freeze_panes = "B2"
+    if h.games:
+        ws.auto_filter.ref = f"A1:{get_column_letter(len(labels))}{len(h.games) + 1}"
+
+
+def _write_standings(ws: Any, h: History) -> None:
+    currencies = sorted({c for s in h.players for c in s.money})
+    money_labels = [f"Money {c}" if c else "Money (no currency)" for c in currencies]
+    labels = [
+        "Player",
+        "Games",
+        "Whists",
+        *money_labels,
+        "Wins",
+        "Best night",
+        "Best night date",
+        "Worst night",
+        "Worst night date",
+        "Contracts declared",
+        "Contracts made",
+        "Made rate",
+        *(f"{lv} made/declared" for lv in LEVELS),
+        "Misères made",
+        "Misères failed",
+        "Whists written",
+        "Whists received",
+        "All-pass deals",
+        "All-pass tricks",
+    ]
+    _header(ws, 1, labels)
+    widths = [len(x) for x in labels]
+    rate_col = labels.index("Made rate") + 1
+    for r, s in enumerate(h.players, 2):
+        _label(ws, r, 1, s.name)
+        widths[0] = max(widths[0], min(len(s.name), 60))
+        ws.cell(r, 2, s.games)
+        _points(ws, r, 3, s.whists)
+        for k, c in enumerate(currencies):
+            if c in s.money:
+                cell = ws.cell(r, 4 + k, _num(s.money[c]))
+                cell.number_format = _money_format(c)
+        col = 4 + len(currencies)
+        ws.cell(r, col, s.wins)
+        for value, night in (s.best, s.worst) if s.best and s.worst else ():
+            _points(ws, r, col + 1, value)
+            _label(ws, r, col + 2, night.date[:10])
+            col += 2
+        col = 4 + len(currencies) + 5
+        ws.cell(r, col, s.contracts_declared)
+        ws.cell(r, col + 1, s.contracts_made)
+        if s.contracts_declared:
+            cell = ws.cell(r, rate_col, s.contracts_made / s.contracts_declared)
+            cell.number_format = "0%"
+        for k, lv in enumerate(LEVELS):
+            _label(ws, r, rate_col + 1 + k, f"{s.made.get(lv, 0)}/{s.declared.get(lv, 0)}")
+        col = rate_col + 1 + len(LEVELS)
+        ws.cell(r, col, s.misere_made)
+        ws.cell(r, col + 1, s.misere_failed)
+        _points(ws, r, col + 2, s.written)
+        _points(ws, r, col + 3, s.received)
+        ws.cell(r, col + 4, s.passes)
+        ws.cell(r, col + 5, s.passes_tricks)
+    _widths(ws, widths)
+    ws.freeze_panes = "B2"
+    if h.players:
+        chart = BarChart()
+        chart.type = "bar"
+        chart.title = "Contracts made, of those declared"
+        chart.y_axis.title = "made rate"
+        chart.y_axis.number_format = "0%"
+        chart.y_axis.scaling.min = 0
+        chart.y_axis.scaling.max = 1
+        chart.legend = None
+        chart.x_axis.scaling.orientation = "maxMin"  # the first player at the top
+        data = Reference(ws, min_col=rate_col, min_row=1, max_row=len(h.players) + 1)
+        chart.add_data(data, titles_from_data=True)
+        chart.set_categories(Reference(ws, min_col=1, min_row=2, max_row=len(h.players) + 1))
+        _show_axes(chart)
+        chart.height = max(7.5, 1.0 + 0.8 * len(h.players))
+        chart.width = 18
+        ws.add_chart(chart, f"B{len(h.players) + 4}")
+
+
+def _show_axes(chart: Any) -> None:
+    """openpyxl 3.1 marks both axes deleted unless told otherwise: show them."""
+    chart.x_axis.delete = False
+    chart.y_axis.delete = False
+    chart.x_axis.tickLblPos = "low"  # the labels at the bottom, not on the zero line
+
+
+def balance_chart(
+    ws: Any, first_col: int, header_row: int, last_row: int, series: int, title: str, x: str
+) -> Any:
+    """A line chart of the table at ``first_col`` (categories) and the ``series`` columns
+    after it, header at ``header_row``, data down to ``last_row``."""
+    chart = LineChart()
+    chart.title = title
+    chart.y_axis.title = "whists"
+    chart.x_axis.title = x
+    data = Reference(
+        ws,
+        min_col=first_col + 1,
+        max_col=first_col + series,
+        min_row=header_row,
+        max_row=last_row,
+    )
+    chart.add_data(data, titles_from_data=True)
+    chart.set_categories(Reference(ws, min_col=first_col, min_row=header_row + 1, max_row=last_row))
+    for s in chart.series:
+        s.smooth = False
+        s.marker.symbol = "none"
+    _show_axes(chart)
+    chart.height = 9
+    chart.width = 18
+    return chart
+
+
+def _write_balance(ws: Any, h: History) -> None:
+    labels = ["#", "Date", *(s.name for s in h.players)]
+    _header(ws, 1, labels)
+    started: set[str] = set()
+    running = h.running()
+    for r, (night, totals) in enumerate(zip(h.games, running, strict=True), 2):
+        ws.cell(r, 1, r - 1)
+        _label(ws, r, 2, night.date[:10] or "no date")
+        started.update(name_key(p) for p in night.players)
+        for k, s in enumerate(h.players):
+            if s.key in started:
+                _points(ws, r, 3 + k, totals[s.name])
+    _widths(ws, [4, 10, *(max(len(s.name), 8) for s in h.players)])
+    ws.freeze_panes = "C2"
+    if h.games and h.players:
+        chart = balance_chart(
+            ws, 2, 1, len(h.games) + 1, len(h.players), "Running balance over the season", "game"
+        )
+        ws.add_chart(chart, f"{get_column_letter(len(labels) + 2)}2")
+
+
+def build_history_workbook(h: History) -> Any:
+    wb = Workbook()
+    _styles(wb)
+    games = wb.active
+    games.title = GAMES
+    _write_games(games, h)
+    _write_standings(wb.create_sheet(STANDINGS), h)
+    _write_balance(wb.create_sheet(BALANCE), h)
+    return wb
+
+
+def history_workbook_bytes(h: History) -> bytes:
+    buffer = io.BytesIO()
+    build_history_workbook(h).save(buffer)
+    return buffer.getvalue()
+
+
+def write_history_xlsx(h: History, path: Path) -> None:
+    """Write the history workbook to ``path``, replacing it whole."""
+    write_atomic(Path(path), history_workbook_bytes(h), "the workbook")

@@ -1,0 +1,696 @@
+"""The club's history: every game in a folder, every player across the season.
+
+:func:`collect` finds the ledgers (the data folder's ``games/`` by default, or the given
+files and folders, recursively), summarises each game as a :class:`Night` (its settlement
+and what every player did) and adds the nights up per player (:class:`Standing`).
+
+Decisions (README, "Club history"):
+
+* A game's result is the settlement ``prefcalc settle`` shows by default: method 1
+  (pairwise), exact whists. A game stopped early counts with its provisional settlement
+  and is marked ``finished = False``. Money is the settlement's money (rounded to the
+  currency's unit) and is added up per currency, never converted.
+* A *win* is a night with a positive result in whists.
+* Players are matched across games by :func:`prefcalc.model.name_key` (the same
+  normalisation as within a game); a player is shown with the spelling of his latest game.
+* A file that is not a ledger (or a corrupt one) is skipped with a one-line warning.
+
+The cache (:class:`Cache`) is an SQLite file in the data folder holding each ledger's
+summary keyed by its path, size, modification time and BLAKE2 digest: the ledger is read
+and hashed every time (cheap), and only a ledger whose bytes changed is validated and
+scored again. The cache is never needed for correctness: when it is missing, corrupt,
+locked or not writable, everything is computed from the ledgers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+import stat
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from prefcalc import __version__, files
+from prefcalc.amounts import Amount, exact_text, norm, parse_amount
+from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
+from prefcalc.model import AllPass, Contract, Game, Join, Misere, name_key
+from prefcalc.scoring import Sheet
+
+CACHE_NAME = "history-cache.sqlite3"
+CACHE_FORMAT = 1  # bump when the stored summary changes shape or meaning
+LEVELS = (6, 7, 8, 9, 10)
+Day = date  # (``Night.date`` is the ISO text; ``Night.day`` is this)
+
+
+# --- one night -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NightStats:
+    """What one player did in one game."""
+
+    declared: dict[int, int]  # contract level -> contracts declared
+    made: dict[int, int]  # contract level -> contracts made (an unplayed one counts as made)
+    misere_made: int
+    misere_failed: int
+    written: Amount  # whists he wrote on the others (the sheet's whist columns)
+    received: Amount  # whists the others wrote on him
+    passes: int  # all-pass deals he held cards in
+    passes_tricks: int  # tricks he took in them
+
+
+@dataclass(frozen=True)
+class Night:
+    """One game as the history sees it."""
+
+    file: str
+    date: str  # the game's ``created`` time (ISO, with its UTC offset)
+    players: tuple[str, ...]
+    convention: str
+    deals: int
+    finished: bool
+    currency: str
+    whist_price: Amount
+    result: dict[str, Amount]  # whists, pairwise exact
+    money: dict[str, Amount]  # in ``currency``, rounded to its unit
+    stats: dict[str, NightStats]
+
+    @property
+    def day(self) -> Day | None:
+        moment = _moment(self.date)
+        return moment.date() if moment is not None else None
+
+
+def _moment(text: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def made(deal: Contract) -> bool:
+    """A contract is made when the declarer took his level, or it was not played."""
+    return deal.tricks is None or deal.tricks >= deal.level
+
+
+def night_stats(game: Game, sheet: Sheet) -> dict[str, NightStats]:
+    """Every player's contracts, misères, whists and all-pass deals in ``game``."""
+    players = sheet.players  # every player seated at the end (after a join too)
+    declared: dict[str, dict[int, int]] = {p: {} for p in players}
+    done: dict[str, dict[int, int]] = {p: {} for p in players}
+    misere = {p: [0, 0] for p in players}
+    passes = {p: [0, 0] for p in players}
+    for entry in game.entries:
+        deal = entry.deal
+        if isinstance(deal, Contract):
+            mine = declared[deal.declarer]
+            mine[deal.level] = mine.get(deal.level, 0) + 1
+            if made(deal):
+                ok = done[deal.declarer]
+                ok[deal.level] = ok.get(deal.level, 0) + 1
+        elif isinstance(deal, Misere):
+            misere[deal.declarer][0 if deal.tricks == 0 else 1] += 1
+        elif isinstance(deal, AllPass):
+            for name, tricks in deal.tricks:
+                passes[name][0] += 1
+                passes[name][1] += tricks
+    w = sheet.whists
+    return {
+        p: NightStats(
+            declared=declared[p],
+            made=done[p],
+            misere_made=misere[p][0],
+            misere_failed=misere[p][1],
+            written=norm(sum((w[p][q] for q in players if q != p), Fraction(0))),
+            received=norm(sum((w[q][p] for q in players if q != p), Fraction(0))),
+            passes=passes[p][0],
+            passes_tricks=passes[p][1],
+        )
+        for p in players
+    }
+
+
+def summarise(game: Game, file: str) -> Night:
+    """The history's view of one game: its default settlement and every player's night."""
+    from prefcalc import api
+
+    sheet = api.sheet(game)
+    settled = api.settle(game)
+    return Night(
+        file=file,
+        date=game.created,
+        players=sheet.players,
+        convention=sheet.convention.name,
+        deals=len(game.entries),
+        finished=sheet.finished,
+        currency=game.currency,
+        whist_price=game.whist_price,
+        result=dict(settled.whists),
+        money=dict(settled.money),
+        stats=night_stats(game, sheet),
+    )
+
+
+def running_balance(sheet: Sheet) -> list[dict[str, Amount]]:
+    """Each player's balance in whists after every deal of the night: what the settlement
+    (exact; both methods agree) would give if the night stopped there.
+
+    Computed from running totals, so a long night costs one pass: with ``m`` the mountains
+    plus ``pool_to_mountain`` × the points missing to the largest pool, player i's result is
+    ``10 × (average m − m_i) + net game whists`` (the amnesty changes no difference to the
+    average), i.e. ``(10 × (Σm − N × m_i) + N × net_i) / N``, in whole numbers while the
+    sheet is whole.
+
+    A player who joins later counts from his join on (N grows); before it his balance is 0.
+    """
+    players = sheet.players
+    n = len(players)
+    seat = {p: i for i, p in enumerate(players)}
+    later = {s.entry.deal.player for s in sheet.scored if isinstance(s.entry.deal, Join)}
+    here = [p not in later for p in players]
+    factor = sheet.convention.pool_to_mountain
+    pool: list[Amount] = [0] * n
+    mountain: list[Amount] = [0] * n
+    net: list[Amount] = [0] * n  # whists written on others minus whists written on him
+    out: list[dict[str, Amount]] = []
+    last: dict[str, Amount] = dict.fromkeys(players, 0)
+    for scored in sheet.scored:
+        arrival = scored.entry.deal
+        if isinstance(arrival, Join):
+            here[seat[arrival.player]] = True
+        if scored.writes or isinstance(arrival, Join):
+            for w in scored.writes:
+                i = seat[w.player]
+                if w.column == "pool":
+                    pool[i] += w.amount
+                elif w.column == "mountain":
+                    mountain[i] += w.amount
+                elif w.on is not None:
+                    net[i] += w.amount
+                    net[seat[w.on]] -= w.amount
+            seated = [i for i in range(n) if here[i]]
+            k = len(seated)
+            top = max(pool[i] for i in seated)
+            full = [mountain[i] + factor * (top - pool[i]) if here[i] else 0 for i in range(n)]
+            total = sum(full)
+            last = {}
+            for i, p in enumerate(players):
+                if not here[i]:
+                    last[p] = 0
+                    continue
+                num = 10 * (total - k * full[i]) + k * net[i]
+                if num.__class__ is int:
+                    last[p] = num // k if num % k == 0 else Fraction(num, k)
+                else:
+                    last[p] = norm(Fraction(num) / k)
+        out.append(last)
+    return out
+
+
+# --- the summary as stored in the cache ------------------------------------------------------
+
+
+def _amount_text(value: Amount) -> str:
+    return exact_text(value)
+
+
+def night_to_json(night: Night) -> dict[str, Any]:
+    return {
+        "date": night.date,
+        "players": list(night.players),
+        "convention": night.convention,
+        "deals": night.deals,
+        "finished": night.finished,
+        "currency": night.currency,
+        "whist_price": _amount_text(night.whist_price),
+        "result": {p: _amount_text(v) for p, v in night.result.items()},
+        "money": {p: _amount_text(v) for p, v in night.money.items()},
+        "stats": {
+            p: {
+                "declared": {str(k): v for k, v in s.declared.items()},
+                "made": {str(k): v for k, v in s.made.items()},
+                "misere": [s.misere_made, s.misere_failed],
+                "whists": [_amount_text(s.written), _amount_text(s.received)],
+                "passes": [s.passes, s.passes_tricks],
+            }
+            for p, s in night.stats.items()
+        },
+    }
+
+
+def night_from_json(data: dict[str, Any], file: str) -> Night:
+    return Night(
+        file=file,
+        date=str(data["date"]),
+        players=tuple(data["players"]),
+        convention=str(data["convention"]),
+        deals=int(data["deals"]),
+        finished=bool(data["finished"]),
+        currency=str(data["currency"]),
+        whist_price=parse_amount(data["whist_price"]),
+        result={p: parse_amount(v) for p, v in data["result"].items()},
+        money={p: parse_amount(v) for p, v in data["money"].items()},
+        stats={
+            p: NightStats(
+                declared={int(k): int(v) for k, v in s["declared"].items()},
+                made={int(k): int(v) for k, v in s["made"].items()},
+                misere_made=int(s["misere"][0]),
+                misere_failed=int(s["misere"][1]),
+                written=parse_amount(s["whists"][0]),
+                received=parse_amount(s["whists"][1]),
+                passes=int(s["passes"][0]),
+                passes_tricks=int(s["passes"][1]),
+            )
+            for p, s in data["stats"].items()
+        },
+    )
+
+
+# --- the cache ----------------------------------------------------------------------------------
+
+
+class Cache:
+    """Summaries of ledgers already read, in an SQLite file; every failure turns it off.
+
+    A row is used only when the ledger's path, size, modification time and BLAKE2 digest all
+    match, and the row was written by this prefcalc version in this cache format.
+    """
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.db: sqlite3.Connection | None = None
+        self.pending: list[tuple[str, int, int, str, str | None, str | None]] = []
+        self.gone: list[str] = []
+        if path is not None:
+            self._open(path)
+
+    def _open(self, path: Path) -> None:
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            st = None
+        except OSError:
+            return
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            return  # a link, a FIFO or a folder where the cache should be: never touch it
+        for attempt in range(2):
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(path, timeout=2, isolation_level=None)
+                self._prepare(db)
+                self.db = db
+                return
+            except sqlite3.DatabaseError:
+                # not a database (or a broken one): it is only a cache, start it afresh
+                if attempt == 0:
+                    try:
+                        db.close()
+                        path.unlink(missing_ok=True)
+                    except (OSError, sqlite3.Error, UnboundLocalError):
+                        return
+                    continue
+                return
+            except (OSError, sqlite3.Error):
+                return
+
+    @staticmethod
+    def _prepare(db: sqlite3.Connection) -> None:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        stamp = db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'"
+        ).fetchone()
+        current = None
+        if stamp is not None:
+            row = db.execute("SELECT value FROM meta WHERE key = 'prefcalc'").fetchone()
+            current = row[0] if row else None
+        if version != CACHE_FORMAT or current != __version__:
+            db.execute("DROP TABLE IF EXISTS ledgers")
+            db.execute("DROP TABLE IF EXISTS meta")
+        db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS ledgers (path TEXT PRIMARY KEY, size INTEGER, "
+            "mtime_ns INTEGER, digest TEXT, summary TEXT, error TEXT)"
+        )
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('prefcalc', ?)", (__version__,))
+        db.execute(f"PRAGMA user_version = {CACHE_FORMAT}")
+        db.execute("SELECT count(*) FROM ledgers").fetchone()  # reads the table: corrupt? raise
+
+    def rows(self) -> dict[str, tuple[int, int, str, str | None, str | None]]:
+        if self.db is None:
+            return {}
+        try:
+            return {
+                r[0]: (r[1], r[2], r[3], r[4], r[5])
+                for r in self.db.execute(
+                    "SELECT path, size, mtime_ns, digest, summary, error FROM ledgers"
+                )
+            }
+        except sqlite3.Error:
+            self.close()
+            return {}
+
+    def put(
+        self,
+        path: str,
+        size: int,
+        mtime_ns: int,
+        digest: str,
+        summary: str | None,
+        error: str | None,
+    ) -> None:
+        self.pending.append((path, size, mtime_ns, digest, summary, error))
+
+    def forget(self, paths: Sequence[str]) -> None:
+        """Drop the rows of ledgers that are gone (at the next :meth:`commit`)."""
+        self.gone.extend(paths)
+
+    def commit(self) -> None:
+        if self.db is None or not (self.pending or self.gone):
+            return
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.executemany(
+                "INSERT OR REPLACE INTO ledgers VALUES (?, ?, ?, ?, ?, ?)", self.pending
+            )
+            self.db.executemany("DELETE FROM ledgers WHERE path = ?", [(p,) for p in self.gone])
+            self.db.execute("COMMIT")
+        except sqlite3.Error:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+        self.pending = []
+        self.gone = []
+
+    def close(self) -> None:
+        if self.db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.close()
+        self.db = None
+
+
+def cache_path() -> Path:
+    """Where the history cache lives: the data folder (``ledger.data_dir()``)."""
+    from prefcalc.ledger import data_dir
+
+    return data_dir() / CACHE_NAME
+
+
+def default_folder() -> Path:
+    """The folder ``prefcalc new`` puts games in."""
+    from prefcalc.ledger import data_dir
+
+    return data_dir() / "games"
+
+
+# --- finding and reading the ledgers ------------------------------------------------------------
+
+
+def ledger_files(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
+    """The ledger files under ``paths``: a file as given, a folder's ``*.json`` files
+    recursively (hidden files and folders skipped, links to folders not followed);
+    duplicates (also through links) once. Returns the files and the warnings for paths that
+    are neither; a path that does not exist is an error (a typo should not go unnoticed)."""
+    found: list[Path] = []
+    warnings: list[str] = []
+    seen: set[str] = set()
+
+    def add(path: Path) -> None:
+        real = os.path.realpath(path)
+        if real not in seen:
+            seen.add(real)
+            found.append(Path(real))
+
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            raise PrefcalcError("no such file or folder", _where(str(path))) from None
+        except (OSError, ValueError) as exc:
+            warnings.append(
+                f"{_where(str(path))}: skipped, {getattr(exc, 'strerror', None) or exc}"
+            )
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            for file in _walk(Path(path)):
+                add(file)
+        elif stat.S_ISREG(st.st_mode):
+            add(Path(path))
+        else:
+            warnings.append(f"{_where(str(path))}: skipped, it is {files.kind_of(st.st_mode)}")
+    return found, warnings
+
+
+def _walk(folder: Path) -> Iterator[Path]:
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            if name.endswith(".json") and not name.startswith("."):
+                full = Path(root) / name
+                try:
+                    if stat.S_ISREG(os.stat(full).st_mode):
+                        yield full
+                except OSError:
+                    continue
+
+
+def read_nights(paths: Sequence[Path], cache: Cache | None = None) -> tuple[list[Night], list[str]]:
+    """Every ledger among ``paths`` summarised (through ``cache`` when it has it), and a
+    warning for every file that is skipped."""
+    nights: list[Night] = []
+    warnings: list[str] = []
+    known = cache.rows() if cache is not None else {}
+    for path in paths:
+        key = str(path)
+        try:
+            st = os.stat(path)
+            raw = files.read_regular(path, "the ledger", files.MAX_LEDGER, LedgerError)
+        except OSError as exc:
+            warnings.append(f"{_where(key)}: skipped, {exc.strerror or exc}")
+            continue
+        except PrefcalcError as exc:
+            warnings.append(f"{_where(key)}: skipped, {exc.message}")
+            continue
+        digest = hashlib.blake2b(raw, digest_size=16).hexdigest()
+        row = known.get(key)
+        if row is not None and row[:3] == (len(raw), st.st_mtime_ns, digest):
+            summary, error = row[3], row[4]
+            if error is not None:
+                warnings.append(error)
+                continue
+            if summary is not None:
+                try:
+                    nights.append(night_from_json(json.loads(summary), key))
+                    continue
+                except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+                    pass  # a damaged row: read the ledger
+        night, error = _read(raw, key)
+        if cache is not None:
+            text = None if night is None else json.dumps(night_to_json(night), ensure_ascii=False)
+            cache.put(key, len(raw), st.st_mtime_ns, digest, text, error)
+        if night is None:
+            warnings.append(error or f"{_where(key)}: skipped")
+        else:
+            nights.append(night)
+    if cache is not None:
+        seen = {str(p) for p in paths}
+        cache.forget([p for p in known if p not in seen and not os.path.lexists(p)])
+        cache.commit()
+    return nights, warnings
+
+
+def _where(path: str) -> str:
+    """A path in a warning: whole, control characters escaped."""
+    return shown(path, 4096)
+
+
+def _read(raw: bytes, key: str) -> tuple[Night | None, str | None]:
+    from prefcalc.ledger import game_from_bytes
+
+    try:
+        game = game_from_bytes(raw, key)
+        return summarise(game, key), None
+    except PrefcalcError as exc:
+        return None, f"{_where(key)}: skipped, not a usable ledger: {exc.message}"
+    except (RecursionError, ValueError, ArithmeticError, MemoryError) as exc:
+        return None, f"{_where(key)}: skipped, cannot be read: {type(exc).__name__}"
+
+
+# --- across nights ------------------------------------------------------------------------------
+
+
+@dataclass
+class Standing:
+    """One player across the nights."""
+
+    name: str
+    key: str
+    games: int = 0
+    whists: Amount = 0
+    money: dict[str, Amount] = field(default_factory=dict)  # currency -> amount
+    wins: int = 0
+    best: tuple[Amount, Night] | None = None
+    worst: tuple[Amount, Night] | None = None
+    declared: dict[int, int] = field(default_factory=dict)
+    made: dict[int, int] = field(default_factory=dict)
+    misere_made: int = 0
+    misere_failed: int = 0
+    written: Amount = 0
+    received: Amount = 0
+    passes: int = 0
+    passes_tricks: int = 0
+    unfinished: int = 0  # games counted with a provisional settlement
+
+    @property
+    def contracts_declared(self) -> int:
+        return sum(self.declared.values())
+
+    @property
+    def contracts_made(self) -> int:
+        return sum(self.made.values())
+
+
+@dataclass(frozen=True)
+class History:
+    games: list[Night]  # oldest first
+    players: list[Standing]  # by total whists, best first
+    warnings: list[str]
+
+    def running(self) -> list[dict[str, Amount]]:
+        """Every player's running total in whists after each game (the players' names)."""
+        totals = {s.key: Fraction(0) for s in self.players}
+        name = {s.key: s.name for s in self.players}
+        out = []
+        for night in self.games:
+            for p, value in night.result.items():
+                k = name_key(p)
+                if k in totals:
+                    totals[k] += value
+            out.append({name[k]: norm(v) for k, v in totals.items()})
+        return out
+
+
+def parse_since(text: str) -> date:
+    """``--since``: an ISO date (``2026-11-01``)."""
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise DealError(f"--since must be a date like 2026-11-01, not '{shown(text)}'") from None
+
+
+def _order(night: Night) -> tuple[int, float, str]:
+    moment = _moment(night.date)
+    if moment is None:
+        return (0, 0.0, night.file)
+    if moment.tzinfo is None:
+        moment = moment.astimezone()
+    return (1, moment.timestamp(), night.file)
+
+
+def standings(nights: Sequence[Night]) -> list[Standing]:
+    """The nights added up per player (matched by :func:`name_key`), best total first."""
+    table: dict[str, Standing] = {}
+    for night in nights:  # oldest first: the latest spelling of a name wins
+        for p in night.players:
+            k = name_key(p)
+            s = table.get(k)
+            if s is None:
+                s = table[k] = Standing(p, k)
+            s.name = p
+            value = night.result[p]
+            s.games += 1
+            s.whists = norm(s.whists + value)
+            s.money[night.currency] = norm(s.money.get(night.currency, 0) + night.money[p])
+            s.wins += value > 0
+            s.unfinished += not night.finished
+            if s.best is None or value > s.best[0]:
+                s.best = (value, night)
+            if s.worst is None or value < s.worst[0]:
+                s.worst = (value, night)
+            st = night.stats[p]
+            for level, count in st.declared.items():
+                s.declared[level] = s.declared.get(level, 0) + count
+            for level, count in st.made.items():
+                s.made[level] = s.made.get(level, 0) + count
+            s.misere_made += st.misere_made
+            s.misere_failed += st.misere_failed
+            s.written = norm(s.written + st.written)
+            s.received = norm(s.received + st.received)
+            s.passes += st.passes
+            s.passes_tricks += st.passes_tricks
+    return sorted(table.values(), key=lambda s: (-s.whists, s.key))
+
+
+def collect(
+    paths: Sequence[Path] = (),
+    *,
+    since: date | None = None,
+    player: str | None = None,
+    use_cache: bool = True,
+) -> History:
+    """The history of the games in ``paths`` (files and folders; default: the data folder's
+    games), from ``since`` on (the game's ``created`` date), only the games of ``player``
+    if given (and only his standing)."""
+    if paths:
+        found, warnings = ledger_files(paths)
+    else:  # the data folder's games: none yet is not an error
+        folder = default_folder()
+        found, warnings = ledger_files([folder]) if folder.is_dir() else ([], [])
+    cache = Cache(cache_path()) if use_cache and found else None
+    try:
+        nights, skipped = read_nights(found, cache)
+    finally:
+        if cache is not None:
+            cache.close()
+    warnings += skipped
+    if since is not None:
+        nights = [n for n in nights if (d := n.day) is not None and d >= since]
+    nights.sort(key=_order)
+    wanted: str | None = None
+    if player is not None:
+        wanted = _player_key(player, nights)
+        nights = [n for n in nights if any(name_key(p) == wanted for p in n.players)]
+    table = standings(nights)
+    if wanted is not None:
+        table = [s for s in table if s.key == wanted]
+    return History(nights, table, warnings)
+
+
+def _player_key(given: str, nights: Sequence[Night]) -> str:
+    """The key of the player ``given`` names: exactly, or by a unique prefix."""
+    key = name_key(given.strip())
+    keys = {name_key(p): p for n in nights for p in n.players}
+    if key in keys:
+        return key
+    matches = sorted(k for k in keys if k.startswith(key)) if key else []
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        names = ", ".join(keys[k] for k in matches)
+        raise DealError(f"'{shown(given)}' could be any of {names}: give more of the name")
+    raise DealError(f"no player '{shown(given)}' in these games")
+
+
+# --- the best contract of a night (for ``prefcalc share``) -------------------------------------
+
+_SUIT_ORDER = {"s": 0, "c": 1, "d": 2, "h": 3, "nt": 4}
+
+
+def best_contract(game: Game) -> tuple[int, Contract] | None:
+    """The night's best contract: the highest made contract in the bidding order (level,
+    then ♠ ♣ ♦ ♥ NT); a played one beats an unplayed one of the same rank, then the most
+    tricks, then the earliest. Returns the deal's number and the contract."""
+    best: tuple[tuple[int, int, int, int, int], int, Contract] | None = None
+    for number, entry in enumerate(game.entries, 1):
+        deal = entry.deal
+        if isinstance(deal, Contract) and made(deal):
+            played = deal.tricks is not None
+            rank = (deal.level, _SUIT_ORDER[deal.suit], played, deal.tricks or 0, -number)
+            if best is None or rank > best[0]:
+                best = (rank, number, deal)
+    return None if best is None else (best[1], best[2])

@@ -1,0 +1,191 @@
+"""Text and JSON views of the club's history (:mod:`prefcalc.history`) and of the short
+summary ``prefcalc share`` prints for the group chat.
+
+Whists in JSON are exact, as the ledger writes amounts: an int when whole, else the exact
+text (``"50/3"``, ``"2.5"``); money is a number with the currency's decimals, as in
+``prefcalc settle --json``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prefcalc.amounts import Amount, exact_text, fmt, norm
+from prefcalc.errors import shown
+from prefcalc.history import LEVELS, History, Night, Standing, best_contract
+from prefcalc.model import Game
+from prefcalc.scoring import Sheet
+from prefcalc.settlement import Settlement, minor_unit, to_decimal
+from prefcalc.views import money_text, signed, table
+
+
+def exact_json(value: Amount) -> int | str:
+    """An exact amount for JSON: an int when whole, else its exact text (``"50/3"``)."""
+    value = norm(value)
+    return value if isinstance(value, int) else exact_text(value)
+
+
+def money_json(value: Amount, currency: str) -> float:
+    return float(to_decimal(value, minor_unit(currency)))
+
+
+def _money_cells(money: dict[str, Amount]) -> str:
+    several = len(money) > 1
+    parts = [
+        money_text(v, c) + (" (no currency)" if several and not c else "")
+        for c, v in sorted(money.items())
+    ]
+    return ", ".join(parts) or "0"
+
+
+def _night_label(night: Night) -> str:
+    return f"{night.date[:10] or 'no date'} ({_file_name(night.file)})"
+
+
+def _file_name(path: str) -> str:
+    """The file's name for a table cell: control characters escaped, long names cut."""
+    return shown(path.rsplit("/", 1)[-1], 60)
+
+
+def history_text(h: History) -> str:
+    if not h.games:
+        return "no games found"
+    lines = [f"{len(h.games)} game{'s' if len(h.games) != 1 else ''}:"]
+    rows = [["date", "players", "convention", "deals", "state", "result (whists, money)", "file"]]
+    for night in h.games:
+        result = ", ".join(
+            f"{p} {signed(night.result[p])} ({money_text(night.money[p], night.currency)})"
+            for p in night.players
+        )
+        rows.append(
+            [
+                night.date[:10] or "no date",
+                ", ".join(night.players),
+                night.convention,
+                str(night.deals),
+                "finished" if night.finished else "stopped early",
+                result,
+                _file_name(night.file),
+            ]
+        )
+    lines += table(rows, right=[False, False, False, True, False, False, False])
+    lines.append("")
+    lines.append(
+        "Standings (pairwise settlement, exact; a game stopped early counts provisionally):"
+    )
+    rows = [["player", "games", "whists", "money", "wins", "best night", "worst night"]]
+    for s in h.players:
+        rows.append(
+            [
+                s.name,
+                str(s.games),
+                signed(s.whists),
+                _money_cells(s.money),
+                str(s.wins),
+                f"{signed(s.best[0])} {_night_label(s.best[1])}" if s.best else "",
+                f"{signed(s.worst[0])} {_night_label(s.worst[1])}" if s.worst else "",
+            ]
+        )
+    lines += table(rows, right=[False, True, True, True, True, False, False])
+    lines.append("")
+    lines.append("Play:")
+    rows = [
+        [
+            "player",
+            "contracts made/declared",
+            *(f"{lv}" for lv in LEVELS),
+            "misères made/failed",
+            "whists written/received",
+            "all-pass deals",
+            "all-pass tricks",
+        ]
+    ]
+    for s in h.players:
+        rows.append(
+            [
+                s.name,
+                f"{s.contracts_made}/{s.contracts_declared}",
+                *(f"{s.made.get(lv, 0)}/{s.declared.get(lv, 0)}" for lv in LEVELS),
+                f"{s.misere_made}/{s.misere_failed}",
+                f"{fmt(s.written)}/{fmt(s.received)}",
+                str(s.passes),
+                str(s.passes_tricks),
+            ]
+        )
+    lines += table(rows)
+    return "\n".join(lines)
+
+
+def _night_ref(value: Amount, night: Night) -> dict[str, Any]:
+    return {"whists": exact_json(value), "file": night.file, "date": night.date}
+
+
+def standing_json(s: Standing) -> dict[str, Any]:
+    return {
+        "name": s.name,
+        "games": s.games,
+        "whists": exact_json(s.whists),
+        "money": {c: money_json(v, c) for c, v in sorted(s.money.items())},
+        "wins": s.wins,
+        "provisional_games": s.unfinished,
+        "best": _night_ref(*s.best) if s.best else None,
+        "worst": _night_ref(*s.worst) if s.worst else None,
+        "contracts": {
+            str(lv): {"declared": s.declared.get(lv, 0), "made": s.made.get(lv, 0)} for lv in LEVELS
+        },
+        "contracts_declared": s.contracts_declared,
+        "contracts_made": s.contracts_made,
+        "misere": {"made": s.misere_made, "failed": s.misere_failed},
+        "whists_written": exact_json(s.written),
+        "whists_received": exact_json(s.received),
+        "all_pass": {"deals": s.passes, "tricks": s.passes_tricks},
+    }
+
+
+def history_json(h: History) -> dict[str, Any]:
+    return {
+        "games": [
+            {
+                "file": n.file,
+                "date": n.date,
+                "players": list(n.players),
+                "convention": n.convention,
+                "deals": n.deals,
+                "finished": n.finished,
+                "currency": n.currency,
+                "result": {p: exact_json(n.result[p]) for p in n.players},
+                "money": {p: money_json(n.money[p], n.currency) for p in n.players},
+            }
+            for n in h.games
+        ],
+        "players": [standing_json(s) for s in h.players],
+    }
+
+
+# --- prefcalc share -------------------------------------------------------------------------------
+
+
+def share_text(game: Game, sheet: Sheet, s: Settlement) -> str:
+    """A few lines for the group chat: standings, payments and the night's best contract."""
+    from prefcalc.views import deal_text
+
+    state = "final" if sheet.finished else f"provisional, {len(game.entries)} deals so far"
+    day = game.created[:10] or "tonight"
+    lines = [f"Preference {day} · {sheet.convention.name} · {state}"]
+    order = sorted(s.players, key=lambda p: (-s.whists[p], s.players.index(p)))
+    for rank, p in enumerate(order, 1):
+        lines.append(f"{rank}. {p} {signed(s.whists[p])} ({money_text(s.money[p], s.currency)})")
+    if s.payments:
+        lines.append(
+            "Pay: "
+            + "; ".join(
+                f"{x.payer} → {x.payee} {money_text(x.amount, s.currency)}" for x in s.payments
+            )
+        )
+    else:
+        lines.append("Nobody owes anything.")
+    best = best_contract(game)
+    if best is not None:
+        number, _ = best
+        lines.append(f"Best contract: {deal_text(game.entries[number - 1])} (deal {number})")
+    return "\n".join(lines)
