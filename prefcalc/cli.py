@@ -26,7 +26,7 @@ from prefcalc.amounts import Amount
 from prefcalc.conventions import parse_overrides
 from prefcalc.errors import DealError, PrefcalcError, one_line
 from prefcalc.files import check_output
-from prefcalc.model import Entry, Game, check_name
+from prefcalc.model import Entry, Game, check_name, seating
 from prefcalc.scoring import Sheet
 from prefcalc.settlement import Settlement
 
@@ -491,7 +491,7 @@ def use(file: Annotated[Path, typer.Argument(show_default=False)]) -> None:
     """Make FILE the current game."""
     game_ = api.load(file)
     ledger_io.set_current(file)
-    out(f"current game: {file} ({', '.join(game_.players)}, {len(game_.entries)} deals)")
+    out(f"current game: {file} ({', '.join(seating(game_))}, {len(game_.entries)} deals)")
 
 
 @app.command()

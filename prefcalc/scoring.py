@@ -39,6 +39,7 @@ from prefcalc.model import (
     Join,
     Misere,
     joined,
+    seat_after,
     seating,
     sitting_out,
 )
@@ -150,6 +151,7 @@ class _State:
 
     __slots__ = (
         "closing_each",
+        "everyone",
         "help",
         "help_whists",
         "mountain",
@@ -174,6 +176,7 @@ class _State:
         n = len(players)
         self.names = players
         self.present = [seated is None or name in seated for name in players]
+        self.everyone = all(self.present)  # nobody joins later: the fast paths apply
         self.seat = {name: i for i, name in enumerate(players)}
         self.pool: list[Amount] = [0] * n
         self.mountain: list[Amount] = [0] * n
@@ -623,7 +626,9 @@ def _score_adjustment(st: _State, deal: Adjustment) -> None:
 
 
 def _finished(st: _State, conv: Convention) -> bool:
-    pools = [pool for pool, here in zip(st.pool, st.present, strict=True) if here]
+    pools = (
+        st.pool if st.everyone else [p for p, here in zip(st.pool, st.present, strict=True) if here]
+    )
     if conv.closing == "each":
         return min(pools) >= st.target
     return sum(pools) >= st.target * len(pools)
@@ -636,6 +641,7 @@ def _score_join(st: _State, deal: Join) -> None:
     k = len(seated)
     i = st.seat[deal.player]
     st.present[i] = True
+    st.everyone = all(st.present)
     for column, values in ((POOL, st.pool), (MOUNTAIN, st.mountain)):
         total = norm(sum((values[q] for q in seated), Fraction(0)))
         average = norm(Fraction(total) / k)
@@ -650,6 +656,14 @@ def _ends_streak(conv: Convention, deal: Contract) -> bool:
     if conv.passes_ends_streak == "any":
         return True
     return deal.tricks is not None and any(d.role == "w" for d in deal.defenders)
+
+
+def _next_dealer(game: Game) -> str:
+    """``game.next_dealer`` when nobody joined (the seating is ``game.players``)."""
+    for entry in reversed(game.entries):
+        if entry.dealer is not None:
+            return seat_after(game.players, entry.dealer)
+    return game.first_dealer
 
 
 def score(game: Game, convention: Convention, strict: bool = False) -> Sheet:
@@ -668,6 +682,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     seats = game.players
     st = _State(seating(game), conv, game.target, seats)
     seat = st.seat
+    size = len(seats)
     scored: list[Scored] = []
     problems: list[Problem] = []
     streak = 0
@@ -678,7 +693,12 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
         st.writes = []
         min_level = conv.exit_level(streak)
         price: Amount | None = None
-        out = tuple(seat[p] for p in sitting_out(seats, dealer)) if len(seats) > 3 else ()
+        if size < 4 or dealer is None:  # who sits out: nobody; the dealer; him and the next
+            out: tuple[int, ...] = ()
+        elif size == 4:
+            out = (seat[dealer],)
+        else:
+            out = tuple(seat[p] for p in sitting_out(seats, dealer))
         if isinstance(deal, Contract):
             if deal.level < min_level and not entry.forced:
                 problems.append(
@@ -703,6 +723,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
         elif isinstance(deal, Join):
             _score_join(st, deal)
             seats = joined(seats, deal)
+            size = len(seats)
         else:
             assert_never(deal)
         if finished and not entry.forced and not isinstance(deal, Adjustment):
@@ -714,6 +735,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     if strict and problems:
         raise DealError(problems[0].message, f"deal {problems[0].number}")
     names = st.names
+    next_dealer = game.next_dealer if len(names) != len(game.players) else _next_dealer(game)
     return Sheet(
         players=names,
         convention=conv,
@@ -726,9 +748,9 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
             for i, a in enumerate(names)
         },
         streak=streak,
-        next_dealer=game.next_dealer,
+        next_dealer=next_dealer,
         finished=finished,
         min_level=conv.exit_level(streak),
         problems=tuple(problems),
-        sitting_out=sitting_out(seats, game.next_dealer),
+        sitting_out=sitting_out(seats, next_dealer),
     )
