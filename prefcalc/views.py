@@ -101,7 +101,6 @@ def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
         ],
         "deals": len(game.entries),
         "next_dealer": sheet.next_dealer,
-        "sitting_out": list(sheet.sitting_out),
         "passes_streak": sheet.streak,
         "passes_price": to_json_number(sheet.passes_price),
         "lowest_contract": sheet.min_level,
