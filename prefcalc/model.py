@@ -4,9 +4,12 @@ The record types are ``NamedTuple``s: immutable, and about eight times cheaper t
 than frozen dataclasses, which matters because every CLI call imports this module
 (recording a deal has a budget of a few tens of milliseconds end to end).
 
-A :class:`Game` holds the players in seating order, the convention reference, the target
-and the money terms, and the list of recorded :class:`Entry` items, each wrapping one deal
-(:class:`Contract`, :class:`Misere`, :class:`AllPass`) or a manual :class:`Adjustment`.
+A :class:`Game` holds the players in seating order (2 to 5), the convention reference, the
+target and the money terms, and the list of recorded :class:`Entry` items, each wrapping one
+deal (:class:`Contract`, :class:`Misere`, :class:`AllPass`), a manual :class:`Adjustment` or a
+late arrival (:class:`Join`). ``Game.players`` is the seating at the start; :func:`seating`
+replays the joins for the seating at any point, and :func:`sitting_out` says who sits a deal
+out (the dealer at four, the dealer and the next dealer at five; nobody at two, Gusarik).
 Nothing derived (pool, mountain, whists) is ever stored here.
 
 :func:`check_deal` is the one place that decides whether a deal *fits the game*
