@@ -302,30 +302,28 @@ def _consolation(conv: Convention, w: Amount) -> Amount:
     return conv.consolation if isinstance(conv.consolation, int) else w
 
 
-def _score_contract(
-    st: _State, conv: Convention, deal: Contract, sitting_out: tuple[int, ...]
-) -> None:
+def _score_contract(st: _State, conv: Convention, deal: Contract, away: tuple[int, ...]) -> None:
     """A trick contract (RULES.md 4.1-4.2), in the parts a player thinks in.
 
     The writes come in this order: the whisters' shortfall, the declarer, the defence's
     whists, the sitting-out dealer's consolation (``explain`` and the exports show them so).
-    ``sitting_out`` are the seats that sit the deal out, the dealer first (4 players: the
+    ``away`` are the seats that sit the deal out, the dealer first (4 players: the
     dealer; 5: the dealer and the next dealer); only the dealer writes his consolation, and
     help never goes to any of them.
     """
     if deal.tricks is None:
-        _not_played(st, conv, deal, sitting_out)
+        _not_played(st, conv, deal, away)
         return
     terms = _terms(st, conv, deal, deal.tricks)
     whisters = deal.whisters
     failed = _shortfall(st, conv, terms, whisters)
-    _declarer(st, conv, terms, failed + sitting_out)
+    _declarer(st, conv, terms, failed + away)
     if len(deal.defenders) == 1:
         _gusarik_whister(st, terms, whisters[0])
     else:
         _defence_whists(st, conv, deal, terms, whisters)
-    if sitting_out:
-        _dealer(st, conv, terms, sitting_out[0])
+    if away:
+        _dealer(st, conv, terms, away[0])
 
 
 class _Terms(NamedTuple):
@@ -349,7 +347,7 @@ def _terms(st: _State, conv: Convention, deal: Contract, t: int) -> _Terms:
     return _Terms(deal.label, st.seat[deal.declarer], level, p, w, _consolation(conv, w), u, 10 - t)
 
 
-def _not_played(st: _State, conv: Convention, deal: Contract, sitting_out: tuple[int, ...]) -> None:
+def _not_played(st: _State, conv: Convention, deal: Contract, away: tuple[int, ...]) -> None:
     """Not played (RULES.md 4.2): both defenders passed, or one passed and the other said
     half-whist. Either way the game counts as made (``P`` into the declarer's pool); the
     half-whister writes ``W`` per trick for half the norm (2 tricks on a 6, 1 on a 7)."""
@@ -378,7 +376,7 @@ def _not_played(st: _State, conv: Convention, deal: Contract, sitting_out: tuple
         why = f"{label} not played ({how}), counts as made"
     else:
         why = f"{label} not played ({'passed' if alone else 'both passed'}), counts as made"
-    _made(st, conv, declarer, p, why, sitting_out)
+    _made(st, conv, declarer, p, why, away)
 
 
 def _declarer(st: _State, conv: Convention, k: _Terms, excluded: tuple[int, ...]) -> None:
@@ -530,10 +528,10 @@ def _made(
         st.to_pool(i, rest, why, excluded)
 
 
-def _score_misere(st: _State, conv: Convention, deal: Misere, sitting_out: tuple[int, ...]) -> None:
+def _score_misere(st: _State, conv: Convention, deal: Misere, away: tuple[int, ...]) -> None:
     i = st.seat[deal.declarer]
     if deal.tricks == 0:
-        _made(st, conv, i, conv.misere_price, "misère made", sitting_out)
+        _made(st, conv, i, conv.misere_price, "misère made", away)
         return
     per = conv.misere_penalty * conv.remise_factor
     st.to_mountain(
@@ -547,7 +545,7 @@ def _score_misere(st: _State, conv: Convention, deal: Misere, sitting_out: tuple
 
 
 def _score_all_pass(
-    st: _State, conv: Convention, deal: AllPass, sitting_out: tuple[int, ...], price: Amount
+    st: _State, conv: Convention, deal: AllPass, away: tuple[int, ...], price: Amount
 ) -> None:
     seat = st.seat
     tricks = deal.tricks
@@ -608,10 +606,8 @@ def _score_all_pass(
     for name, n in tricks:
         if n == 0 and bonus:
             st.to_pool(seat[name], bonus, "all-pass: no tricks", helps=False)
-    if sitting_out and conv.passes_dealer_bonus:  # the dealer only, also at five (RULES.md 8.8)
-        st.to_pool(
-            sitting_out[0], conv.passes_dealer_bonus, "all-pass: dealer's bonus", helps=False
-        )
+    if away and conv.passes_dealer_bonus:  # the dealer only, also at five (RULES.md 8.8)
+        st.to_pool(away[0], conv.passes_dealer_bonus, "all-pass: dealer's bonus", helps=False)
 
 
 def _score_adjustment(st: _State, deal: Adjustment) -> None:
