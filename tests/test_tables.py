@@ -466,3 +466,36 @@ def test_the_club_history_counts_a_player_who_joined() -> None:
     balances = running_balance(prefcalc.sheet(g))
     assert balances[2]["Dima"] == 0  # not at the table yet
     assert balances[-1] == dict(prefcalc.settle(g).whists)
+
+
+def test_every_join_starts_at_the_averages_of_the_seated_players() -> None:
+    from hypothesis import given
+    from hypothesis import strategies as st
+    from support import random_game
+
+    @given(
+        st.randoms(use_true_random=False),
+        st.sampled_from([2, 3, 4]),
+        st.sampled_from(["sochi", "leningrad", "rostov"]),
+    )
+    def check(rng: Any, players: int, preset: str) -> None:
+        game = random_game(rng, 60, players, preset, target=30, joins=True)
+        sheet = sheet_of(game)
+        totals: dict[tuple[str, str], Any] = {}
+        seats = list(game.players)
+        for scored in sheet.scored:
+            deal = scored.entry.deal
+            if isinstance(deal, Join):
+                for column in ("pool", "mountain"):
+                    values = [totals.get((p, column), 0) for p in seats]
+                    average = Fraction(sum(values, Fraction(0)), len(values))
+                    wrote = sum(w.amount for w in scored.writes if w.column == column)
+                    assert wrote == average
+                assert all(w.player == deal.player and w.on is None for w in scored.writes)
+                seats = list(seating(game, scored.number))
+            for w in scored.writes:
+                if w.column != "whists":
+                    totals[(w.player, w.column)] = totals.get((w.player, w.column), 0) + w.amount
+        assert tuple(seats) == sheet.players
+
+    check()
