@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from prefcalc.api import (
         delete,
         edit,
+        join,
         load,
         new_game,
         record,
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 _LAZY = {
     "delete": "prefcalc.api",
     "edit": "prefcalc.api",
+    "join": "prefcalc.api",
     "load": "prefcalc.api",
     "new_game": "prefcalc.api",
     "record": "prefcalc.api",
@@ -65,6 +67,7 @@ __all__ = [
     "__version__",
     "delete",
     "edit",
+    "join",
     "load",
     "new_game",
     "record",

@@ -32,11 +32,15 @@ from prefcalc.model import (
     Deal,
     Entry,
     Game,
+    Join,
     Misere,
     check_currency,
     check_deal,
+    check_entries,
+    check_name,
     check_players,
     check_target,
+    seating,
 )
 from prefcalc.notation import parse_words, resolve_player
 from prefcalc.scoring import Problem, Sheet, score
@@ -66,7 +70,7 @@ def new_game(
     options: Options | None = None,
     dealer: str | None = None,
 ) -> Game:
-    """A new game with no deals: players in seating order (3 or 4), a preset name or the path
+    """A new game with no deals: players in seating order (2 to 5), a preset name or the path
     of a house-rules TOML file, the target, the money terms and option overrides."""
     names = check_players(tuple(players))
     if isinstance(target, bool) or not isinstance(target, int):
@@ -142,6 +146,10 @@ def record(
     """
     conv = rules(game)
     parsed = _parse(deal, game)
+    if isinstance(parsed, Join):
+        if dealer:
+            raise DealError("a player joins between deals: a join has no dealer")
+        return join(game, parsed.player, after=parsed.after, time=time)
     who = None if isinstance(parsed, Adjustment) else _dealer(game, dealer, game.next_dealer)
     check_deal(game, parsed, who, conv.half_whist)
     entries = (*game.entries, Entry(parsed, who, time or ledger.now()))
@@ -162,13 +170,23 @@ def edit(
     conv = rules(game)
     old = game.entries[number - 1]
     parsed = _parse(deal, game)
+    if isinstance(old.deal, Join) or isinstance(parsed, Join):
+        raise DealError(
+            "a join is not edited: delete it (prefcalc delete N) and record the join again"
+            if isinstance(old.deal, Join)
+            else "a join cannot replace a deal: use prefcalc join between deals"
+        )
     if isinstance(parsed, Adjustment):
         who = None
     else:
         before = game._replace(entries=game.entries[: number - 1]).next_dealer
         who = _dealer(game, dealer, old.dealer or before)
-    check_deal(game, parsed, who, conv.half_whist)
+    check_deal(game, parsed, who, conv.half_whist, seating(game, number - 1))
     entries = (*game.entries[: number - 1], Entry(parsed, who, old.time), *game.entries[number:])
+    try:
+        check_entries(game._replace(entries=entries), conv.half_whist, first=number + 1)
+    except DealError as exc:
+        raise DealError(f"deal {number} cannot be changed so: {exc}") from None
     return _checked(game, conv, entries, force, before=sheet(game))
 
 
@@ -177,7 +195,24 @@ def delete(game: Game, number: int, *, force: bool = False) -> Game:
     check_number(game, number)
     conv = rules(game)
     entries = game.entries[: number - 1] + game.entries[number:]
+    try:
+        check_entries(game._replace(entries=entries), conv.half_whist, first=number, shift=1)
+    except DealError as exc:
+        raise DealError(f"deal {number} cannot be deleted: {exc}") from None
     return _checked(game, conv, entries, force, before=_renumbered(sheet(game), number))
+
+
+def join(game: Game, name: str, *, after: str | None = None, time: str | None = None) -> Game:
+    """The game with ``name`` seated after ``after`` (default: the last seat) between deals
+    (RULES.md 8.7): his pool and mountain start at the exact averages of the seated players.
+    Refused once the game has finished, at five players and for a name already playing."""
+    seats = seating(game)
+    if sheet(game).finished:
+        raise DealError(f"the game has finished: {shown(name)} cannot join it")
+    newcomer = Join(check_name(name), resolve_player(after, seats) if after else None)
+    check_deal(game, newcomer, None, seats=seats)
+    entries = (*game.entries, Entry(newcomer, None, time or ledger.now()))
+    return _checked(game, rules(game), entries, False, first=len(entries))
 
 
 def undo(game: Game) -> Game:
@@ -188,7 +223,7 @@ def undo(game: Game) -> Game:
 
 
 def _parse(deal: DealInput, game: Game) -> Deal:
-    if isinstance(deal, Contract | Misere | AllPass | Adjustment):
+    if isinstance(deal, Contract | Misere | AllPass | Adjustment | Join):
         return deal
     if isinstance(deal, str):
         try:
@@ -197,11 +232,11 @@ def _parse(deal: DealInput, game: Game) -> Deal:
             raise DealError(f"cannot read {shown(deal)}: {exc}") from None
     else:
         words = list(deal)
-    return parse_words(words, game.players)
+    return parse_words(words, seating(game))
 
 
 def _dealer(game: Game, given: str | None, default: str) -> str:
-    return resolve_player(given, game.players) if given else default
+    return resolve_player(given, seating(game)) if given else default
 
 
 def check_number(game: Game, number: int) -> None:
@@ -323,6 +358,7 @@ __all__ = [
     "check_number",
     "delete",
     "edit",
+    "join",
     "load",
     "new_game",
     "record",

@@ -26,7 +26,7 @@ from prefcalc.amounts import Amount
 from prefcalc.conventions import parse_overrides
 from prefcalc.errors import DealError, PrefcalcError, one_line
 from prefcalc.files import check_output
-from prefcalc.model import Entry, Game, check_name
+from prefcalc.model import Entry, Game, check_name, seating
 from prefcalc.scoring import Sheet
 from prefcalc.settlement import Settlement
 
@@ -148,7 +148,7 @@ def game(
     words: Annotated[
         list[str],
         typer.Argument(
-            metavar="DECLARER CONTRACT TRICKS DEFENDER:ROLE DEFENDER:ROLE", show_default=False
+            metavar="DECLARER CONTRACT TRICKS DEFENDER:ROLE [DEFENDER:ROLE]", show_default=False
         ),
     ],
     dealer: DealerOpt = None,
@@ -160,7 +160,8 @@ def game(
     CONTRACT is the level and suit (6s 7c 8d 9h 10nt, or ♠♣♦♥). TRICKS is what the declarer
     took, or - when the game was not played. ROLE: w (whist), wN (whist, took N tricks: needed
     when both whisted; the first listed said whist first), p (pass), h (half-whist).
-    Player names may be shortened to a unique prefix.
+    Player names may be shortened to a unique prefix. Two players (Gusarik): one defender,
+    prefcalc game Anna 6s 5 Boris:w (or :h, :p).
     """
     _record(file, ["game", *words], dealer, force)
 
@@ -215,6 +216,26 @@ def adjust(
     for pair in whists or []:
         words += ["--whists", pair]
     _record(file, words, None, False)
+
+
+@app.command()
+def join(
+    name: Annotated[str, typer.Argument(show_default=False)],
+    after: Annotated[
+        str | None,
+        typer.Option(
+            "--after", help="Sit after this player (default: the last seat).", show_default=False
+        ),
+    ] = None,
+    file: FileOpt = None,
+) -> None:
+    """A player joins between deals (up to five): prefcalc join Dima --after Vera.
+
+    His pool and mountain start at the exact averages of the seated players; from the next
+    deal the table size rules apply and the deal passes on clockwise in the new seating.
+    """
+    game_ = api.update(_path(file), lambda g: api.join(g, name, after=after))
+    _show_recorded(game_, len(game_.entries))
 
 
 @app.command()
@@ -407,7 +428,7 @@ def settle(
 @app.command()
 def new(
     players: Annotated[
-        list[str], typer.Argument(metavar="PLAYER PLAYER PLAYER [PLAYER]", show_default=False)
+        list[str], typer.Argument(metavar="PLAYER PLAYER [PLAYER...]", show_default=False)
     ],
     convention: Annotated[
         str, typer.Option("--convention", "-c", help="sochi, leningrad, rostov or a .toml file.")
@@ -427,7 +448,10 @@ def new(
     force: Annotated[bool, typer.Option("--force", help="Replace an existing game file.")] = False,
     file: FileOpt = None,
 ) -> None:
-    """Start a game: prefcalc new Anna Boris Vera --convention sochi --target 20."""
+    """Start a game of 2 to 5 players: prefcalc new Anna Boris Vera --convention sochi.
+
+    Four players: the dealer sits out; five: the dealer and the next dealer sit out; two:
+    Gusarik (a dummy, one defender: game Anna 6s 5 Boris:w)."""
     game_ = api.new_game(
         players,
         convention,
@@ -467,7 +491,7 @@ def use(file: Annotated[Path, typer.Argument(show_default=False)]) -> None:
     """Make FILE the current game."""
     game_ = api.load(file)
     ledger_io.set_current(file)
-    out(f"current game: {file} ({', '.join(game_.players)}, {len(game_.entries)} deals)")
+    out(f"current game: {file} ({', '.join(seating(game_))}, {len(game_.entries)} deals)")
 
 
 @app.command()
@@ -539,7 +563,7 @@ def export(
 
 @app.command()
 def blank(
-    players: Annotated[int, typer.Option("--players", "-p", help="3 or 4.")] = 3,
+    players: Annotated[int, typer.Option("--players", "-p", help="2 to 5.")] = 3,
     names: Annotated[
         list[str] | None,
         typer.Option("--name", help="Pre-fill a player's name (repeatable).", show_default=False),
@@ -551,9 +575,9 @@ def blank(
         Paper, typer.Option("--paper", help="PDF paper size.", case_sensitive=False)
     ] = Paper.a4,
 ) -> None:
-    """An empty printable pool sheet for 3 or 4 players."""
-    if players not in (3, 4):
-        raise DealError("a blank sheet is for 3 or 4 players")
+    """An empty printable pool sheet for 2 to 5 players."""
+    if players not in (2, 3, 4, 5):
+        raise DealError("a blank sheet is for 2 to 5 players")
     check_output(output, None, "the PDF")
     from prefcalc.export.pdf import write_blank
 

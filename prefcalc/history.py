@@ -40,7 +40,7 @@ from typing import Any
 from prefcalc import __version__, files
 from prefcalc.amounts import Amount, exact_text, norm, parse_amount
 from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
-from prefcalc.model import AllPass, Contract, Game, Misere, name_key
+from prefcalc.model import AllPass, Contract, Game, Join, Misere, name_key
 from prefcalc.scoring import Sheet
 
 CACHE_NAME = "history-cache.sqlite3"
@@ -102,10 +102,11 @@ def made(deal: Contract) -> bool:
 
 def night_stats(game: Game, sheet: Sheet) -> dict[str, NightStats]:
     """Every player's contracts, misères, whists and all-pass deals in ``game``."""
-    declared: dict[str, dict[int, int]] = {p: {} for p in game.players}
-    done: dict[str, dict[int, int]] = {p: {} for p in game.players}
-    misere = {p: [0, 0] for p in game.players}
-    passes = {p: [0, 0] for p in game.players}
+    players = sheet.players  # every player seated at the end (after a join too)
+    declared: dict[str, dict[int, int]] = {p: {} for p in players}
+    done: dict[str, dict[int, int]] = {p: {} for p in players}
+    misere = {p: [0, 0] for p in players}
+    passes = {p: [0, 0] for p in players}
     for entry in game.entries:
         deal = entry.deal
         if isinstance(deal, Contract):
@@ -127,12 +128,12 @@ def night_stats(game: Game, sheet: Sheet) -> dict[str, NightStats]:
             made=done[p],
             misere_made=misere[p][0],
             misere_failed=misere[p][1],
-            written=norm(sum((w[p][q] for q in game.players if q != p), Fraction(0))),
-            received=norm(sum((w[q][p] for q in game.players if q != p), Fraction(0))),
+            written=norm(sum((w[p][q] for q in players if q != p), Fraction(0))),
+            received=norm(sum((w[q][p] for q in players if q != p), Fraction(0))),
             passes=passes[p][0],
             passes_tricks=passes[p][1],
         )
-        for p in game.players
+        for p in players
     }
 
 
@@ -145,7 +146,7 @@ def summarise(game: Game, file: str) -> Night:
     return Night(
         file=file,
         date=game.created,
-        players=game.players,
+        players=sheet.players,
         convention=sheet.convention.name,
         deals=len(game.entries),
         finished=sheet.finished,
@@ -166,10 +167,14 @@ def running_balance(sheet: Sheet) -> list[dict[str, Amount]]:
     ``10 × (average m − m_i) + net game whists`` (the amnesty changes no difference to the
     average), i.e. ``(10 × (Σm − N × m_i) + N × net_i) / N``, in whole numbers while the
     sheet is whole.
+
+    A player who joins later counts from his join on (N grows); before it his balance is 0.
     """
     players = sheet.players
     n = len(players)
     seat = {p: i for i, p in enumerate(players)}
+    later = {s.entry.deal.player for s in sheet.scored if isinstance(s.entry.deal, Join)}
+    here = [p not in later for p in players]
     factor = sheet.convention.pool_to_mountain
     pool: list[Amount] = [0] * n
     mountain: list[Amount] = [0] * n
@@ -177,7 +182,10 @@ def running_balance(sheet: Sheet) -> list[dict[str, Amount]]:
     out: list[dict[str, Amount]] = []
     last: dict[str, Amount] = dict.fromkeys(players, 0)
     for scored in sheet.scored:
-        if scored.writes:
+        arrival = scored.entry.deal
+        if isinstance(arrival, Join):
+            here[seat[arrival.player]] = True
+        if scored.writes or isinstance(arrival, Join):
             for w in scored.writes:
                 i = seat[w.player]
                 if w.column == "pool":
@@ -187,16 +195,21 @@ def running_balance(sheet: Sheet) -> list[dict[str, Amount]]:
                 elif w.on is not None:
                     net[i] += w.amount
                     net[seat[w.on]] -= w.amount
-            top = max(pool)
-            full = [mountain[i] + factor * (top - pool[i]) for i in range(n)]
+            seated = [i for i in range(n) if here[i]]
+            k = len(seated)
+            top = max(pool[i] for i in seated)
+            full = [mountain[i] + factor * (top - pool[i]) if here[i] else 0 for i in range(n)]
             total = sum(full)
             last = {}
             for i, p in enumerate(players):
-                num = 10 * (total - n * full[i]) + n * net[i]
+                if not here[i]:
+                    last[p] = 0
+                    continue
+                num = 10 * (total - k * full[i]) + k * net[i]
                 if num.__class__ is int:
-                    last[p] = num // n if num % n == 0 else Fraction(num, n)
+                    last[p] = num // k if num % k == 0 else Fraction(num, k)
                 else:
-                    last[p] = norm(Fraction(num) / n)
+                    last[p] = norm(Fraction(num) / k)
         out.append(last)
     return out
 

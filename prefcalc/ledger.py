@@ -33,11 +33,13 @@ from prefcalc.model import (
     Defender,
     Entry,
     Game,
+    Join,
     Misere,
     Suit,
     check_currency,
     check_deal,
     check_players,
+    joined,
 )
 from prefcalc.notation import parse_contract
 from prefcalc.perf import gc_paused
@@ -182,16 +184,21 @@ def _game(f: LedgerFile, path: str) -> Game:
     half_whist = convention.half_whist
     entries: list[Entry] = []
     append = entries.append
-    passed: set[tuple[Deal, str | None]] = set()  # the checks depend on the deal and dealer only
+    # the checks depend on the deal, the dealer and the seating only (a join changes it)
+    passed: set[tuple[Deal, str | None]] = set()
+    seats = players
     for k, rec in enumerate(f.deals):
         deal = _deal(rec, k, fail)
         dealer = rec.dealer
         if (deal, dealer) not in passed:
             try:
-                check_deal(game, deal, dealer, half_whist)
+                check_deal(game, deal, dealer, half_whist, seats)
             except DealError as exc:
                 raise fail(f"deals[{k}]", exc.message) from None
             passed.add((deal, dealer))
+        if isinstance(deal, Join):
+            seats = joined(seats, deal)
+            passed.clear()
         append(Entry(deal, dealer, rec.time, rec.forced))
     return game._replace(entries=tuple(entries))
 
@@ -224,7 +231,11 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
         return Misere(rec.declarer, rec.tricks)
     if isinstance(rec, AdjustRecord):
         return Adjustment(rec.player, rec.pool, rec.mountain, tuple(rec.whists.items()), rec.note)
-    if isinstance(rec, PreferenceRecord | JoinRecord | SetRecord):
+    if isinstance(rec, JoinRecord):
+        if rec.dealer is not None:
+            raise fail(f"deals[{k}].dealer", "a player joins between deals: a join has no dealer")
+        return Join(rec.player, rec.after)
+    if isinstance(rec, PreferenceRecord | SetRecord):
         raise _not_yet(rec, k, fail)
     assert_never(rec)
 
@@ -249,8 +260,6 @@ def _not_yet(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -
         return fail(f"{where}.blind", f"a blind pass (Classic bombs) {_NOT_YET}")
     if isinstance(rec, PreferenceRecord):
         return fail(f"{where}.kind", f"the 'Preference' combination {_NOT_YET}")
-    if isinstance(rec, JoinRecord):
-        return fail(f"{where}.kind", f"a player joining a running game {_NOT_YET}")
     if isinstance(rec, SetRecord):
         return fail(f"{where}.kind", f"a mid-game change of {rec.key} {_NOT_YET}")
     return fail(where, f"this record {_NOT_YET}")
@@ -296,6 +305,10 @@ def deal_to_json(entry: Entry) -> dict[str, Any]:
         if deal.whists:
             out["whists"] = {other: _amount_json(amount) for other, amount in deal.whists}
         out["note"] = deal.note
+    elif isinstance(deal, Join):
+        out.update(kind="join", player=deal.player)
+        if deal.after is not None:
+            out["after"] = deal.after
     else:
         assert_never(deal)
     if entry.forced:

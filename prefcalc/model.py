@@ -4,9 +4,12 @@ The record types are ``NamedTuple``s: immutable, and about eight times cheaper t
 than frozen dataclasses, which matters because every CLI call imports this module
 (recording a deal has a budget of a few tens of milliseconds end to end).
 
-A :class:`Game` holds the players in seating order, the convention reference, the target
-and the money terms, and the list of recorded :class:`Entry` items, each wrapping one deal
-(:class:`Contract`, :class:`Misere`, :class:`AllPass`) or a manual :class:`Adjustment`.
+A :class:`Game` holds the players in seating order (2 to 5), the convention reference, the
+target and the money terms, and the list of recorded :class:`Entry` items, each wrapping one
+deal (:class:`Contract`, :class:`Misere`, :class:`AllPass`), a manual :class:`Adjustment` or a
+late arrival (:class:`Join`). ``Game.players`` is the seating at the start; :func:`seating`
+replays the joins for the seating at any point, and :func:`sitting_out` says who sits a deal
+out (the dealer at four, the dealer and the next dealer at five; nobody at two, Gusarik).
 Nothing derived (pool, mountain, whists) is ever stored here.
 
 :func:`check_deal` is the one place that decides whether a deal *fits the game*
@@ -89,7 +92,15 @@ class Adjustment(NamedTuple):
     note: str = ""
 
 
-Deal = Contract | Misere | AllPass | Adjustment
+class Join(NamedTuple):
+    """A late arrival (RULES.md 8.7): ``player`` takes his seat after ``after`` (``None``: the
+    last seat) between deals. An entry with no dealer; the seating from here on includes him."""
+
+    player: str
+    after: str | None = None
+
+
+Deal = Contract | Misere | AllPass | Adjustment | Join
 
 
 class Entry(NamedTuple):
@@ -133,10 +144,11 @@ class Game(NamedTuple):
 
     @property
     def next_dealer(self) -> str:
-        """The dealer of the next deal: clockwise after the last recorded dealer."""
+        """The dealer of the next deal: clockwise after the last recorded dealer, in the
+        seating after every entry (a late arrival takes his seat before the next deal)."""
         for entry in reversed(self.entries):
             if entry.dealer is not None:
-                return self.next_seat(entry.dealer)
+                return seat_after(seating(self), entry.dealer)
         return self.first_dealer
 
 
@@ -201,10 +213,16 @@ def check_name(text: str) -> str:
     return name
 
 
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+
+
 def check_players(players: tuple[str, ...]) -> tuple[str, ...]:
-    """Check the seating (3 or 4 valid, distinct names) and return the names to store."""
-    if len(players) not in (3, 4):
-        raise DealError(f"a pool is played by 3 or 4 players, not {len(players)}")
+    """Check the seating (2 to 5 valid, distinct names) and return the names to store."""
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise DealError(
+            f"a pool is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
+        )
     names = tuple(check_name(name) for name in players)
     seen: dict[str, str] = {}
     looks: dict[str, str] = {}
@@ -287,9 +305,9 @@ def check_note(text: str) -> str:
     return note
 
 
-def _known(game: Game, name: str) -> str:
-    if name not in game.players:
-        raise DealError(f"unknown player '{shown(name)}' (players: {', '.join(game.players)})")
+def _known(seats: tuple[str, ...], name: str) -> str:
+    if name not in seats:
+        raise DealError(f"unknown player '{shown(name)}' (players: {', '.join(seats)})")
     return name
 
 
@@ -300,21 +318,99 @@ def _tricks(value: int | None, owner: str) -> None:
         raise DealError(f"{what} must be 0-10 tricks, not {shown(str(value))}")
 
 
-def active_players(game: Game, dealer: str | None) -> tuple[str, ...]:
-    """The players who hold cards: all three, or the four minus the sitting-out dealer."""
-    if len(game.players) == 4 and dealer is not None:
-        return tuple(p for p in game.players if p != dealer)
-    return game.players
+def seating(game: Game, upto: int | None = None) -> tuple[str, ...]:
+    """The players in seating order after the first ``upto`` entries (default: all of them).
+
+    ``Game.players`` is the seating at the start; the record is the truth for the rest: every
+    :class:`Join` entry seats its player."""
+    seats = game.players
+    for entry in game.entries if upto is None else game.entries[:upto]:
+        deal = entry.deal
+        if isinstance(deal, Join):
+            seats = joined(seats, deal)
+    return seats
 
 
-def check_deal(game: Game, deal: Deal, dealer: str | None, half_whist: bool = True) -> None:
-    """Raise :class:`DealError` unless ``deal`` fits ``game`` (context-free checks)."""
+def joined(seats: tuple[str, ...], join: Join) -> tuple[str, ...]:
+    """``seats`` with the newcomer seated after ``join.after`` (default: the last seat)."""
+    at = len(seats) if join.after is None else seats.index(join.after) + 1
+    return (*seats[:at], join.player, *seats[at:])
+
+
+def check_entries(game: Game, half_whist: bool = True, first: int = 1, shift: int = 0) -> None:
+    """Check every entry from number ``first`` on against the seating of its moment (after a
+    join is deleted or an earlier deal edited); a refusal names the deal, its number plus
+    ``shift`` (the number it had before a deletion)."""
+    seats = game.players
+    for number, entry in enumerate(game.entries, 1):
+        if number >= first:
+            try:
+                check_deal(game, entry.deal, entry.dealer, half_whist, seats)
+            except DealError as exc:
+                raise DealError(exc.message, f"deal {number + shift}") from None
+        if isinstance(entry.deal, Join):
+            seats = joined(seats, entry.deal)
+
+
+def seat_after(seats: tuple[str, ...], name: str) -> str:
+    """The player clockwise after ``name`` in ``seats``."""
+    return seats[(seats.index(name) + 1) % len(seats)]
+
+
+def sitting_out(seats: tuple[str, ...], dealer: str | None) -> tuple[str, ...]:
+    """Who sits out a deal (RULES.md 2, 8.7): the dealer at four; the dealer and the next
+    dealer at five; nobody at two or three (Gusarik's dummy never scores)."""
+    if dealer is None or dealer not in seats:
+        return ()
+    if len(seats) == 4:
+        return (dealer,)
+    if len(seats) == 5:
+        return (dealer, seat_after(seats, dealer))
+    return ()
+
+
+def active_players(
+    game: Game, dealer: str | None, seats: tuple[str, ...] | None = None
+) -> tuple[str, ...]:
+    """The players who hold cards: all of them, minus those sitting out (:func:`sitting_out`)."""
+    seats = seating(game) if seats is None else seats
+    out = sitting_out(seats, dealer)
+    return tuple(p for p in seats if p not in out) if out else seats
+
+
+def _sits_out(seats: tuple[str, ...], dealer: str, name: str, what: str) -> None:
+    """Refuse ``name`` doing ``what`` when he sits out the deal dealt by ``dealer``."""
+    out = sitting_out(seats, dealer)
+    if name not in out:
+        return
+    if name == dealer:
+        raise DealError(f"{name} is the dealer and sits out this deal, so {what}")
+    raise DealError(f"{name} deals next and sits out this deal, so {what}")
+
+
+def check_deal(
+    game: Game,
+    deal: Deal,
+    dealer: str | None,
+    half_whist: bool = True,
+    seats: tuple[str, ...] | None = None,
+) -> None:
+    """Raise :class:`DealError` unless ``deal`` fits ``game`` (context-free checks).
+
+    ``seats`` is the seating when the deal is played (default: after all of ``game``'s
+    entries, i.e. ``game`` holds the entries before the deal)."""
+    seats = seating(game) if seats is None else seats
+    if isinstance(deal, Join):
+        if dealer is not None:
+            raise DealError("a player joins between deals: a join has no dealer")
+        _check_join(seats, deal)
+        return
     if dealer is not None:
-        _known(game, dealer)
+        _known(seats, dealer)
     if isinstance(deal, Adjustment):
-        _known(game, deal.player)
+        _known(seats, deal.player)
         for other, _amount in deal.whists:
-            _known(game, other)
+            _known(seats, other)
             if other == deal.player:
                 raise DealError(f"{deal.player} cannot write whists on himself")
         if not check_note(deal.note):
@@ -322,16 +418,12 @@ def check_deal(game: Game, deal: Deal, dealer: str | None, half_whist: bool = Tr
         return
     if dealer is None:
         raise DealError("a deal needs its dealer")
-    active = active_players(game, dealer)
-    four = len(game.players) == 4
+    active = active_players(game, dealer, seats)
     if isinstance(deal, AllPass):
         names = [name for name, _ in deal.tricks]
         for name in names:
-            _known(game, name)
-            if four and name == dealer:
-                raise DealError(
-                    f"{name} is the dealer and sits out this deal, so takes no all-pass tricks"
-                )
+            _known(seats, name)
+            _sits_out(seats, dealer, name, "takes no all-pass tricks")
         if len(set(names)) != len(names):
             raise DealError("a player is listed twice in the all-pass tricks")
         missing = [p for p in active if p not in names]
@@ -343,21 +435,24 @@ def check_deal(game: Game, deal: Deal, dealer: str | None, half_whist: bool = Tr
             _tricks(count, name)
         total = sum(count for _, count in deal.tricks)
         if total != 10:
+            if len(seats) == 2:
+                raise DealError(
+                    f"all-pass tricks must add up to 10, not {total} (the dummy takes no part)"
+                )
             raise DealError(f"all-pass tricks must add up to 10, not {total}")
         return
-    _known(game, deal.declarer)
-    if four and deal.declarer == dealer:
-        raise DealError(f"{dealer} is the dealer and sits out this deal, so cannot declare")
+    _known(seats, deal.declarer)
+    _sits_out(seats, dealer, deal.declarer, "cannot declare")
     if isinstance(deal, Misere):
         _tricks(deal.tricks, deal.declarer)
     elif isinstance(deal, Contract):
-        _check_contract(game, deal, dealer, active, half_whist)
+        _check_contract(seats, deal, dealer, active, half_whist)
     else:
         assert_never(deal)
 
 
 def _check_contract(
-    game: Game, deal: Contract, dealer: str, active: tuple[str, ...], half_whist: bool
+    seats: tuple[str, ...], deal: Contract, dealer: str, active: tuple[str, ...], half_whist: bool
 ) -> None:
     if deal.level not in LEVELS:
         raise DealError(f"there is no contract level {deal.level} (6-10)")
@@ -366,17 +461,19 @@ def _check_contract(
     _tricks(deal.tricks, "")
     names = [d.player for d in deal.defenders]
     for d in deal.defenders:
-        _known(game, d.player)
+        _known(seats, d.player)
         if d.player == deal.declarer:
             raise DealError(f"{d.player} declares and cannot also defend")
-        if len(game.players) == 4 and d.player == dealer:
-            raise DealError(f"{d.player} is the dealer and sits out this deal, so cannot defend")
+        _sits_out(seats, dealer, d.player, "cannot defend")
         if d.role not in ROLES:
             raise DealError(f"unknown role '{shown(d.role)}' for {d.player} (use w, wN, p or h)")
         _tricks(d.tricks, d.player)
     if len(set(names)) != len(names):
         raise DealError("a defender is listed twice")
     expected = [p for p in active if p != deal.declarer]
+    if len(expected) == 1:
+        _check_gusarik(deal, expected[0], half_whist)
+        return
     missing = [p for p in expected if p not in names]
     if missing or len(names) != 2:
         raise DealError(f"both defenders are needed: {' and '.join(expected)}")
@@ -419,3 +516,51 @@ def _check_contract(
         passer = next(d for d in deal.defenders if d.role == "p")
         if passer.tricks not in (None, 0):
             raise DealError(f"{passer.player} passed: the lone whister takes the defence's tricks")
+
+
+def _check_gusarik(deal: Contract, other: str, half_whist: bool) -> None:
+    """Two players (Gusarik, RULES.md 8.7): the other player defends alone with the dummy:
+    ``w`` (plays, answers for the whole defence), ``h`` (leaves for his tricks, 6 and 7
+    only) or ``p`` (the game counts as made)."""
+    if len(deal.defenders) != 1 or deal.defenders[0].player != other:
+        raise DealError(
+            f"two players (Gusarik): {other} is the one defender, e.g. {other}:w, {other}:h "
+            f"or {other}:p"
+        )
+    lone = deal.defenders[0]
+    if lone.role == "h":
+        if not half_whist:
+            raise DealError("half-whist is not played under this convention (half_whist = false)")
+        if deal.level > 7:
+            raise DealError(
+                f"leaving for one's tricks (h) is only possible on 6 and 7, not on {deal.level}"
+            )
+        if deal.tricks is not None:
+            raise DealError(
+                f"{other} left for own tricks, so the game was not played: write its tricks as '-'"
+            )
+        return
+    if lone.role == "p":
+        if deal.tricks is not None:
+            raise DealError(f"{other} passed, so the game was not played: write its tricks as '-'")
+        return
+    if deal.tricks is None:
+        raise DealError("a whisted game is played: give the declarer's tricks (0-10)")
+    defence = 10 - deal.tricks
+    if lone.tricks is not None and lone.tricks != defence:
+        raise DealError(
+            f"{lone.player} took {lone.tricks} but the declarer's {deal.tricks} leave {defence}"
+        )
+
+
+def _check_join(seats: tuple[str, ...], join: Join) -> None:
+    """A late arrival (RULES.md 8.7, 8.8): up to five players, a new name, after a seated one."""
+    if len(seats) >= MAX_PLAYERS:
+        raise DealError(f"the table is full: {MAX_PLAYERS} players at most ({', '.join(seats)})")
+    key = name_key(join.player)
+    taken = next((p for p in seats if name_key(p) == key), None)
+    if taken is not None:
+        raise DealError(f"'{shown(join.player)}' cannot join: {taken} already plays")
+    if join.after is not None:
+        _known(seats, join.after)
+    check_players(joined(seats, join))

@@ -25,6 +25,7 @@ from prefcalc.model import (
     Contract,
     Deal,
     Defender,
+    Join,
     Misere,
     Role,
     Suit,
@@ -123,7 +124,11 @@ def parse_defender(text: str, players: Sequence[str]) -> Defender:
 
 
 def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
-    if len(words) != 5:
+    if len(players) == 2 and len(words) != 4:
+        raise NotationError(
+            "two players (Gusarik): a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE, e.g. Anna 6s 5 Boris:w"
+        )
+    if len(players) != 2 and len(words) != 5:
         raise NotationError(
             "a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE DEFENDER:ROLE, e.g. Anna 7h 7 Boris:w Vera:p"
         )
@@ -226,7 +231,22 @@ def make_adjustment(
     return Adjustment(player, pool, mountain, parse_whists(whists, players), note)
 
 
-KINDS = ("game", "misere", "passes", "adjust")
+def parse_join(words: Sequence[str], players: Sequence[str]) -> Join:
+    """``Dima`` or ``Dima --after Vera``: a late arrival and the seat he takes."""
+    rest = list(words)
+    after: str | None = None
+    if len(rest) == 3 and rest[1] == "--after":
+        after = resolve_player(rest[2], players)
+        rest = rest[:1]
+    elif len(rest) == 2 and rest[1].startswith("--after="):
+        after = resolve_player(rest[1].partition("=")[2], players)
+        rest = rest[:1]
+    if len(rest) != 1:
+        raise NotationError("a join needs NAME [--after PLAYER], e.g. join Dima --after Vera")
+    return Join(rest[0], after)
+
+
+KINDS = ("game", "misere", "passes", "adjust", "join")
 
 
 def parse_words(words: Sequence[str], players: Sequence[str]) -> Deal:
@@ -243,6 +263,8 @@ def parse_words(words: Sequence[str], players: Sequence[str]) -> Deal:
         return parse_passes(rest, players)
     if kind == "adjust":
         return parse_adjust(rest, players)
+    if kind == "join":
+        return parse_join(rest, players)
     raise NotationError(f"unknown deal kind '{shown(words[0])}' (use {', '.join(KINDS)})")
 
 
@@ -258,6 +280,8 @@ def describe(deal: Deal) -> str:
         return f"misere {deal.declarer} {deal.tricks}"
     if isinstance(deal, AllPass):
         return "passes " + " ".join(f"{name}={n}" for name, n in deal.tricks)
+    if isinstance(deal, Join):
+        return f"join {deal.player}" + (f" --after {deal.after}" if deal.after else "")
     if not isinstance(deal, Adjustment):
         assert_never(deal)
     parts = [f"adjust {deal.player}"]

@@ -29,7 +29,20 @@ from typing import Any, Literal, NamedTuple, assert_never
 from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.conventions import Convention
 from prefcalc.errors import DealError
-from prefcalc.model import Adjustment, AllPass, Contract, Defender, Entry, Game, Misere
+from prefcalc.model import (
+    Adjustment,
+    AllPass,
+    Contract,
+    Defender,
+    Entry,
+    Game,
+    Join,
+    Misere,
+    joined,
+    seat_after,
+    seating,
+    sitting_out,
+)
 from prefcalc.perf import gc_paused
 
 Column = Literal["pool", "mountain", "whists"]
@@ -121,6 +134,8 @@ class Sheet(NamedTuple):
     finished: bool
     min_level: int
     problems: tuple[Problem, ...]
+    sitting_out: tuple[str, ...] = ()
+    """Who sits out the next deal: the next dealer at four, him and the one after at five."""
 
     @property
     def passes_price(self) -> Amount:
@@ -136,20 +151,32 @@ class _State:
 
     __slots__ = (
         "closing_each",
+        "everyone",
         "help",
         "help_whists",
         "mountain",
         "names",
         "pool",
+        "present",
         "seat",
         "target",
         "whists",
         "writes",
     )
 
-    def __init__(self, players: tuple[str, ...], convention: Convention, target: int) -> None:
+    def __init__(
+        self,
+        players: tuple[str, ...],
+        convention: Convention,
+        target: int,
+        seated: tuple[str, ...] | None = None,
+    ) -> None:
+        """``players`` is every player who ever sits (the seating at the end); ``seated``
+        those at the table at the start (default: all of them)."""
         n = len(players)
         self.names = players
+        self.present = [seated is None or name in seated for name in players]
+        self.everyone = all(self.present)  # nobody joins later: the fast paths apply
         self.seat = {name: i for i, name in enumerate(players)}
         self.pool: list[Amount] = [0] * n
         self.mountain: list[Amount] = [0] * n
@@ -208,7 +235,10 @@ class _State:
     def _help(self, i: int, rest: Amount, excluded: tuple[int, ...]) -> Amount:
         n = len(self.names)
         order = [(i + k) % n for k in range(1, n)]
-        candidates = [q for q in order if q not in excluded and self.pool[q] < self.target]
+        present = self.present
+        candidates = [
+            q for q in order if present[q] and q not in excluded and self.pool[q] < self.target
+        ]
         helper = self.names[i]
         while rest > 0 and candidates:
             if self.help == "most":
@@ -246,7 +276,7 @@ class _State:
         if remaining > 0:
             name = self.names[i]
             for q in range(len(self.names)):
-                if q != i:
+                if q != i and self.present[q]:
                     self.to_mountain(
                         q,
                         remaining,
@@ -272,26 +302,28 @@ def _consolation(conv: Convention, w: Amount) -> Amount:
     return conv.consolation if isinstance(conv.consolation, int) else w
 
 
-def _score_contract(
-    st: _State, conv: Convention, deal: Contract, dealer: str | None, four: bool
-) -> None:
+def _score_contract(st: _State, conv: Convention, deal: Contract, away: tuple[int, ...]) -> None:
     """A trick contract (RULES.md 4.1-4.2), in the parts a player thinks in.
 
     The writes come in this order: the whisters' shortfall, the declarer, the defence's
     whists, the sitting-out dealer's consolation (``explain`` and the exports show them so).
+    ``away`` are the seats that sit the deal out, the dealer first (4 players: the
+    dealer; 5: the dealer and the next dealer); only the dealer writes his consolation, and
+    help never goes to any of them.
     """
-    dealer_i = st.seat[dealer] if four and dealer is not None else None
-    sitting_out = () if dealer_i is None else (dealer_i,)
     if deal.tricks is None:
-        _not_played(st, conv, deal, sitting_out)
+        _not_played(st, conv, deal, away)
         return
     terms = _terms(st, conv, deal, deal.tricks)
     whisters = deal.whisters
     failed = _shortfall(st, conv, terms, whisters)
-    _declarer(st, conv, terms, failed + sitting_out)
-    _defence_whists(st, conv, deal, terms, whisters)
-    if dealer_i is not None:
-        _dealer(st, conv, terms, dealer_i)
+    _declarer(st, conv, terms, failed + away)
+    if len(deal.defenders) == 1:
+        _gusarik_whister(st, terms, whisters[0])
+    else:
+        _defence_whists(st, conv, deal, terms, whisters)
+    if away:
+        _dealer(st, conv, terms, away[0])
 
 
 class _Terms(NamedTuple):
@@ -315,7 +347,7 @@ def _terms(st: _State, conv: Convention, deal: Contract, t: int) -> _Terms:
     return _Terms(deal.label, st.seat[deal.declarer], level, p, w, _consolation(conv, w), u, 10 - t)
 
 
-def _not_played(st: _State, conv: Convention, deal: Contract, sitting_out: tuple[int, ...]) -> None:
+def _not_played(st: _State, conv: Convention, deal: Contract, away: tuple[int, ...]) -> None:
     """Not played (RULES.md 4.2): both defenders passed, or one passed and the other said
     half-whist. Either way the game counts as made (``P`` into the declarer's pool); the
     half-whister writes ``W`` per trick for half the norm (2 tricks on a 6, 1 on a 7)."""
@@ -325,22 +357,26 @@ def _not_played(st: _State, conv: Convention, deal: Contract, sitting_out: tuple
     label = deal.label
     declarer = st.seat[deal.declarer]
     half = next((x for x in deal.defenders if x.role == "h"), None)
+    alone = len(deal.defenders) == 1  # Gusarik: "h" leaves for his tricks, "p" passes
     if half is not None:
         tricks = _norm_of(conv, level) // 2
         st.to_whists(
             st.seat[half.player],
             declarer,
             tricks * w,
-            "half-whist on {0}: {1:trick} × {2} = {3}",
+            "left for own tricks on {0}: {1:trick} × {2} = {3}"
+            if alone
+            else "half-whist on {0}: {1:trick} × {2} = {3}",
             label,
             tricks,
             w,
             tricks * w,
         )
-        why = f"{label} not played (half-whist), counts as made"
+        how = "left for own tricks" if alone else "half-whist"
+        why = f"{label} not played ({how}), counts as made"
     else:
-        why = f"{label} not played (both passed), counts as made"
-    _made(st, conv, declarer, p, why, sitting_out)
+        why = f"{label} not played ({'passed' if alone else 'both passed'}), counts as made"
+    _made(st, conv, declarer, p, why, away)
 
 
 def _declarer(st: _State, conv: Convention, k: _Terms, excluded: tuple[int, ...]) -> None:
@@ -406,6 +442,16 @@ def _lone_whister(st: _State, conv: Convention, k: _Terms, a: int, b: int) -> No
         template = "gentleman's whist: ({0:trick} × {1} + 2 × {2:undertrick} × {3}) / 2 = {4}"
         st.to_whists(a, k.declarer, half, template, k.d, k.w, k.u, k.c, half)
         st.to_whists(b, k.declarer, half, template, k.d, k.w, k.u, k.c, half)
+
+
+def _gusarik_whister(st: _State, k: _Terms, lone: Defender) -> None:
+    """Two players (Gusarik, RULES.md 8.7): the lone defender plays with the dummy, greedy
+    whatever ``lone_whister`` says: ``d × W`` and, on a remise, ``u × C`` once (the dummy
+    writes nothing). His shortfall (the whole norm) is written by :func:`_shortfall`."""
+    i = st.seat[lone.player]
+    _whists_for_tricks(st, k, i, k.d)
+    if k.u:
+        _consolation_of(st, k, i, "consolation: {0:undertrick} × {1} = {2}")
 
 
 def _dealer(st: _State, conv: Convention, k: _Terms, dealer: int) -> None:
@@ -482,13 +528,10 @@ def _made(
         st.to_pool(i, rest, why, excluded)
 
 
-def _score_misere(
-    st: _State, conv: Convention, deal: Misere, dealer: str | None, four: bool
-) -> None:
+def _score_misere(st: _State, conv: Convention, deal: Misere, away: tuple[int, ...]) -> None:
     i = st.seat[deal.declarer]
     if deal.tricks == 0:
-        excluded = (st.seat[dealer],) if four and dealer is not None else ()
-        _made(st, conv, i, conv.misere_price, "misère made", excluded)
+        _made(st, conv, i, conv.misere_price, "misère made", away)
         return
     per = conv.misere_penalty * conv.remise_factor
     st.to_mountain(
@@ -502,7 +545,7 @@ def _score_misere(
 
 
 def _score_all_pass(
-    st: _State, conv: Convention, deal: AllPass, dealer: str | None, four: bool, price: Amount
+    st: _State, conv: Convention, deal: AllPass, away: tuple[int, ...], price: Amount
 ) -> None:
     seat = st.seat
     tricks = deal.tricks
@@ -563,8 +606,8 @@ def _score_all_pass(
     for name, n in tricks:
         if n == 0 and bonus:
             st.to_pool(seat[name], bonus, "all-pass: no tricks", helps=False)
-    if four and dealer is not None and conv.passes_dealer_bonus:
-        st.to_pool(seat[dealer], conv.passes_dealer_bonus, "all-pass: dealer's bonus", helps=False)
+    if away and conv.passes_dealer_bonus:  # the dealer only, also at five (RULES.md 8.8)
+        st.to_pool(away[0], conv.passes_dealer_bonus, "all-pass: dealer's bonus", helps=False)
 
 
 def _score_adjustment(st: _State, deal: Adjustment) -> None:
@@ -579,15 +622,44 @@ def _score_adjustment(st: _State, deal: Adjustment) -> None:
 
 
 def _finished(st: _State, conv: Convention) -> bool:
+    pools = (
+        st.pool if st.everyone else [p for p, here in zip(st.pool, st.present, strict=True) if here]
+    )
     if conv.closing == "each":
-        return min(st.pool) >= st.target
-    return sum(st.pool) >= st.target * len(st.pool)
+        return min(pools) >= st.target
+    return sum(pools) >= st.target * len(pools)
+
+
+def _score_join(st: _State, deal: Join) -> None:
+    """A late arrival (RULES.md 8.7): his pool and mountain start at the exact averages of
+    every player seated before him; he has no whists."""
+    seated = [q for q, here in enumerate(st.present) if here]
+    k = len(seated)
+    i = st.seat[deal.player]
+    st.present[i] = True
+    st.everyone = all(st.present)
+    for column, values in ((POOL, st.pool), (MOUNTAIN, st.mountain)):
+        total = norm(sum((values[q] for q in seated), Fraction(0)))
+        average = norm(Fraction(total) / k)
+        template = "joined: average " + column + " of {0} players = {1} / {0} = {2}"
+        if column == POOL:
+            st.to_pool_raw(i, average, template, k, total, average)
+        else:
+            st.to_mountain(i, average, template, k, total, average)
 
 
 def _ends_streak(conv: Convention, deal: Contract) -> bool:
     if conv.passes_ends_streak == "any":
         return True
     return deal.tricks is not None and any(d.role == "w" for d in deal.defenders)
+
+
+def _next_dealer(game: Game) -> str:
+    """``game.next_dealer`` when nobody joined (the seating is ``game.players``)."""
+    for entry in reversed(game.entries):
+        if entry.dealer is not None:
+            return seat_after(game.players, entry.dealer)
+    return game.first_dealer
 
 
 def score(game: Game, convention: Convention, strict: bool = False) -> Sheet:
@@ -603,8 +675,10 @@ def score(game: Game, convention: Convention, strict: bool = False) -> Sheet:
 
 def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     conv = convention
-    st = _State(game.players, conv, game.target)
-    four = len(game.players) == 4
+    seats = game.players
+    st = _State(seating(game), conv, game.target, seats)
+    seat = st.seat
+    size = len(seats)
     scored: list[Scored] = []
     problems: list[Problem] = []
     streak = 0
@@ -615,6 +689,12 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
         st.writes = []
         min_level = conv.exit_level(streak)
         price: Amount | None = None
+        if size < 4 or dealer is None:  # who sits out: nobody; the dealer; him and the next
+            out: tuple[int, ...] = ()
+        elif size == 4:
+            out = (seat[dealer],)
+        else:
+            out = tuple(seat[p] for p in sitting_out(seats, dealer))
         if isinstance(deal, Contract):
             if deal.level < min_level and not entry.forced:
                 problems.append(
@@ -623,19 +703,23 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
                         f"after {streak} all-pass deal{'s' if streak > 1 else ''} the lowest contract is {min_level}, not {deal.level} (record it as forced if the table agreed)",
                     )
                 )
-            _score_contract(st, conv, deal, dealer, four)
+            _score_contract(st, conv, deal, out)
             if _ends_streak(conv, deal):
                 streak = 0
         elif isinstance(deal, AllPass):
             streak += 1
             price = conv.passes_price(streak)
-            _score_all_pass(st, conv, deal, dealer, four, price)
+            _score_all_pass(st, conv, deal, out, price)
         elif isinstance(deal, Misere):
-            _score_misere(st, conv, deal, dealer, four)
+            _score_misere(st, conv, deal, out)
             if conv.passes_misere_ends:
                 streak = 0
         elif isinstance(deal, Adjustment):
             _score_adjustment(st, deal)
+        elif isinstance(deal, Join):
+            _score_join(st, deal)
+            seats = joined(seats, deal)
+            size = len(seats)
         else:
             assert_never(deal)
         if finished and not entry.forced and not isinstance(deal, Adjustment):
@@ -646,7 +730,8 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
         scored.append(Scored(number, entry, tuple(st.writes), streak, price, min_level, finished))
     if strict and problems:
         raise DealError(problems[0].message, f"deal {problems[0].number}")
-    names = game.players
+    names = st.names
+    next_dealer = game.next_dealer if len(names) != len(game.players) else _next_dealer(game)
     return Sheet(
         players=names,
         convention=conv,
@@ -659,8 +744,9 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
             for i, a in enumerate(names)
         },
         streak=streak,
-        next_dealer=game.next_dealer,
+        next_dealer=next_dealer,
         finished=finished,
         min_level=conv.exit_level(streak),
         problems=tuple(problems),
+        sitting_out=sitting_out(seats, next_dealer),
     )

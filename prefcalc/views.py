@@ -19,6 +19,7 @@ from prefcalc.model import (
     Contract,
     Entry,
     Game,
+    Join,
     Misere,
     Role,
 )
@@ -55,9 +56,12 @@ def status_line(sheet: Sheet, game: Game) -> str:
     if sheet.finished:
         return f"{head} · FINISHED"
     streak = f"all-pass streak {sheet.streak}" if sheet.streak else "no all-pass streak"
+    out = ""
+    if len(sheet.sitting_out) > 1:  # five at the table: the dealer and the next dealer
+        out = f" · {' and '.join(sheet.sitting_out)} sit out"
     return (
         f"{head} · game on\n"
-        f"next dealer {sheet.next_dealer} · {streak}, next all-pass ×{fmt(sheet.passes_price)} · "
+        f"next dealer {sheet.next_dealer}{out} · {streak}, next all-pass ×{fmt(sheet.passes_price)} · "
         f"lowest contract {sheet.min_level}"
     )
 
@@ -129,7 +133,15 @@ def deal_words(entry: Entry) -> DealWords:
     forced = " (forced)" if entry.forced else ""
     if isinstance(deal, Contract):
         label = f"{deal.level}{SUIT_SYMBOLS[deal.suit]}"
-        defenders = tuple((d.player, ROLE_WORDS[d.role], d.tricks) for d in deal.defenders)
+        alone = len(deal.defenders) == 1  # Gusarik: "h" leaves for his tricks
+        defenders = tuple(
+            (
+                d.player,
+                "left for own tricks" if alone and d.role == "h" else ROLE_WORDS[d.role],
+                d.tricks,
+            )
+            for d in deal.defenders
+        )
         answers = ", ".join(
             f"{p} {role}" + (f" {n}" if n is not None else "") for p, role, n in defenders
         )
@@ -145,6 +157,10 @@ def deal_words(entry: Entry) -> DealWords:
     if isinstance(deal, Adjustment):
         text = f"adjustment for {deal.player}: {deal.note}"
         return DealWords("adjustment", deal.player, "", None, (), text + forced)
+    if isinstance(deal, Join):
+        seat = f"after {deal.after}" if deal.after else "in the last seat"
+        text = f"{deal.player} joins the game, {seat}"
+        return DealWords("join", deal.player, "", None, (), text + forced)
     assert_never(deal)
 
 
@@ -279,6 +295,9 @@ def settlement_text(s: Settlement, steps: bool = True) -> str:
     lines = [
         f"Settlement by {s.method} method ({'method 1' if s.method == 'pairwise' else 'method 2'}), rounding: {s.rounding}"
     ]
+    lines.append(
+        f"Counted: {', '.join(players)} (N = {len(players)}: every player seated at the end)"
+    )
     if steps:
         lines += ["", *settlement_steps(s), ""]
     rows = [["player", "whists", "money"]]

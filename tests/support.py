@@ -21,8 +21,13 @@ from prefcalc.model import (
     Defender,
     Entry,
     Game,
+    Join,
     Misere,
     check_deal,
+    joined,
+    seat_after,
+    seating,
+    sitting_out,
 )
 from prefcalc.notation import parse_words
 from prefcalc.scoring import Sheet, score
@@ -64,9 +69,9 @@ def make_game(
         if words[-1].startswith("@"):
             who = words[-1][1:]
             words = words[:-1]
-        deal = parse_words(words, game.players)
         current = game._replace(entries=tuple(entries))
-        if isinstance(deal, Adjustment):
+        deal = parse_words(words, seating(current))
+        if isinstance(deal, Adjustment | Join):
             who = None
         elif who is None:
             who = current.next_dealer
@@ -160,14 +165,16 @@ def random_game(
     target: int = 20,
     options: dict[str, object] | None = None,
     adjustments: bool = True,
+    joins: bool = False,
 ) -> Game:
     """A random *legal* record: contracts respect the exit level of the all-pass streak.
 
     Used by the property tests and the benchmarks. Deals after the game finished are not
-    avoided (the scorer reports them as problems; they still score).
+    avoided (the scorer reports them as problems; they still score). With ``joins``, late
+    arrivals take random seats now and then (up to five players), never after the finish.
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    names = ("Anna", "Boris", "Vera", "Dima")[:players]
+    names = ("Anna", "Boris", "Vera", "Dima", "Egor")[:players]
     ref = ConventionRef(convention, dict(options or {}))
     conv = resolve_convention(ref)
     base = Game(
@@ -179,14 +186,25 @@ def random_game(
     )
     entries: list[Entry] = []
     streak = 0
-    dealer_seat = 0
+    seats = names
+    last: str | None = None
+    newcomers = ["Fedya", "Gleb", "Zoya", "Ilya"]
     for k in range(deals):
-        dealer = names[dealer_seat % players]
-        active = [p for p in names if p != dealer] if players == 4 else list(names)
+        if joins and len(seats) < 5 and rng.random() < 0.06:
+            current = base._replace(entries=tuple(entries))
+            if not score(current, conv).finished:
+                after = rng.choice([*seats, None])
+                join = Join(newcomers.pop(0), after)
+                entries.append(Entry(join, None, f"t{k}"))
+                seats = joined(seats, join)
+                continue
+        dealer = names[0] if last is None else seat_after(seats, last)
+        out = sitting_out(seats, dealer)
+        active = [p for p in seats if p not in out]
         roll = rng.random()
         deal: object
         if adjustments and roll < 0.03:
-            who, other = rng.sample(names, 2)
+            who, other = rng.sample(seats, 2)
             column = rng.choice(["pool", "mountain", "whists"])
             amount = rng.randint(1, 20)
             if column == "whists":
@@ -212,8 +230,23 @@ def random_game(
             level = rng.randint(conv.exit_level(streak), 10)
             suit = rng.choice(["s", "c", "d", "h", "nt"])
             shape = rng.random()
-            first, second = defenders
             tricks: int | None = None
+            if len(defenders) == 1:  # Gusarik: one defender (and the dummy)
+                lone = defenders[0]
+                pair: tuple[Defender, ...]
+                if shape < 0.15:
+                    pair = (Defender(lone, "p"),)
+                elif shape < 0.22 and level <= 7 and conv.half_whist:
+                    pair = (Defender(lone, "h"),)
+                else:
+                    tricks = max(0, min(10, level + rng.choice([-3, -2, -1, 0, 0, 0, 1, 2])))
+                    pair = (Defender(lone, "w"),)
+                deal = Contract(declarer, level, suit, tricks, pair)
+                streak = 0 if conv.passes_ends_streak == "any" or tricks is not None else streak
+                entries.append(Entry(deal, dealer, f"t{k}"))
+                last = dealer
+                continue
+            first, second = defenders
             if shape < 0.15:
                 pair = (Defender(first, "p"), Defender(second, "p"))
             elif shape < 0.22 and level <= 7 and conv.half_whist:
@@ -229,7 +262,7 @@ def random_game(
             if conv.passes_ends_streak == "any" or (deal.tricks is not None and deal.whisters):
                 streak = 0
         entries.append(Entry(deal, dealer, f"t{k}"))
-        dealer_seat += 1
+        last = dealer
     return base._replace(entries=tuple(entries))
 
 

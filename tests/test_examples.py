@@ -3,7 +3,8 @@
 Each ``examples/<name>.json`` ledger is scored and settled and compared with the ``[expected]``
 block of ``examples/<name>.md``, which was computed by hand from RULES.md. The record itself is
 checked too: a real evening (20+ deals, increasing evening timestamps) that covers the deal
-types its ``covers`` list promises, and together the three cover every deal type.
+types its ``covers`` list promises, and together they cover every deal type and every table
+size (Gusarik for two, three, four and five players).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from prefcalc.scoring import Sheet, score
 from prefcalc.settlement import Settlement, settle
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-NAMES = ("sochi-3", "leningrad-4", "rostov-3")
+NAMES = ("sochi-3", "leningrad-4", "rostov-3", "gusarik-2", "rostov-5")
 METHODS = ("pairwise", "average")
 
 # Defenders' norm by contract level (RULES.md 3; ten_norm 0 in all three presets).
@@ -51,6 +52,12 @@ EVERY_DEAL_TYPE = {
     "adjustment",
     "help",
     "remise with the dealer sitting out",
+    "gusarik whist, made",
+    "gusarik whist, remise",
+    "gusarik pass",
+    "gusarik own tricks",
+    "gusarik shortfall",
+    "five at the table",
 }
 
 
@@ -118,6 +125,8 @@ def deal_types(g: Game, s: Sheet) -> set[str]:
             kinds.add("misere made" if deal.tricks == 0 else "misere failed")
         elif isinstance(deal, Contract):
             kinds |= _contract_types(g, deal)
+        if len(g.players) == 5 and entry.dealer is not None:
+            kinds.add("five at the table")
         if isinstance(deal, Contract | Misere) and any(
             w.column == "whists" and w.player == deal.declarer for w in scored.writes
         ):
@@ -127,6 +136,16 @@ def deal_types(g: Game, s: Sheet) -> set[str]:
 
 def _contract_types(g: Game, deal: Contract) -> set[str]:
     roles = sorted(d.role for d in deal.defenders)
+    if len(roles) == 1:  # Gusarik: one defender and the dummy
+        if roles == ["p"]:
+            return {"gusarik pass"}
+        if roles == ["h"]:
+            return {"gusarik own tricks"}
+        assert deal.tricks is not None
+        kinds = {f"gusarik whist, {'made' if deal.tricks >= deal.level else 'remise'}"}
+        if 10 - deal.tricks < NORM[deal.level]:
+            kinds.add("gusarik shortfall")
+        return kinds
     if roles == ["p", "p"]:
         return {"both pass"}
     if "h" in roles:
@@ -138,7 +157,7 @@ def _contract_types(g: Game, deal: Contract) -> set[str]:
     kinds = {f"{who}, {'made' if made else 'remise'}"}
     if defence < NORM[deal.level]:
         kinds.add(f"shortfall, {who}")
-    if not made and len(g.players) == 4:
+    if not made and len(g.players) >= 4:
         kinds.add("remise with the dealer sitting out")
     return kinds
 
@@ -174,7 +193,7 @@ def test_examples_together_cover_everything() -> None:
     assert {expected(n)["finished"] for n in NAMES} == {True, False}
     names = [p for n in NAMES for p in game(n).players]
     assert any(not p.isascii() for p in names)
-    assert any(len(game(n).players) == 4 for n in NAMES)
+    assert {len(game(n).players) for n in NAMES} == {2, 3, 4, 5}
 
 
 # --- the sheet ----------------------------------------------------------------------------------

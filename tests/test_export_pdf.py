@@ -230,9 +230,9 @@ def test_deal_log_lists_every_deal_in_words() -> None:
     assert "Anna pool +4; Boris whists on Anna +12" in log  # what deal 1 wrote
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_a_game_without_deals_exports(players: int) -> None:
-    game = make_game(["Anna", "Boris", "Vera", "Dima"][:players], [])
+    game = make_game(["Anna", "Boris", "Vera", "Dima", "Egor"][:players], [])
     built = build_pdf(game, sheet_of(game))
     texts = page_texts(built.data)
     assert built.warnings == [] and built.pages == len(texts) == 2
@@ -285,7 +285,14 @@ def test_a_short_sequence_keeps_the_full_size() -> None:
 
 @pytest.mark.parametrize(
     ("seed", "deals", "players", "convention", "paper"),
-    [(1, 300, 4, "leningrad", "a4"), (2, 300, 3, "sochi", "letter"), (3, 30, 4, "rostov", "a4")],
+    [
+        (1, 300, 4, "leningrad", "a4"),
+        (2, 300, 3, "sochi", "letter"),
+        (3, 30, 4, "rostov", "a4"),
+        (4, 300, 2, "sochi", "a4"),
+        (5, 300, 5, "leningrad", "letter"),
+        (6, 40, 5, "rostov", "a4"),
+    ],
 )
 def test_every_value_stays_inside_its_band(
     seed: int, deals: int, players: int, convention: str, paper: str
@@ -407,7 +414,7 @@ def test_unknown_paper_is_one_line_error(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_blank_sheets(players: int, paper: str, tmp_path: Path, no_system_fonts: None) -> None:
     names = ["Şükrü Öztürk", "Батбаяр Өлзий"][: players - 1]
     out = tmp_path / "blank.pdf"

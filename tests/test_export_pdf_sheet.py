@@ -134,6 +134,10 @@ def _strokes(writer: Any) -> list[tuple[float, float, float, float]]:
         (15, 65, 4, "sochi", 30, "letter"),
         (16, 120, 3, "rostov", 10**6, "a4"),
         (17, 200, 4, "sochi", 10**6, "letter"),
+        (18, 160, 2, "sochi", 60, "a4"),
+        (19, 120, 2, "leningrad", 10**6, "letter"),
+        (20, 80, 5, "sochi", 20, "a4"),
+        (21, 200, 5, "rostov", 10**6, "letter"),
     ],
 )
 def test_long_evenings_keep_every_value_and_stroke_inside_its_band(
@@ -199,7 +203,7 @@ def test_flow_tokens_places_every_row_inside_the_band_whatever_the_box() -> None
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_on_labels_are_at_least_7_pt(paper: str, players: int) -> None:
     assert load_layout(paper).label_size >= LABEL_MIN
     game = random_game(2, 40, players, "sochi")
@@ -211,7 +215,7 @@ def test_on_labels_are_at_least_7_pt(paper: str, players: int) -> None:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.parametrize("names", [[], ["Анна", "Şükrü Öztürk"], ["Nguyễn Thị Ánh"] * 3])
 def test_the_blank_sheets_title_is_one_line(
     paper: str, players: int, names: list[str], tmp_path: Any

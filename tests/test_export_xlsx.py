@@ -24,6 +24,7 @@ from openpyxl.cell.cell import ERROR_CODES
 from openpyxl.formula import Tokenizer
 from openpyxl.utils import get_column_letter, range_boundaries
 from support import make_game, require_tool, run_cli, sample_game, sheet_of
+from test_tables import AFTER_JOIN, BEFORE_JOIN, FIVE, FIVE_DEALS, TWO_DEALS
 
 from prefcalc.amounts import Amount
 from prefcalc.conventions import OPTIONS
@@ -90,6 +91,24 @@ def game_4() -> Game:
         whist_price=2,
         currency="RUB",
     )
+
+
+def game_2() -> Game:
+    """Gusarik: one defender, the deal alternating (tests/test_tables.py computes it by hand)."""
+    return make_game(
+        ["Anna", "Boris"], TWO_DEALS, target=10, whist_price=Fraction(1, 10), currency="EUR"
+    )
+
+
+def game_5() -> Game:
+    """Five at the table: the dealer and the next dealer sit out."""
+    return make_game(FIVE, FIVE_DEALS, target=10, whist_price=Fraction(1, 2), currency="USD")
+
+
+def game_joined() -> Game:
+    """Three players, then Dima joins after Boris: a third of a point in his pool."""
+    lines = [*BEFORE_JOIN, "join Dima --after Boris", *AFTER_JOIN]
+    return make_game(["Anna", "Boris", "Vera"], lines, target=10, currency="EUR")
 
 
 def empty_game() -> Game:
@@ -281,9 +300,18 @@ def formula_cells(wb: Any) -> dict[tuple[str, str], str]:
 # --- ordinary tests (openpyxl only) ---------------------------------------------------------
 
 
-@pytest.fixture(params=["3 players", "4 players"])
+GAMES = {
+    "3 players": game_3,
+    "4 players": game_4,
+    "2 players": game_2,
+    "5 players": game_5,
+    "3 then 4 players": game_joined,
+}
+
+
+@pytest.fixture(params=list(GAMES))
 def exported(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Game, Sheet, Any]:
-    game = game_3() if request.param == "3 players" else game_4()
+    game = GAMES[request.param]()
     path = tmp_path / "game.xlsx"
     sheet = export(game, path)
     return game, sheet, openpyxl.load_workbook(path)
@@ -308,7 +336,7 @@ def test_the_premises_hold_fractions_and_a_third_of_a_whist() -> None:
 def test_workbook_has_the_four_sheets_frozen_header_filter_and_a_row_per_deal(
     exported: tuple[Game, Sheet, Any],
 ) -> None:
-    game, _, wb = exported
+    game, sheet, wb = exported
     assert wb.sheetnames == SHEETS
     deals = wb["Deals"]
     assert deals.freeze_panes == "A2"
@@ -320,8 +348,8 @@ def test_workbook_has_the_four_sheets_frozen_header_filter_and_a_row_per_deal(
     assert all(isinstance(h, str) and h for h in headers)
     for label in ("#", "Time", "Dealer", "Declarer", "Contract", "Tricks", "Role 1", "Tricks 2"):
         assert label in headers
-    assert [written_label(k) for k in all_keys(game.players)] == headers[
-        -len(all_keys(game.players)) :
+    assert [written_label(k) for k in all_keys(sheet.players)] == headers[
+        -len(all_keys(sheet.players)) :
     ]
     for col in range(1, deals.max_column + 1):
         width = deals.column_dimensions[get_column_letter(col)].width
@@ -337,7 +365,7 @@ def test_deal_rows_show_the_deal_and_what_each_player_got(
     ws = wb["Deals"]
     header, _ = table(ws, 1)
     nets = nets_per_deal(sheet)
-    keys = all_keys(game.players)
+    keys = all_keys(sheet.players)
     for scored, net in zip(sheet.scored, nets, strict=True):
         r = scored.number + 1
         for key in keys:
@@ -356,7 +384,7 @@ def test_deal_rows_show_the_deal_and_what_each_player_got(
         assert ws.cell(r, header["Deal"]).value == deal_text(entry)
     # The 3-player game: Boris's lone whist at deal 1 (gentleman half), the all-pass streak
     # and its price, the adjustment and its note (a text that looks like a formula).
-    if len(game.players) == 3:
+    if game == game_3():
         assert ws.cell(2, header["Declarer"]).value == "Anna"
         assert ws.cell(2, header["Contract"]).value == "6♠"
         assert ws.cell(2, header["Tricks"]).value == 5
@@ -373,11 +401,28 @@ def test_deal_rows_show_the_deal_and_what_each_player_got(
         assert adjustment.data_type == "s"
         assert ws.cell(9, header["Kind"]).value == "adjustment"
         assert ws.cell(9, header["Vera on Anna"]).value == 1.5
-    else:
+    elif game == game_4():
         assert ws.cell(4, header["Tricks 1"]).value == 2  # Anna:w2 in deal 3
         assert ws.cell(7, header["Role 2"]).value == "half-whist"
         assert "slow play" in ws.cell(8, header["Deal"]).value
         assert ws.cell(8, header["Dima mountain"]).value == 2.5
+    elif game == game_2():  # one defender: the second one's columns stay empty
+        assert ws.cell(2, header["Defender 1"]).value == "Boris"
+        assert ws.cell(2, header["Role 1"]).value == "whist"
+        assert ws.cell(2, header["Defender 2"]).value is None
+        assert ws.cell(3, header["Role 1"]).value == "left for own tricks"
+        assert ws.cell(2, header["Boris on Anna"]).value == 12
+    elif game == game_5():  # deal 1: the dealer Anna consoles, Boris sits out
+        assert ws.cell(2, header["Anna on Vera"]).value == 4
+        assert ws.cell(2, header["Boris on Vera"]).value is None
+    else:  # the join: a row of its own, no dealer, no declarer, Dima's averages
+        assert ws.cell(5, header["Kind"]).value == "join"
+        assert ws.cell(5, header["Dealer"]).value is None
+        assert ws.cell(5, header["Declarer"]).value is None
+        assert ws.cell(5, header["Deal"]).value == "Dima joins the game, after Boris"
+        assert ws.cell(5, header["Dima mountain"]).value == 4
+        assert close(ws.cell(5, header["Dima pool"]).value, Fraction(4, 3))
+        assert ws.cell(2, header["Dima pool"]).value is None
 
 
 def test_totals_and_settlement_steps_are_formulas(exported: tuple[Game, Sheet, Any]) -> None:
@@ -452,11 +497,11 @@ def test_settlement_values_are_prefcalcs_rounded_money_and_payments(
     game, sheet, wb = exported
     ws = wb["Settlement"]
     assert close(ws.cell(row_labelled(ws, "Whist price"), 2).value, game.whist_price)
-    assert ws.cell(row_labelled(ws, "Players (N)"), 2).value == len(game.players)
+    assert ws.cell(row_labelled(ws, "Players (N)"), 2).value == len(sheet.players)
     for method, title in (("pairwise", "method 1"), ("average", "method 2")):
         s = settle(sheet, method, "exact", game.whist_price, game.currency)
         header, rows = titled_table(ws, f"Result, {title}")
-        for p in game.players:
+        for p in sheet.players:
             assert close(ws.cell(rows[p], header["Money, rounded (prefcalc)"]).value, s.money[p])
         start = row_labelled(ws, f"Payments, {title} (prefcalc)") + 2
         assert ws.cell(start - 1, 1).value == "Payer"
@@ -474,7 +519,7 @@ def test_settlement_values_are_prefcalcs_rounded_money_and_payments(
     )
     for method, k in (("pairwise", 1), ("average", 2)):
         s = settle(sheet, method, "whole", game.whist_price, game.currency)
-        for p in game.players:
+        for p in sheet.players:
             assert close(ws.cell(rows[p], header[f"Method {k} whists"]).value, s.whists[p])
             assert close(ws.cell(rows[p], header[f"Method {k} money"]).value, s.money[p])
 
@@ -499,7 +544,7 @@ def test_rules_sheet_lists_the_convention_and_every_option(
         else:
             assert close(shown, value)
         assert ws.cell(rows[option.key], header["Meaning"]).value == option.doc
-    if len(game.players) == 3:  # the house rules show
+    if game == game_3():  # the house rules show
         assert ws.cell(rows["game_prices"], 2).value == "[1, 3, 5, 7, 9]"
         assert ws.cell(rows["passes.ties"], 2).value == "split"
 
@@ -634,7 +679,15 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> list[Case]:
     work = tmp_path_factory.mktemp("xlsx-recalc")
     cases: list[Case] = []
     files: list[Path] = []
-    for name, game in (("three", game_3()), ("four", game_4()), ("empty", empty_game())):
+    games = (
+        ("three", game_3()),
+        ("four", game_4()),
+        ("empty", empty_game()),
+        ("two", game_2()),
+        ("five", game_5()),
+        ("joined", game_joined()),
+    )
+    for name, game in games:
         path = work / f"{name}.xlsx"
         sheet = export(game, path)
         wb = openpyxl.load_workbook(path)

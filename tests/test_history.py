@@ -391,19 +391,30 @@ def test_history_documents_have_their_charts(tmp_path: Path) -> None:
 # --- the running balance of a night ---------------------------------------------------------------
 
 
-@given(seed=st.integers(0, 10**6), deals=st.integers(1, 40), players=st.sampled_from([3, 4]))
+@given(
+    seed=st.integers(0, 10**6),
+    deals=st.integers(1, 40),
+    players=st.sampled_from([2, 3, 4, 5]),
+    joins=st.booleans(),
+)
 def test_the_running_balance_is_the_settlement_after_every_deal(
-    seed: int, deals: int, players: int
+    seed: int, deals: int, players: int, joins: bool
 ) -> None:
     game = random_game(
-        seed, deals, players, random.Random(seed).choice(["sochi", "leningrad", "rostov"])
+        seed,
+        deals,
+        players,
+        random.Random(seed).choice(["sochi", "leningrad", "rostov"]),
+        joins=joins,
     )
     sheet = api.sheet(game)
     balances = running_balance(sheet)
     assert len(balances) == deals
     for k in sorted({0, deals // 2, deals - 1}):
         part = game._replace(entries=game.entries[: k + 1])
-        assert balances[k] == dict(api.settle(part).whists)
+        settled = dict(api.settle(part).whists)  # the players seated then (a join adds one)
+        assert {p: v for p, v in balances[k].items() if p in settled} == settled
+        assert all(v == 0 for p, v in balances[k].items() if p not in settled)
 
 
 # --- prefcalc share ---------------------------------------------------------------------------

@@ -94,10 +94,33 @@ CASES: list[tuple[str, Mutation, str]] = [
     ("schema as text", lambda d: d.update(schema="2"), "not a prefcalc ledger"),
     # schema-2 records this release stores but cannot score yet are named, not guessed at
     ("dark game", _deal(0, dark=True), "deals[0].dark"),
+    # a join is scored now: a bad one is refused like a bad deal
     (
-        "join event",
-        lambda d: d["deals"].append({"kind": "join", "player": "Gleb"}),
-        "deals[3].kind",
+        "join of a seated player",
+        lambda d: d["deals"].append({"kind": "join", "player": "vera"}),
+        "deals[3]: 'vera' cannot join: Vera already plays (deal 4)",
+    ),
+    (
+        "join with a dealer",
+        lambda d: d["deals"].append({"kind": "join", "player": "Gleb", "dealer": "Anna"}),
+        "deals[3].dealer: a player joins between deals",
+    ),
+    (
+        "join after a stranger",
+        lambda d: d["deals"].append({"kind": "join", "player": "Gleb", "after": "Zoe"}),
+        "deals[3]: unknown player 'Zoe'",
+    ),
+    (
+        "a sixth player",
+        lambda d: d["deals"].extend(
+            {"kind": "join", "player": name} for name in ("Gleb", "Dima", "Egor")
+        ),
+        "deals[5]: the table is full",
+    ),
+    (
+        "a joined player's name refused",
+        lambda d: d["deals"].append({"kind": "join", "player": "Gl:eb"}),
+        "deals[3]: bad player name",
     ),
 ]
 

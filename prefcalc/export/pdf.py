@@ -38,7 +38,7 @@ from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.errors import PrefcalcError
 from prefcalc.export.fonts import BOLD, REGULAR, FontBook
 from prefcalc.ledger import write_atomic
-from prefcalc.model import Adjustment, Game
+from prefcalc.model import Adjustment, Game, seating
 from prefcalc.resources import bundled
 from prefcalc.scoring import POOL, WHISTS, Sheet
 from prefcalc.settlement import settle
@@ -236,10 +236,20 @@ def sheet_shape(players: int, area: Box, lay: Layout) -> SheetShape:
     pad = lay.padding
     frame = [Box(cx - a * s, cy - b * s, cx + a * s, cy + b * s) for s in (1.0, s1, s2)]
     radius = lay.circle * b
-    if players == 3:
+    if players == 2:  # Gusarik: the sheet cut across, one half per player
+        ends = [(cx - a, cy), (cx + a, cy)]
+    elif players == 3:
         ends = [(cx - a, cy + b), (cx + a, cy + b), (cx, cy - b)]
-    else:
+    elif players == 4:
         ends = [(cx - a, cy + b), (cx + a, cy + b), (cx + a, cy - b), (cx - a, cy - b)]
+    else:  # five: the 4-player sheet with its bottom sector cut in two down the middle
+        ends = [
+            (cx - a, cy + b),
+            (cx + a, cy + b),
+            (cx + a, cy - b),
+            (cx, cy - b),
+            (cx - a, cy - b),
+        ]
     spokes = []
     for ex, ey in ends:
         d = math.hypot(ex - cx, ey - cy)
@@ -256,7 +266,26 @@ def sheet_shape(players: int, area: Box, lay: Layout) -> SheetShape:
 
     top_whists = Box(cx - a1, cy + b1, cx + a1, cy + b)
     top_pool = Box(cx - a2, cy + b2, cx + a2, cy + b1)
-    if players == 3:
+    if players == 2:
+        # each half runs the whole width: whists (one column), pool, then the mountain down
+        # to the circle
+        add(
+            0,
+            Box(cx - a, cy + b1, cx + a, cy + b),
+            [1],
+            "top",
+            Box(cx - a1, cy + b2, cx + a1, cy + b1),
+            Box(cx - a2, cy + radius + pad, cx + a2, cy + b2),
+        )
+        add(
+            1,
+            Box(cx - a, cy - b, cx + a, cy - b1),
+            [0],
+            "bottom",
+            Box(cx - a1, cy - b1, cx + a1, cy - b2),
+            Box(cx - a2, cy - b2, cx + a2, cy - radius - pad),
+        )
+    elif players == 3:
         gap = pad  # keep clear of the line down the middle
         add(0, top_whists, [2, 1], "top", top_pool, top_mountain)
         add(
@@ -274,6 +303,43 @@ def sheet_shape(players: int, area: Box, lay: Layout) -> SheetShape:
             "bottom",
             Box(cx - a1, cy - b1, cx - gap, cy - b2),
             Box(cx - a2, cy - b2, cx - gap, cy - radius - pad),
+        )
+    elif players == 5:
+        gap = pad  # keep clear of the line down the middle of the bottom
+        # clockwise from the top: top, right, bottom right, bottom left, left; every whist
+        # column in the order its opponent sits along the sheet
+        add(0, top_whists, [4, 3, 2, 1], "top", top_pool, top_mountain)
+        add(
+            1,
+            Box(cx + a1, cy - b1, cx + a, cy + b1),
+            [0, 4, 3, 2],
+            "right",
+            Box(cx + a2, cy - b2, cx + a1, cy + b2),
+            Box(cx + a2 * t, cy - b2 * t, cx + a2, cy + b2 * t),
+        )
+        add(
+            2,
+            Box(cx + gap, cy - b, cx + a1, cy - b1),
+            [4, 3, 0, 1],
+            "bottom",
+            Box(cx + gap, cy - b1, cx + a2, cy - b2),
+            Box(cx + gap, cy - b2, cx + a2 * t, cy - b2 * t),
+        )
+        add(
+            3,
+            Box(cx - a1, cy - b, cx - gap, cy - b1),
+            [4, 0, 2, 1],
+            "bottom",
+            Box(cx - a2, cy - b1, cx - gap, cy - b2),
+            Box(cx - a2 * t, cy - b2, cx - gap, cy - b2 * t),
+        )
+        add(
+            4,
+            Box(cx - a, cy - b1, cx - a1, cy + b1),
+            [0, 1, 2, 3],
+            "left",
+            Box(cx - a1, cy - b2, cx - a2, cy + b2),
+            Box(cx - a2, cy - b2 * t, cx - a2 * t, cy + b2 * t),
         )
     else:
         add(0, top_whists, [3, 2, 1], "top", top_pool, top_mountain)
@@ -982,7 +1048,7 @@ def _log_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
     width = metrics.width
     wrap = metrics.wrap
     rows = [(s, deal_text(s.entry), _wrote(s.writes)) for s in sheet.scored]
-    dealer_w = max([width("dealer", size, True)] + [width(p, size) for p in game.players]) + 10
+    dealer_w = max([width("dealer", size, True)] + [width(p, size) for p in sheet.players]) + 10
     number_w = max(width(f"{len(rows)}!", size), width("#", size, True)) + 8
     time_w = max(width("00:00", size), width("time", size, True)) + 10
     rest = flow.right - flow.left - number_w - time_w - dealer_w - 12
@@ -1034,7 +1100,7 @@ def _log_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
 
 def _texts_of(game: Game) -> list[str]:
     """Every text of the record that reaches the PDF (checked against the fonts)."""
-    texts = [*game.players, game.currency]
+    texts = [*seating(game), game.currency]
     for entry in game.entries:
         if isinstance(entry.deal, Adjustment) and entry.deal.note:
             texts.append(entry.deal.note)
@@ -1068,7 +1134,8 @@ def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
     lay = load_layout(paper)
     book = FontBook()
     warnings = book.check([printable(t) for t in (*_texts_of(game), sheet.convention.name)])
-    writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(game.players)}")
+    players = sheet.players  # the seating at the end (after any join)
+    writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(players)}")
     price = money_text(game.whist_price, game.currency) if game.currency else fmt(game.whist_price)
     date = game.created[:10] if game.created else "no date"
     state = "finished" if sheet.finished else f"{len(game.entries)} deals, in progress"
@@ -1077,9 +1144,9 @@ def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
     title = (
         f"Preference pool sheet · {sheet.convention.name} · {aim} · "
         f"1 whist = {price} · {date} · players clockwise from the top: "
-        f"{', '.join(game.players)} · {state}"
+        f"{', '.join(players)} · {state}"
     )
-    draw_sheet(writer, game.players, title, target, running_entries(sheet), note)
+    draw_sheet(writer, players, title, target, running_entries(sheet), note)
     flow = Flow(writer)
     _settlement_pages(flow, game, sheet)
     _balance_page(flow, sheet)
@@ -1096,9 +1163,9 @@ def write_pdf(game: Game, sheet: Sheet, path: Path, paper: str = "a4") -> list[s
 
 
 def write_blank(players: int, target_path: Path, names: list[str], paper: str = "a4") -> list[str]:
-    """Write an empty pool sheet for 3 or 4 players, names blank or pre-filled."""
-    if players not in (3, 4):
-        raise PrefcalcError(f"a pool sheet is for 3 or 4 players, not {players}")
+    """Write an empty pool sheet for 2 to 5 players, names blank or pre-filled."""
+    if players not in (2, 3, 4, 5):
+        raise PrefcalcError(f"a pool sheet is for 2 to 5 players, not {players}")
     if len(names) > players:
         raise PrefcalcError(f"{len(names)} names given for a {players}-player sheet")
     lay = load_layout(paper)

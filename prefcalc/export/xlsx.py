@@ -218,7 +218,7 @@ def _deal_columns(number: int, entry: Entry) -> dict[int, Any]:
         row[3] = entry.dealer
     words = deal_words(entry)
     row[4] = words.kind
-    if words.player and words.kind != "adjustment":
+    if words.player and words.kind not in ("adjustment", "join"):
         row[5] = words.player
     if words.contract:
         row[6] = words.contract
@@ -727,7 +727,7 @@ def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str]:
     if conv.description:
         g.text(2, 2, conv.description)
     g.text(3, 1, "Players", _HEADER)
-    g.text(3, 2, ", ".join(game.players))
+    g.text(3, 2, ", ".join(sheet.players))  # the seating at the end (after any join)
     g.text(4, 1, "Target", _HEADER)
     g.put(4, 2, sheet.target)
     g.text(5, 1, "First dealer", _HEADER)
