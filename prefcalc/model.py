@@ -89,7 +89,21 @@ class Adjustment(NamedTuple):
     note: str = ""
 
 
-Deal = Contract | Misere | AllPass | Adjustment
+class SetTerm(NamedTuple):
+    """A mid-game change of the game's terms (``set target=30``): no dealer, no cards.
+
+    ``target`` applies to the deals after it (the pool target, closing, the help rule);
+    ``whist_price`` is the price of a whist at the settlement: the price in force at the
+    end of the record applies to the whole night.
+    """
+
+    key: Literal["target", "whist_price"]
+    value: Amount
+
+
+SET_KEYS: tuple[Literal["target", "whist_price"], ...] = ("target", "whist_price")
+
+Deal = Contract | Misere | AllPass | Adjustment | SetTerm
 
 
 class Entry(NamedTuple):
@@ -152,6 +166,33 @@ def check_players(players: tuple[str, ...]) -> None:
         seen.add(name.casefold())
 
 
+MAX_TARGET = 1_000_000  # = schemas.MAX_INT (not imported: the model stays free of pydantic)
+
+
+def check_term(term: SetTerm) -> None:
+    """Refuse a ``set`` the game cannot take: an unknown key, a target that is not a whole
+    positive number, a price that is not positive."""
+    if term.key == "target":
+        value = term.value
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TARGET:
+            raise DealError(f"the target must be a whole number from 1 to {MAX_TARGET:,}")
+    elif term.key == "whist_price":
+        if term.value <= 0:
+            raise DealError("the whist price must be positive")
+    else:
+        assert_never(term.key)
+
+
+def whist_price(game: Game) -> Amount:
+    """The price of a whist for the settlement: the last ``set whist_price`` of the record,
+    else the game's own (the price in force at the end applies to the whole night)."""
+    for entry in reversed(game.entries):
+        deal = entry.deal
+        if isinstance(deal, SetTerm) and deal.key == "whist_price":
+            return deal.value
+    return game.whist_price
+
+
 def _known(game: Game, name: str) -> str:
     if name not in game.players:
         raise DealError(f"unknown player '{name}' (players: {', '.join(game.players)})")
@@ -176,6 +217,9 @@ def check_deal(game: Game, deal: Deal, dealer: str | None, half_whist: bool = Tr
     """Raise :class:`DealError` unless ``deal`` fits ``game`` (context-free checks)."""
     if dealer is not None:
         _known(game, dealer)
+    if isinstance(deal, SetTerm):
+        check_term(deal)
+        return
     if isinstance(deal, Adjustment):
         _known(game, deal.player)
         for other, _amount in deal.whists:

@@ -29,7 +29,7 @@ from typing import Any, Literal, NamedTuple, assert_never
 from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.conventions import Convention
 from prefcalc.errors import DealError
-from prefcalc.model import Adjustment, AllPass, Contract, Defender, Entry, Game, Misere
+from prefcalc.model import Adjustment, AllPass, Contract, Defender, Entry, Game, Misere, SetTerm
 from prefcalc.perf import gc_paused
 
 Column = Literal["pool", "mountain", "whists"]
@@ -636,9 +636,12 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
                 streak = 0
         elif isinstance(deal, Adjustment):
             _score_adjustment(st, deal)
+        elif isinstance(deal, SetTerm):
+            if deal.key == "target":
+                st.target = int(deal.value)  # the deals after it play to the new target
         else:
             assert_never(deal)
-        if finished and not entry.forced and not isinstance(deal, Adjustment):
+        if finished and not entry.forced and not isinstance(deal, Adjustment | SetTerm):
             problems.append(
                 Problem(number, "the game had already finished (record it as forced to go on)")
             )
@@ -650,7 +653,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     return Sheet(
         players=names,
         convention=conv,
-        target=game.target,
+        target=st.target,
         scored=tuple(scored),
         pool=dict(zip(names, st.pool, strict=True)),
         mountain=dict(zip(names, st.mountain, strict=True)),

@@ -21,6 +21,7 @@ from prefcalc.model import (
     Game,
     Misere,
     Role,
+    SetTerm,
 )
 from prefcalc.scoring import Scored, Sheet
 from prefcalc.settlement import Settlement, minor_unit, to_decimal
@@ -115,7 +116,7 @@ class DealWords(NamedTuple):
     """A deal as the log, the messages and the exports show it: the one renderer of a deal
     for people (the ledger's JSON and the shorthand are the record's own formats)."""
 
-    kind: str  # contract, misère, all-pass, adjustment
+    kind: str  # contract, misère, all-pass, adjustment, change
     player: str  # the declarer, or the adjusted player ("" for an all-pass deal)
     contract: str  # "7♥", "misère" or ""
     tricks: int | None  # the declarer's tricks (None: not played, or not a game)
@@ -142,6 +143,10 @@ def deal_words(entry: Entry) -> DealWords:
     if isinstance(deal, AllPass):
         text = "all-pass: " + ", ".join(f"{n} {t}" for n, t in deal.tricks)
         return DealWords("all-pass", "", "", None, (), text + forced)
+    if isinstance(deal, SetTerm):
+        what = "target" if deal.key == "target" else "whist price"
+        text = f"{what} set to {fmt(deal.value)}"
+        return DealWords("change", "", "", None, (), text + forced)
     if isinstance(deal, Adjustment):
         text = f"adjustment for {deal.player}: {deal.note}"
         return DealWords("adjustment", deal.player, "", None, (), text + forced)
