@@ -219,20 +219,51 @@ def adjust(
 
 @app.command()
 def undo(file: FileOpt = None) -> None:
-    """Remove the last recorded deal."""
+    """Remove the last recorded deal (redo puts it back)."""
     from prefcalc.views import deal_text, sheet_text
 
-    path = _path(file)
-    removed: list[Entry] = []
-
-    def change(game: Game) -> Game:
-        after = api.undo(game)
-        removed.append(game.entries[-1])
-        return after
-
-    after = api.update(path, change)
-    out(f"removed deal {len(after.entries) + 1}: {deal_text(removed[0])}")
+    after, removed = api.undo_file(_path(file))
+    out(f"removed deal {len(after.entries) + 1}: {deal_text(removed)}")
     out(sheet_text(api.sheet(after), after))
+
+
+@app.command()
+def redo(file: FileOpt = None) -> None:
+    """Put back the deal the last undo removed (if nothing was recorded since)."""
+    after, _entry = api.redo_file(_path(file))
+    _show_recorded(after, len(after.entries))
+
+
+@app.command(context_settings=_WORDS)
+def insert(
+    number: Annotated[int, typer.Argument(show_default=False)],
+    words: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="DEAL...",
+            help="The forgotten deal as you would record it: game ..., misere ..., passes ...",
+            show_default=False,
+        ),
+    ],
+    force: ForceOpt = False,
+    file: FileOpt = None,
+) -> None:
+    """Insert a forgotten deal as deal N: prefcalc insert 3 misere Anna 0 (dealers from
+    there on are re-derived, so the next dealer is right)."""
+    after = api.update(_path(file), lambda g: api.insert(g, number, words, force=force))
+    _show_recorded(after, number)
+
+
+@app.command("set")
+def set_(
+    term: Annotated[str, typer.Argument(metavar="KEY=VALUE", show_default=False)],
+    file: FileOpt = None,
+) -> None:
+    """Change the target or the whist price mid-game: prefcalc set target=30 (recorded
+    like a deal; a target applies to the deals after it, the last whist price to the
+    whole night)."""
+    after = api.update(_path(file), lambda g: api.set_term(g, term))
+    _show_recorded(after, len(after.entries))
 
 
 @app.command()
@@ -272,10 +303,28 @@ def edit(
     file: FileOpt = None,
 ) -> None:
     """Replace deal N: prefcalc edit 3 game Anna 7h 6 Boris:w Vera:p."""
-    after = api.update(
-        _path(file), lambda g: api.edit(g, number, words, dealer=dealer, force=force)
-    )
+    from prefcalc.views import deal_text
+
+    replaced: list[Entry] = []
+
+    def change(g: Game) -> Game:
+        after = api.edit(g, number, words, dealer=dealer, force=force)
+        replaced.append(g.entries[number - 1])
+        return after
+
+    after = api.update(_path(file), change)
+    out(f"replaced deal {number}: {deal_text(replaced[0])}")
     _show_recorded(after, number)
+
+
+@app.command()
+def play(file: FileOpt = None) -> None:
+    """The session to keep open all night: one deal or command per line, no prefix
+    (game Anna 7h 7 Boris:w Vera:p, or a 7h 7 b:w v:p; undo, insert N, show, settle, help).
+    Reads the lines from stdin when it is not a terminal."""
+    from prefcalc.play import run
+
+    raise typer.Exit(run(_path(file)))
 
 
 # --- viewing -------------------------------------------------------------------------------

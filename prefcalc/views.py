@@ -83,6 +83,30 @@ def sheet_text(sheet: Sheet, game: Game) -> str:
     return "\n".join(lines)
 
 
+def compact_text(sheet: Sheet, game: Game) -> str:
+    """The sheet in a few short lines, for the live session after every deal: each
+    player's pool (of the target), mountain and whists on the others, then where the game
+    stands."""
+    players = sheet.players
+    each = sheet.convention.closing == "each"
+    rows = []
+    for p in players:
+        pool = f"{fmt(sheet.pool[p])}/{sheet.target}" if each else fmt(sheet.pool[p])
+        whists = " · ".join(f"{q} {fmt(sheet.whists[p][q])}" for q in players if q != p)
+        rows.append([p, f"pool {pool}", f"mountain {fmt(sheet.mountain[p])}", f"whists {whists}"])
+    lines = table([["", "", "", ""], *rows], right=[False, False, False, False])[1:]
+    if not each:
+        goal = sheet.target * len(players)
+        left = max(0, goal - sum(sheet.pool.values()))
+        lines.append(
+            f"{fmt(left)} points left to the end (target {sheet.target} × {len(players)} = {goal})"
+        )
+    if sheet.finished:
+        lines.append("the game is finished")
+    lines.extend(f"warning: {problem}" for problem in sheet.problems)
+    return "\n".join(lines)
+
+
 def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
     return {
         "convention": sheet.convention.name,

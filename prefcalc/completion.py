@@ -1,0 +1,54 @@
+"""Tab completion for ``prefcalc play`` on a terminal (imports prompt_toolkit: only the
+terminal session loads this module)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+
+from prefcalc.model import LEVELS, SUITS
+from prefcalc.play import COMMANDS
+
+CONTRACTS = tuple(f"{level}{suit}" for level in LEVELS for suit in SUITS)
+ROLES = ("w", "p", "h", "w0", "w1", "w2", "w3", "w4")
+
+
+class _Words(Completer):
+    """Commands first on a line; then player names, contracts, ``Name:role`` and the
+    deal options, all matched case-insensitively on what is typed so far."""
+
+    def __init__(self, players: Sequence[str]) -> None:
+        self.players = tuple(players)
+
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterable[Completion]:
+        before = document.text_before_cursor
+        word = document.get_word_before_cursor(WORD=True)
+        first = not before[: len(before) - len(word)].strip()
+        folded = word.casefold()
+        if ":" in word:
+            name, _, role = word.partition(":")
+            for p in self.players:
+                if p.casefold().startswith(name.casefold()):
+                    for r in ROLES:
+                        if r.startswith(role.lower()):
+                            yield Completion(f"{p}:{r}", -len(word))
+            return
+        options: list[str] = list(COMMANDS) if first else []
+        options += self.players
+        if not first:
+            options += [f"{p}:" for p in self.players]
+            options += [c for c in CONTRACTS if folded[:1].isdigit()]
+            options += ["--dealer", "--force"] if word.startswith("-") else []
+        seen: set[str] = set()
+        for text in options:
+            if text.casefold().startswith(folded) and text not in seen:
+                seen.add(text)
+                yield Completion(text, -len(word))
+
+
+def completer(players: Sequence[str]) -> Completer:
+    return _Words(players)
