@@ -128,8 +128,29 @@ def _game_and_sheet(
 # --- recording -----------------------------------------------------------------------------
 
 
+def _no_options(words: Sequence[str]) -> None:
+    """Deal words pass unknown options through (``-1`` tricks): name a mistyped option
+    (``--dealr``) instead of letting the notation parser stumble on it."""
+    for word in words:
+        key = word.partition("=")[0]
+        if key.startswith("--"):
+            raise DealError(f"no such option '{key}'{_did_you_mean(key, DEAL_OPTIONS)}")
+
+
+DEAL_OPTIONS = ("--dealer", "--force", "--file")
+
+
+def _did_you_mean(word: str, choices: Sequence[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
 def _record(file: Path | None, deal: api.DealInput, dealer: str | None, force: bool) -> None:
     """Append ``deal`` to the game, under the lock, and show what it wrote."""
+    if not isinstance(deal, str) and isinstance(deal, list) and deal[:1] != ["adjust"]:
+        _no_options(deal)
     game = api.update(_path(file), lambda g: api.record(g, deal, dealer=dealer, force=force))
     _show_recorded(game, len(game.entries))
 
@@ -167,14 +188,13 @@ def game(
 
 @app.command(context_settings=_WORDS)
 def misere(
-    declarer: Annotated[str, typer.Argument(show_default=False)],
-    tricks: Annotated[str, typer.Argument(show_default=False)],
+    words: Annotated[list[str], typer.Argument(metavar="DECLARER TRICKS", show_default=False)],
     dealer: DealerOpt = None,
     force: ForceOpt = False,
     file: FileOpt = None,
 ) -> None:
     """Record a misère: prefcalc misere Anna 0."""
-    _record(file, ["misere", declarer, tricks], dealer, force)
+    _record(file, ["misere", *words], dealer, force)
 
 
 @app.command(context_settings=_WORDS)
@@ -186,6 +206,12 @@ def passes(
 ) -> None:
     """Record an all-pass deal: prefcalc passes Anna=2 Boris=5 Vera=3."""
     _record(file, ["passes", *tricks], dealer, force)
+
+
+# Russian names of the deal commands (prefcalc мизер Маша 0); hidden from the help list
+app.command("игра", context_settings=_WORDS, hidden=True)(game)
+app.command("мизер", context_settings=_WORDS, hidden=True)(misere)
+app.command("распасы", context_settings=_WORDS, hidden=True)(passes)
 
 
 @app.command()
@@ -250,6 +276,8 @@ def insert(
 ) -> None:
     """Insert a forgotten deal as deal N: prefcalc insert 3 misere Anna 0 (dealers from
     there on are re-derived, so the next dealer is right)."""
+    if words[:1] != ["adjust"]:
+        _no_options(words)
     after = api.update(_path(file), lambda g: api.insert(g, number, words, force=force))
     _show_recorded(after, number)
 
@@ -305,6 +333,8 @@ def edit(
     """Replace deal N: prefcalc edit 3 game Anna 7h 6 Boris:w Vera:p."""
     from prefcalc.views import deal_text
 
+    if words[:1] != ["adjust"]:
+        _no_options(words)
     replaced: list[Entry] = []
 
     def change(g: Game) -> Game:
@@ -491,6 +521,10 @@ def new(
         dealer=dealer,
     )
     path = file if file is not None else ledger_io.new_game_path(game_.players)
+    try:
+        previous: Path | None = ledger_io.current_path()
+    except PrefcalcError:
+        previous = None
     ledger_io.create(path, game_, force)
     if file is None:
         ledger_io.set_current(path)
@@ -500,6 +534,15 @@ def new(
         f"first dealer {game_.first_dealer}"
     )
     out(f"ledger: {path}")
+    if file is not None:
+        out("(not made current: it is used with --file, or after 'prefcalc use')")
+    elif previous is not None and previous.absolute() != path.absolute():
+        out(
+            f"it is now the current game; the previous one is still at {previous} "
+            "(prefcalc games lists them, prefcalc use goes back)"
+        )
+    else:
+        out("it is now the current game")
 
 
 def _number(text: str, option: str) -> Amount:
@@ -512,11 +555,26 @@ def _number(text: str, option: str) -> Amount:
 
 
 @app.command()
-def use(file: Annotated[Path, typer.Argument(show_default=False)]) -> None:
-    """Make FILE the current game."""
+def use(
+    name: Annotated[str, typer.Argument(metavar="NUMBER|NAME|FILE", show_default=False)],
+) -> None:
+    """Make a game current: a file, its number in 'prefcalc games', or a player's name or
+    a word of its file name."""
+    from prefcalc.games import find
+
+    file = find(name)
     game_ = api.load(file)
     ledger_io.set_current(file)
     out(f"current game: {file} ({', '.join(game_.players)}, {len(game_.entries)} deals)")
+
+
+@app.command()
+def games() -> None:
+    """The saved games: players, when they started, deals, finished or not; * = current."""
+    from prefcalc.games import saved_games
+    from prefcalc.views import games_text
+
+    out(games_text(saved_games()))
 
 
 @app.command()
@@ -572,7 +630,8 @@ def export(
     """Export the game as an XLSX workbook or a printable PDF scoresheet."""
     path = _path(file)
     game_, sheet = _game_and_sheet(path)
-    target = output if output is not None else path.with_suffix(f".{kind.value}")
+    # by default into the current directory, never into the data folder beside the ledger
+    target = output if output is not None else Path(path.with_suffix(f".{kind.value}").name)
     check_output(target, path, "the workbook" if kind is ExportKind.xlsx else "the PDF")
     if kind is ExportKind.xlsx:
         from prefcalc.export.xlsx import write_xlsx
@@ -644,9 +703,19 @@ def _fail(message: str) -> None:
     sys.stderr.write(f"prefcalc: error: {_one_line(message)}\n")
 
 
+def _no_such_option(exc: Any) -> str:
+    """``no such option '--dealr' (did you mean --dealer?)``: the closest real option."""
+    name = str(exc.option_name)
+    choices: list[str] = list(exc.possibilities or [])
+    if exc.ctx is not None:
+        for param in exc.ctx.command.params:
+            choices += [o for o in getattr(param, "opts", []) if o.startswith("--")]
+    return f"no such option '{_one_line(name)}'{_did_you_mean(name, choices)}"
+
+
 def _guarded(run: Callable[[], Any]) -> int:
     """Run a command; every way it can be refused becomes one line and an exit code."""
-    from typer._click.exceptions import NoArgsIsHelpError
+    from typer._click.exceptions import NoArgsIsHelpError, NoSuchOption
 
     try:
         result = run()
@@ -662,6 +731,9 @@ def _guarded(run: Callable[[], Any]) -> int:
         if exc.format_message():
             sys.stdout.write(exc.format_message() + "\n")
         return 0
+    except NoSuchOption as exc:
+        _fail(_no_such_option(exc))
+        return 2
     except typer.TyperException as exc:
         _fail(exc.format_message())
         return int(getattr(exc, "exit_code", 2))

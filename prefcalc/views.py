@@ -107,6 +107,42 @@ def compact_text(sheet: Sheet, game: Game) -> str:
     return "\n".join(lines)
 
 
+def local_time(stamp: str, pattern: str = "%Y-%m-%d %H:%M") -> str:
+    """A stored time (ISO with its offset) in this computer's local time; a time without
+    an offset, or one that cannot be read, is shown as stored."""
+    from datetime import datetime
+
+    try:
+        when = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    if when.tzinfo is None:
+        return when.strftime(pattern)
+    return when.astimezone().strftime(pattern)
+
+
+def games_text(games: Sequence[Any]) -> str:
+    """``prefcalc games``: number, players, date, deals, finished or not, the current one."""
+    if not games:
+        return "no saved games yet (start one with 'prefcalc new')"
+    rows = [["", "#", "players", "started", "deals", "state", "file"]]
+    for g in games:
+        state = g.problem if g.problem else ("finished" if g.finished else "game on")
+        rows.append(
+            [
+                "*" if g.current else "",
+                str(g.number),
+                ", ".join(g.players),
+                local_time(g.created) if g.created else "",
+                str(g.deals),
+                state,
+                g.path.name,
+            ]
+        )
+    lines = table(rows, right=[False, True, False, False, True, False, False])
+    return "\n".join([*lines, "* the current game; prefcalc use NUMBER|NAME|FILE resumes one"])
+
+
 def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
     return {
         "convention": sheet.convention.name,
@@ -195,7 +231,7 @@ def signed(value: Amount) -> str:
 def log_text(sheet: Sheet) -> str:
     rows = [["#", "time", "dealer", "deal"]]
     for s in sheet.scored:
-        time = s.entry.time[11:16] if len(s.entry.time) >= 16 else s.entry.time
+        time = local_time(s.entry.time, "%H:%M")
         rows.append([str(s.number), time, s.entry.dealer or "", deal_text(s.entry)])
     if len(rows) == 1:
         return "no deals recorded yet"
