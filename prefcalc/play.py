@@ -394,7 +394,11 @@ def _terminal(path: Path) -> int:  # pragma: no cover - exercised by the pseudo-
 
     history = history_path(path)
     history.parent.mkdir(parents=True, exist_ok=True)
-    prompt: PromptSession[str] = PromptSession(history=FileHistory(str(history)))
+    prompt: PromptSession[str] = PromptSession(
+        history=FileHistory(str(history)),
+        complete_while_typing=False,  # Tab completes; no menu pops up while a deal is typed
+        reserve_space_for_menu=4,
+    )
 
     def say(text: str) -> None:
         print(text, flush=True)
