@@ -67,20 +67,85 @@ def _plural(n: int, word: str) -> str:
     return word if n == 1 else f"{word}s"
 
 
-def sheet_text(sheet: Sheet, game: Game) -> str:
-    """The sheet as the paper has it: per player pool (and what is left), mountain, whists."""
-    players = sheet.players
-    header = ["", "pool", "mountain"] + [f"whists on {p}" for p in players]
-    rows = [header]
-    for p in players:
-        left = sheet.left_to_close(p)
-        pool = fmt(sheet.pool[p]) + (f" ({fmt(left)} to go)" if left else " ✓")
-        cells = [p, pool, fmt(sheet.mountain[p])]
-        cells += ["·" if q == p else fmt(sheet.whists[p][q]) for q in players]
-        rows.append(cells)
-    lines = [status_line(sheet, game), *table(rows)]
+WIDTH = 80
+"""The terminal width the sheet fits (4 and 5 players included)."""
+
+
+def sheet_text(sheet: Sheet, game: Game, width: int = WIDTH) -> str:
+    """The sheet as the paper has it: per player pool (and what is left), mountain, whists
+    on each opponent (the columns under "whists on"). It fits ``width`` columns: when the
+    full form is wider, the pool is written ``4/20`` and the names heading the whist columns
+    are cut to a unique prefix."""
+    lines = [part for line in status_line(sheet, game).split("\n") for part in _wrap(line, width)]
+    for short in (False, True):
+        table_lines = _sheet_table(sheet, short)
+        if short or max(len(line) for line in table_lines) <= width:
+            break
+    lines += table_lines
+    if sheet.convention.closing != "each":
+        lines.append(points_left_line(sheet))
     lines.extend(f"warning: {problem}" for problem in sheet.problems)
     return "\n".join(lines)
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    """A status line cut at its " · " separators to fit ``width``."""
+    out: list[str] = []
+    while len(line) > width and " · " in line:
+        cut = line.rfind(" · ", 0, width)
+        if cut <= 0:
+            cut = line.find(" · ")
+        out.append(line[:cut])
+        line = line[cut + 3 :]
+    return [*out, line]
+
+
+def points_left_line(sheet: Sheet) -> str:
+    """Under ``closing = total``: the points all pools still need before the game ends."""
+    goal = sheet.target * len(sheet.players)
+    left = max(0, goal - sum(sheet.pool.values()))
+    return (
+        f"{fmt(left)} points left to the end of the game "
+        f"(pools {fmt(sum(sheet.pool.values()))} of {sheet.target} × {len(sheet.players)} = {goal})"
+    )
+
+
+def _short_names(players: Sequence[str], least: int = 3, most: int = 8) -> list[str]:
+    """Each name cut to the shortest prefix (at least ``least`` characters, at most
+    ``most``) that no other name starts with."""
+    out = []
+    for p in players:
+        n = min(len(p), least)
+        while n < min(len(p), most) and any(
+            q != p and q.casefold().startswith(p[:n].casefold()) for q in players
+        ):
+            n += 1
+        out.append(p[:n])
+    return out
+
+
+def _sheet_table(sheet: Sheet, short: bool) -> list[str]:
+    players = sheet.players
+    each = sheet.convention.closing == "each"
+    heads = _short_names(players) if short else list(players)
+    rows = [["", "pool", "mountain", *heads]]
+    for p in players:
+        left = sheet.left_to_close(p)
+        if not each:
+            pool = fmt(sheet.pool[p])
+        elif short:
+            pool = f"{fmt(sheet.pool[p])}/{sheet.target}" + ("" if left else " ✓")
+        else:
+            pool = fmt(sheet.pool[p]) + (f" ({fmt(left)} to go)" if left else " ✓")
+        name = p if not short or len(p) <= 12 else p[:11] + "…"
+        cells = [name, pool, fmt(sheet.mountain[p])]
+        cells += ["·" if q == p else fmt(sheet.whists[p][q]) for q in players]
+        rows.append(cells)
+    gap = "  " if not short else " "
+    lines = table(rows, gap=gap)
+    widths = [max(len(r[c]) for r in rows) for c in range(3)]
+    first = sum(widths) + 3 * len(gap)  # where the whist columns begin
+    return [" " * first + "whists on", *lines]
 
 
 def compact_text(sheet: Sheet, game: Game) -> str:
@@ -96,11 +161,7 @@ def compact_text(sheet: Sheet, game: Game) -> str:
         rows.append([p, f"pool {pool}", f"mountain {fmt(sheet.mountain[p])}", f"whists {whists}"])
     lines = table([["", "", "", ""], *rows], right=[False, False, False, False])[1:]
     if not each:
-        goal = sheet.target * len(players)
-        left = max(0, goal - sum(sheet.pool.values()))
-        lines.append(
-            f"{fmt(left)} points left to the end (target {sheet.target} × {len(players)} = {goal})"
-        )
+        lines.append(points_left_line(sheet))
     if sheet.finished:
         lines.append("the game is finished")
     lines.extend(f"warning: {problem}" for problem in sheet.problems)
