@@ -198,3 +198,21 @@ def test_the_kept_game_is_reread_when_another_process_wrote_the_file(tmp_path: P
     path.with_name("other.json").write_text(ledger.game_to_json_text(other), encoding="utf-8")
     path.with_name("other.json").replace(path)  # a second terminal's atomic write
     assert api.load_current(path) == other
+
+
+def test_exports_price_the_night_by_the_last_whist_price(tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+
+    from prefcalc.export.xlsx import write_xlsx
+
+    g = api.record(_game(), "game Anna 7h 5 Boris:w Vera:p")
+    g = api.set_term(g, "whist_price=0.5")
+    target = tmp_path / "g.xlsx"
+    write_xlsx(g, api.sheet(g), target)
+    cells = [
+        c.value
+        for row in load_workbook(target)["Settlement"].iter_rows()
+        for c in row
+        if c.value is not None
+    ]
+    assert 0.5 in cells or "0.5" in [str(c) for c in cells]

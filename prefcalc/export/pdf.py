@@ -38,7 +38,7 @@ from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.errors import PrefcalcError
 from prefcalc.export.fonts import BOLD, REGULAR, FontBook
 from prefcalc.ledger import write_atomic
-from prefcalc.model import Adjustment, Game
+from prefcalc.model import Adjustment, Game, whist_price
 from prefcalc.resources import bundled
 from prefcalc.scoring import POOL, WHISTS, Sheet
 from prefcalc.settlement import settle
@@ -819,10 +819,12 @@ def _settlement_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
     size = lay.size
     lead = size * lay.leading
     methods = [
-        settle(sheet, "pairwise", "exact", game.whist_price, game.currency),
-        settle(sheet, "average", "exact", game.whist_price, game.currency),
+        settle(sheet, "pairwise", "exact", whist_price(game), game.currency),
+        settle(sheet, "average", "exact", whist_price(game), game.currency),
     ]
-    price = money_text(game.whist_price, game.currency) if game.currency else fmt(game.whist_price)
+    price = (
+        money_text(whist_price(game), game.currency) if game.currency else fmt(whist_price(game))
+    )
     flow.heading("Settlement")
     items = flow.page.items
     items.append(
@@ -1022,7 +1024,9 @@ def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
     book = FontBook()
     warnings = book.check([printable(t) for t in (*_texts_of(game), sheet.convention.name)])
     writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(game.players)}")
-    price = money_text(game.whist_price, game.currency) if game.currency else fmt(game.whist_price)
+    price = (
+        money_text(whist_price(game), game.currency) if game.currency else fmt(whist_price(game))
+    )
     date = game.created[:10] if game.created else "no date"
     state = "finished" if sheet.finished else f"{len(game.entries)} deals, in progress"
     target, note = target_text(sheet)
