@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from prefcalc.model import LEVELS, SUITS
 from prefcalc.play import COMMANDS
@@ -40,7 +41,6 @@ class _Words(Completer):
         options: list[str] = list(COMMANDS) if first else []
         options += self.players
         if not first:
-            options += [f"{p}:" for p in self.players]
             options += [c for c in CONTRACTS if folded[:1].isdigit()]
             options += ["--dealer", "--force"] if word.startswith("-") else []
         seen: set[str] = set()
@@ -52,3 +52,30 @@ class _Words(Completer):
 
 def completer(players: Sequence[str]) -> Completer:
     return _Words(players)
+
+
+def tab_bindings() -> KeyBindings:
+    """Tab applies a single completion at once, also when only the case differs
+    (``ver`` -> ``Vera``: prompt_toolkit alone would open a menu of one); otherwise it
+    inserts the common part and opens the menu, and cycles through an open menu."""
+    bindings = KeyBindings()
+
+    @bindings.add("tab")
+    def _tab(event: KeyPressEvent) -> None:
+        buffer = event.current_buffer
+        if buffer.complete_state:
+            buffer.complete_next()
+            return
+        if buffer.completer is None:
+            return
+        found = list(
+            buffer.completer.get_completions(
+                buffer.document, CompleteEvent(completion_requested=True)
+            )
+        )
+        if len(found) == 1:
+            buffer.apply_completion(found[0])
+        elif found:
+            buffer.start_completion(insert_common_part=True)
+
+    return bindings

@@ -366,6 +366,9 @@ def run_lines(path: Path, lines: TextIO, out: TextIO, err: TextIO) -> int:
         except PrefcalcError as exc:
             err.write(f"prefcalc: error: line {count}: {_one_line(str(exc))}\n")
             err.flush()
+        except OSError as exc:  # e.g. a full disk: the write was atomic, nothing is lost
+            err.write(f"prefcalc: error: line {count}: {_one_line(str(exc))}\n")
+            err.flush()
     return 0
 
 
@@ -390,7 +393,7 @@ def _terminal(path: Path) -> int:  # pragma: no cover - exercised by the pseudo-
     from prompt_toolkit import PromptSession
     from prompt_toolkit.history import FileHistory
 
-    from prefcalc.completion import completer
+    from prefcalc.completion import completer, tab_bindings
 
     history = history_path(path)
     history.parent.mkdir(parents=True, exist_ok=True)
@@ -398,6 +401,7 @@ def _terminal(path: Path) -> int:  # pragma: no cover - exercised by the pseudo-
         history=FileHistory(str(history)),
         complete_while_typing=False,  # Tab completes; no menu pops up while a deal is typed
         reserve_space_for_menu=4,
+        key_bindings=tab_bindings(),
     )
 
     def say(text: str) -> None:
@@ -426,5 +430,5 @@ def _terminal(path: Path) -> int:  # pragma: no cover - exercised by the pseudo-
             session.handle(line)
         except Quit:
             return 0
-        except PrefcalcError as exc:
+        except (PrefcalcError, OSError) as exc:  # refused (or the disk failed): nothing lost
             print(f"error: {_one_line(str(exc))}", file=sys.stderr, flush=True)

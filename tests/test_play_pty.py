@@ -155,6 +155,22 @@ def test_a_session_on_a_terminal(game: Path) -> None:
     assert len(api.load(game).entries) == 4
 
 
+def test_tab_completes_contracts_and_roles(game: Path) -> None:
+    t = _open(game)
+    try:
+        t.expect("[1 · Anna deals · ≥6] >")
+        t.type("a 10n\t")
+        t.expect("10nt")
+        t.type(" - b:p\t")  # a defender's role
+        t.expect("Boris:p")
+        t.type(" ver\t")  # a name in any case
+        t.expect("Vera")
+        t.line(":p", "recorded: deal 1, dealt by Anna: Anna 10NT not played", prompt="[2 ·")
+    finally:
+        t.close()
+    assert api.load(game).entries[0].deal.level == 10  # type: ignore[union-attr]
+
+
 def test_the_history_of_a_game_is_kept_across_sessions(game: Path) -> None:
     t = _open(game)
     try:

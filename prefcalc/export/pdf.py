@@ -42,7 +42,7 @@ from prefcalc.model import Adjustment, Game, whist_price
 from prefcalc.resources import bundled
 from prefcalc.scoring import POOL, WHISTS, Sheet
 from prefcalc.settlement import settle
-from prefcalc.views import deal_text, money_text, settlement_steps, signed
+from prefcalc.views import deal_text, local_time, money_text, settlement_steps, signed
 
 TEMPLATE = "sheet-layout.toml"
 ELLIPSIS = "…"
@@ -962,7 +962,7 @@ def _log_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
     for scored, deal, wrote in rows:
         entry = scored.entry
         number = f"{scored.number}!" if scored.number in problems else str(scored.number)
-        time = entry.time[11:16] if len(entry.time) >= 16 else entry.time
+        time = local_time(entry.time, "%H:%M")  # in the reader's local time
         deal_lines = [deal] if width(deal, size) <= deal_w else wrap(deal, size, deal_w)
         wrote_lines = [wrote] if width(wrote, size) <= wrote_w else wrap(wrote, size, wrote_w)
         height = max(len(deal_lines), len(wrote_lines)) * lead
