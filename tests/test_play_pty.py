@@ -148,11 +148,14 @@ def test_a_session_on_a_terminal(game: Path) -> None:
         t.line("explain 1", "deal 1, dealt by Boris: Anna 7♥ took 8", prompt="[5 · Boris deals")
         t.line("settle", "Payments:", prompt="[5 · Boris deals")
         t.line("help", "insert N <deal>", prompt="[5 · Boris deals")
+        t.line("log", "dealer  deal", "target set to 30", prompt="[5 · Boris deals")
+        t.line("game b 6d 6 v:w a:p", "Boris 6♦ took 6", prompt="[6 · Vera deals · ≥6] >")
+        t.line("m a 0", "Anna misère, took 0", prompt="[7 · Anna deals · ≥6] >")
         t.type("quit\r")
         assert t.proc.wait(timeout=HUNG) == 0
     finally:
         t.close()
-    assert len(api.load(game).entries) == 4
+    assert len(api.load(game).entries) == 6
 
 
 def test_tab_completes_contracts_and_roles(game: Path) -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -216,3 +217,23 @@ def test_exports_price_the_night_by_the_last_whist_price(tmp_path: Path) -> None
         if c.value is not None
     ]
     assert 0.5 in cells or "0.5" in [str(c) for c in cells]
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ({"kind": "set", "key": "target", "value": 30, "dealer": "Anna"}, "has no dealer"),
+        ({"kind": "set", "key": "target", "value": "5/2"}, "must be a whole number"),
+        ({"kind": "set", "key": "whist_price", "value": 0}, "must be positive"),
+        ({"kind": "set", "key": "currency", "value": 1}, "deals[0].key"),
+    ],
+)
+def test_a_bad_set_record_in_a_ledger_is_refused(
+    tmp_path: Path, record: dict[str, object], message: str
+) -> None:
+    data = json.loads(ledger.game_to_json_text(_game()))
+    data["deals"] = [{"time": "2026-11-30T20:00:00+01:00", **record}]
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(prefcalc.LedgerError, match=re.escape(message)):
+        api.load(path)
