@@ -148,24 +148,36 @@ def _sheet_table(sheet: Sheet, short: bool) -> list[str]:
     return [" " * first + "whists on", *lines]
 
 
-def compact_text(sheet: Sheet, game: Game) -> str:
+def compact_text(sheet: Sheet, game: Game, width: int = WIDTH) -> str:
     """The sheet in a few short lines, for the live session after every deal: each
     player's pool (of the target), mountain and whists on the others, then where the game
-    stands."""
-    players = sheet.players
-    each = sheet.convention.closing == "each"
-    rows = []
-    for p in players:
-        pool = f"{fmt(sheet.pool[p])}/{sheet.target}" if each else fmt(sheet.pool[p])
-        whists = " · ".join(f"{q} {fmt(sheet.whists[p][q])}" for q in players if q != p)
-        rows.append([p, f"pool {pool}", f"mountain {fmt(sheet.mountain[p])}", f"whists {whists}"])
-    lines = table([["", "", "", ""], *rows], right=[False, False, False, False])[1:]
-    if not each:
+    stands. Within ``width`` columns: when too wide, the names are cut to a unique prefix
+    (``P`` pool, ``M`` mountain, ``W`` whists)."""
+    lines = _compact_rows(sheet, short=False)
+    if max(len(line) for line in lines) > width:
+        lines = _compact_rows(sheet, short=True)
+    if sheet.convention.closing != "each":
         lines.append(points_left_line(sheet))
     if sheet.finished:
         lines.append("the game is finished")
     lines.extend(f"warning: {problem}" for problem in sheet.problems)
     return "\n".join(lines)
+
+
+def _compact_rows(sheet: Sheet, short: bool) -> list[str]:
+    players = sheet.players
+    each = sheet.convention.closing == "each"
+    names = dict(zip(players, _short_names(players) if short else players, strict=True))
+    labels = ("P ", "M ", "W ") if short else ("pool ", "mountain ", "whists ")
+    rows = []
+    for p in players:
+        pool = f"{fmt(sheet.pool[p])}/{sheet.target}" if each else fmt(sheet.pool[p])
+        whists = " · ".join(f"{names[q]} {fmt(sheet.whists[p][q])}" for q in players if q != p)
+        name = p if not short or len(p) <= 12 else p[:11] + "…"
+        rows.append(
+            [name, labels[0] + pool, labels[1] + fmt(sheet.mountain[p]), labels[2] + whists]
+        )
+    return table([["", "", "", ""], *rows], right=[False, False, False, False])[1:]
 
 
 def local_time(stamp: str, pattern: str = "%Y-%m-%d %H:%M") -> str:

@@ -35,6 +35,9 @@ def test_a_five_player_sheet_fits_80_columns() -> None:
     five = _five(g)
     text = sheet_text(api.sheet(five), five)
     assert max(len(line) for line in text.splitlines()) <= 80, text
+    compact = compact_text(api.sheet(five), five)
+    assert max(len(line) for line in compact.splitlines()) <= 80, compact
+    assert "W Ale 0 · Bar 28 · Gle 0 · Dmi 0" in compact  # Veronika on the others, short
     head = next(line for line in text.splitlines() if line.lstrip().startswith("pool"))
     assert head.split()[-5:] == ["Ale", "Bar", "Ver", "Gle", "Dmi"]  # short names head them
 
