@@ -34,6 +34,8 @@ from prefcalc.model import (
     Game,
     Join,
     Misere,
+    SetTerm,
+    active_players,
     check_currency,
     check_deal,
     check_entries,
@@ -42,7 +44,8 @@ from prefcalc.model import (
     check_target,
     seating,
 )
-from prefcalc.notation import parse_words, resolve_player
+from prefcalc.model import whist_price as _whist_price
+from prefcalc.notation import parse_set, parse_words, resolve_player
 from prefcalc.scoring import Problem, Sheet, score
 from prefcalc.settlement import Settlement
 from prefcalc.settlement import settle as _settle
@@ -136,24 +139,108 @@ def record(
     *,
     dealer: str | None = None,
     force: bool = False,
+    repeat: bool = False,
     time: str | None = None,
 ) -> Game:
     """The game with ``deal`` appended, after every check the CLI applies.
 
     ``dealer`` defaults to the next dealer clockwise. A deal the rules refuse in its place
     (below the exit level after all-passes, after the game finished) raises unless ``force``,
-    which records it marked as forced.
+    which records it marked as forced. The same deal as the last one raises
+    :class:`RepeatedDeal` unless ``repeat`` (or ``force``) says it really happened twice.
     """
     conv = rules(game)
-    parsed = _parse(deal, game)
+    next_dealer = _dealer(game, dealer, game.next_dealer)
+    parsed = _parse(deal, game, next_dealer)
     if isinstance(parsed, Join):
         if dealer:
             raise DealError("a player joins between deals: a join has no dealer")
         return join(game, parsed.player, after=parsed.after, time=time)
-    who = None if isinstance(parsed, Adjustment) else _dealer(game, dealer, game.next_dealer)
+    who = None if isinstance(parsed, Adjustment | SetTerm) else next_dealer
     check_deal(game, parsed, who, conv.half_whist)
+    if not (force or repeat) and game.entries and _same(game.entries[-1], parsed, who):
+        raise RepeatedDeal(len(game.entries))
     entries = (*game.entries, Entry(parsed, who, time or ledger.now()))
     return _checked(game, conv, entries, force, first=len(entries))
+
+
+class RepeatedDeal(DealError):
+    """The deal is the same as the last one recorded: typed twice by mistake? The front end
+    asks for a confirmation and records it again with ``repeat=True`` (or ``force=True``)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"this is the same deal as deal {number}; add --force to record it again")
+        self.number = number
+
+
+def _same(last: Entry, deal: Deal, dealer: str | None) -> bool:
+    """Whether ``deal`` repeats ``last`` (a contract, misère or all-pass with the same
+    players and tricks; the dealer always differs, so only the deal is compared)."""
+    return not isinstance(deal, Adjustment | SetTerm) and last.deal == deal
+
+
+def insert(
+    game: Game,
+    number: int,
+    deal: DealInput,
+    *,
+    force: bool = False,
+    time: str | None = None,
+) -> Game:
+    """The game with a forgotten ``deal`` put in as deal ``number`` (1-based; one past the
+    last appends). Dealers are re-derived from there on: the inserted deal is dealt by the
+    player after the previous dealer, and every later deal by the player after the one
+    before it, so the next dealer is right again. A later deal that no longer fits (in a
+    4-player game its declarer or a defender would now be the sitting-out dealer) is
+    refused with its number."""
+    count = len(game.entries)
+    if not 1 <= number <= count + 1:
+        raise DealError(
+            f"cannot insert at {number}: the game has {count} deal{'s' if count != 1 else ''} "
+            f"(insert at 1 to {count + 1})"
+        )
+    conv = rules(game)
+    head = game._replace(entries=game.entries[: number - 1])
+    dealer = head.next_dealer
+    parsed = _parse(deal, game, dealer)
+    who = None if isinstance(parsed, Adjustment | SetTerm) else dealer
+    check_deal(head, parsed, who, conv.half_whist)
+    entries = [*head.entries, Entry(parsed, who, time or ledger.now())]
+    for k, old in enumerate(game.entries[number - 1 :], number + 1):
+        if old.dealer is None:
+            entries.append(old)
+            continue
+        rederived = game._replace(entries=tuple(entries)).next_dealer
+        try:
+            check_deal(game, old.deal, rederived, conv.half_whist)
+        except DealError as exc:
+            raise DealError(
+                f"after the insert, deal {k} would be dealt by {rederived}: {exc.message}"
+            ) from None
+        entries.append(old._replace(dealer=rederived))
+    return _checked(game, conv, tuple(entries), force, first=number)
+
+
+def redo(game: Game, entry: Entry) -> Game:
+    """The game with an undone ``entry`` put back at its end, as it was (dealer, time, the
+    forced mark), after the checks recording applies."""
+    conv = rules(game)
+    check_deal(game, entry.deal, entry.dealer, conv.half_whist)
+    entries = (*game.entries, entry)
+    return _checked(game, conv, entries, entry.forced, first=len(entries))
+
+
+def set_term(game: Game, term: str | SetTerm, *, time: str | None = None) -> Game:
+    """The game with a change of its terms recorded (``"target=30"``, ``"whist_price=0.5"``):
+    a target applies to the deals after it; the whist price in force at the end of the
+    record is the price of the whole night at the settlement."""
+    parsed = term if isinstance(term, SetTerm) else parse_set(shlex.split(term))
+    return record(game, parsed, time=time)
+
+
+def whist_price(game: Game) -> Amount:
+    """The price of a whist at the settlement (after any ``set whist_price``)."""
+    return _whist_price(game)
 
 
 def edit(
@@ -169,18 +256,16 @@ def edit(
     check_number(game, number)
     conv = rules(game)
     old = game.entries[number - 1]
-    parsed = _parse(deal, game)
+    before = game._replace(entries=game.entries[: number - 1]).next_dealer
+    default = _dealer(game, dealer, old.dealer or before)
+    parsed = _parse(deal, game, default)
     if isinstance(old.deal, Join) or isinstance(parsed, Join):
         raise DealError(
             "a join is not edited: delete it (prefcalc delete N) and record the join again"
             if isinstance(old.deal, Join)
             else "a join cannot replace a deal: use prefcalc join between deals"
         )
-    if isinstance(parsed, Adjustment):
-        who = None
-    else:
-        before = game._replace(entries=game.entries[: number - 1]).next_dealer
-        who = _dealer(game, dealer, old.dealer or before)
+    who = None if isinstance(parsed, Adjustment | SetTerm) else default
     check_deal(game, parsed, who, conv.half_whist, seating(game, number - 1))
     entries = (*game.entries[: number - 1], Entry(parsed, who, old.time), *game.entries[number:])
     try:
@@ -222,8 +307,9 @@ def undo(game: Game) -> Game:
     return game._replace(entries=game.entries[:-1])
 
 
-def _parse(deal: DealInput, game: Game) -> Deal:
-    if isinstance(deal, Contract | Misere | AllPass | Adjustment | Join):
+def _parse(deal: DealInput, game: Game, dealer: str | None = None) -> Deal:
+    """A deal from its shorthand; ``dealer`` tells who holds cards (``passes 2 5 3``)."""
+    if isinstance(deal, Contract | Misere | AllPass | Adjustment | Join | SetTerm):
         return deal
     if isinstance(deal, str):
         try:
@@ -232,7 +318,8 @@ def _parse(deal: DealInput, game: Game) -> Deal:
             raise DealError(f"cannot read {shown(deal)}: {exc}") from None
     else:
         words = list(deal)
-    return parse_words(words, seating(game))
+    active = active_players(game, dealer) if dealer is not None else None
+    return parse_words(words, seating(game), active)
 
 
 def _dealer(game: Game, given: str | None, default: str) -> str:
@@ -325,7 +412,7 @@ def settle(
     if rounding not in ("exact", "whole"):
         raise DealError(f"unknown rounding '{shown(str(rounding))}' (use exact or whole)")
     return _settle(
-        sheet(game, convention, overrides), method, rounding, game.whist_price, game.currency
+        sheet(game, convention, overrides), method, rounding, _whist_price(game), game.currency
     )
 
 
@@ -349,23 +436,74 @@ def update(path: str | Path, change: Callable[[Game], Game]) -> Game:
     return ledger.update(Path(path), change)[1]
 
 
+def undo_file(path: str | Path) -> tuple[Game, Entry]:
+    """Remove the last deal of the ledger at ``path`` under its lock and keep it for
+    :func:`redo_file` (in ``NAME.redo`` beside the ledger, so a later command, another
+    session or another terminal can redo it); return the game and the removed entry."""
+    removed: list[Entry] = []
+
+    def change(game: Game) -> Game:
+        after = undo(game)
+        removed.append(game.entries[-1])
+        return after
+
+    game = ledger.update(Path(path), change, ledger.push_redo)[1]
+    return game, removed[0]
+
+
+def redo_file(path: str | Path) -> tuple[Game, Entry]:
+    """Put back the deal the last :func:`undo_file` removed, if nothing else was recorded
+    since (otherwise :class:`DealError`); return the game and the entry put back."""
+    back: list[Entry] = []
+
+    def change(game: Game) -> Game:
+        return game  # the redo stack is read under the lock, in ``then``
+
+    def then(real: Path, before: Game, _after: Game) -> None:
+        previous = ledger.pop_redo(real, before)
+        if previous is None or len(previous.entries) != len(before.entries) + 1:
+            raise DealError("there is nothing to redo (no undo since the last change)")
+        after = redo(before, previous.entries[-1])
+        ledger.write_atomic(real, ledger.game_to_json_text(after), "the ledger")
+        ledger.remember(real, after)
+        back.append(previous.entries[-1])
+
+    ledger.update(Path(path), change, then)
+    return load_current(path), back[0]
+
+
+def load_current(path: str | Path) -> Game:
+    """:func:`load`, reusing the game this process last read or wrote at ``path`` while the
+    file is unchanged (a session keeps its game between lines at no cost, and still sees
+    what a second terminal wrote)."""
+    return ledger.load_cached(Path(path))
+
+
 __all__ = [
     "DealInput",
     "Method",
     "Options",
     "PrefcalcError",
+    "RepeatedDeal",
     "Rounding",
     "check_number",
     "delete",
     "edit",
+    "insert",
     "join",
     "load",
+    "load_current",
     "new_game",
     "record",
+    "redo",
+    "redo_file",
     "rules",
     "save",
+    "set_term",
     "settle",
     "sheet",
     "undo",
+    "undo_file",
     "update",
+    "whist_price",
 ]

@@ -128,8 +128,29 @@ def _game_and_sheet(
 # --- recording -----------------------------------------------------------------------------
 
 
+def _no_options(words: Sequence[str]) -> None:
+    """Deal words pass unknown options through (``-1`` tricks): name a mistyped option
+    (``--dealr``) instead of letting the notation parser stumble on it."""
+    for word in words:
+        key = word.partition("=")[0]
+        if key.startswith("--"):
+            raise DealError(f"no such option '{key}'{_did_you_mean(key, DEAL_OPTIONS)}")
+
+
+DEAL_OPTIONS = ("--dealer", "--force", "--file")
+
+
+def _did_you_mean(word: str, choices: Sequence[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
 def _record(file: Path | None, deal: api.DealInput, dealer: str | None, force: bool) -> None:
     """Append ``deal`` to the game, under the lock, and show what it wrote."""
+    if not isinstance(deal, str) and isinstance(deal, list) and deal[:1] != ["adjust"]:
+        _no_options(deal)
     game = api.update(_path(file), lambda g: api.record(g, deal, dealer=dealer, force=force))
     _show_recorded(game, len(game.entries))
 
@@ -168,14 +189,13 @@ def game(
 
 @app.command(context_settings=_WORDS)
 def misere(
-    declarer: Annotated[str, typer.Argument(show_default=False)],
-    tricks: Annotated[str, typer.Argument(show_default=False)],
+    words: Annotated[list[str], typer.Argument(metavar="DECLARER TRICKS", show_default=False)],
     dealer: DealerOpt = None,
     force: ForceOpt = False,
     file: FileOpt = None,
 ) -> None:
     """Record a misère: prefcalc misere Anna 0."""
-    _record(file, ["misere", declarer, tricks], dealer, force)
+    _record(file, ["misere", *words], dealer, force)
 
 
 @app.command(context_settings=_WORDS)
@@ -187,6 +207,12 @@ def passes(
 ) -> None:
     """Record an all-pass deal: prefcalc passes Anna=2 Boris=5 Vera=3."""
     _record(file, ["passes", *tricks], dealer, force)
+
+
+# Russian names of the deal commands (prefcalc мизер Маша 0); hidden from the help list
+app.command("игра", context_settings=_WORDS, hidden=True)(game)
+app.command("мизер", context_settings=_WORDS, hidden=True)(misere)
+app.command("распасы", context_settings=_WORDS, hidden=True)(passes)
 
 
 @app.command()
@@ -240,20 +266,53 @@ def join(
 
 @app.command()
 def undo(file: FileOpt = None) -> None:
-    """Remove the last recorded deal."""
+    """Remove the last recorded deal (redo puts it back)."""
     from prefcalc.views import deal_text, sheet_text
 
-    path = _path(file)
-    removed: list[Entry] = []
-
-    def change(game: Game) -> Game:
-        after = api.undo(game)
-        removed.append(game.entries[-1])
-        return after
-
-    after = api.update(path, change)
-    out(f"removed deal {len(after.entries) + 1}: {deal_text(removed[0])}")
+    after, removed = api.undo_file(_path(file))
+    out(f"removed deal {len(after.entries) + 1}: {deal_text(removed)}")
     out(sheet_text(api.sheet(after), after))
+
+
+@app.command()
+def redo(file: FileOpt = None) -> None:
+    """Put back the deal the last undo removed (if nothing was recorded since)."""
+    after, _entry = api.redo_file(_path(file))
+    _show_recorded(after, len(after.entries))
+
+
+@app.command(context_settings=_WORDS)
+def insert(
+    number: Annotated[int, typer.Argument(show_default=False)],
+    words: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="DEAL...",
+            help="The forgotten deal as you would record it: game ..., misere ..., passes ...",
+            show_default=False,
+        ),
+    ],
+    force: ForceOpt = False,
+    file: FileOpt = None,
+) -> None:
+    """Insert a forgotten deal as deal N: prefcalc insert 3 misere Anna 0 (dealers from
+    there on are re-derived, so the next dealer is right)."""
+    if words[:1] != ["adjust"]:
+        _no_options(words)
+    after = api.update(_path(file), lambda g: api.insert(g, number, words, force=force))
+    _show_recorded(after, number)
+
+
+@app.command("set")
+def set_(
+    term: Annotated[str, typer.Argument(metavar="KEY=VALUE", show_default=False)],
+    file: FileOpt = None,
+) -> None:
+    """Change the target or the whist price mid-game: prefcalc set target=30 (recorded
+    like a deal; a target applies to the deals after it, the last whist price to the
+    whole night)."""
+    after = api.update(_path(file), lambda g: api.set_term(g, term))
+    _show_recorded(after, len(after.entries))
 
 
 @app.command()
@@ -293,10 +352,30 @@ def edit(
     file: FileOpt = None,
 ) -> None:
     """Replace deal N: prefcalc edit 3 game Anna 7h 6 Boris:w Vera:p."""
-    after = api.update(
-        _path(file), lambda g: api.edit(g, number, words, dealer=dealer, force=force)
-    )
+    from prefcalc.views import deal_text
+
+    if words[:1] != ["adjust"]:
+        _no_options(words)
+    replaced: list[Entry] = []
+
+    def change(g: Game) -> Game:
+        after = api.edit(g, number, words, dealer=dealer, force=force)
+        replaced.append(g.entries[number - 1])
+        return after
+
+    after = api.update(_path(file), change)
+    out(f"replaced deal {number}: {deal_text(replaced[0])}")
     _show_recorded(after, number)
+
+
+@app.command()
+def play(file: FileOpt = None) -> None:
+    """The session to keep open all night: one deal or command per line, no prefix
+    (game Anna 7h 7 Boris:w Vera:p, or a 7h 7 b:w v:p; undo, insert N, show, settle, help).
+    Reads the lines from stdin when it is not a terminal."""
+    from prefcalc.play import run
+
+    raise typer.Exit(run(_path(file)))
 
 
 # --- viewing -------------------------------------------------------------------------------
@@ -462,6 +541,10 @@ def new(
         dealer=dealer,
     )
     path = file if file is not None else ledger_io.new_game_path(game_.players)
+    try:
+        previous: Path | None = ledger_io.current_path()
+    except PrefcalcError:
+        previous = None
     ledger_io.create(path, game_, force)
     if file is None:
         try:
@@ -475,6 +558,15 @@ def new(
         f"first dealer {game_.first_dealer}"
     )
     out(f"ledger: {path}")
+    if file is not None:
+        out("(not made current: it is used with --file, or after 'prefcalc use')")
+    elif previous is not None and previous.absolute() != path.absolute():
+        out(
+            f"it is now the current game; the previous one is still at {previous} "
+            "(prefcalc games lists them, prefcalc use goes back)"
+        )
+    else:
+        out("it is now the current game")
 
 
 def _number(text: str, option: str) -> Amount:
@@ -487,11 +579,26 @@ def _number(text: str, option: str) -> Amount:
 
 
 @app.command()
-def use(file: Annotated[Path, typer.Argument(show_default=False)]) -> None:
-    """Make FILE the current game."""
+def use(
+    name: Annotated[str, typer.Argument(metavar="NUMBER|NAME|FILE", show_default=False)],
+) -> None:
+    """Make a game current: a file, its number in 'prefcalc games', or a player's name or
+    a word of its file name."""
+    from prefcalc.games import find
+
+    file = find(name)
     game_ = api.load(file)
     ledger_io.set_current(file)
     out(f"current game: {file} ({', '.join(seating(game_))}, {len(game_.entries)} deals)")
+
+
+@app.command()
+def games() -> None:
+    """The saved games: players, when they started, deals, finished or not; * = current."""
+    from prefcalc.games import saved_games
+    from prefcalc.views import games_text
+
+    out(games_text(saved_games()))
 
 
 @app.command()
@@ -547,7 +654,8 @@ def export(
     """Export the game as an XLSX workbook or a printable PDF scoresheet."""
     path = _path(file)
     game_, sheet = _game_and_sheet(path)
-    target = output if output is not None else path.with_suffix(f".{kind.value}")
+    # by default into the current directory, never into the data folder beside the ledger
+    target = output if output is not None else Path(path.with_suffix(f".{kind.value}").name)
     check_output(target, path, "the workbook" if kind is ExportKind.xlsx else "the PDF")
     if kind is ExportKind.xlsx:
         from prefcalc.export.xlsx import write_xlsx
@@ -727,9 +835,19 @@ def _fail(message: str) -> None:
     sys.stderr.write(f"prefcalc: error: {one_line(message)}\n")
 
 
+def _no_such_option(exc: Any) -> str:
+    """``no such option '--dealr' (did you mean --dealer?)``: the closest real option."""
+    name = str(exc.option_name)
+    choices: list[str] = list(exc.possibilities or [])
+    if exc.ctx is not None:
+        for param in exc.ctx.command.params:
+            choices += [o for o in getattr(param, "opts", []) if o.startswith("--")]
+    return f"no such option '{one_line(name)}'{_did_you_mean(name, choices)}"
+
+
 def _guarded(run: Callable[[], Any]) -> int:
     """Run a command; every way it can be refused becomes one line and an exit code."""
-    from typer._click.exceptions import NoArgsIsHelpError
+    from typer._click.exceptions import NoArgsIsHelpError, NoSuchOption
 
     try:
         result = run()
@@ -745,6 +863,9 @@ def _guarded(run: Callable[[], Any]) -> int:
         if exc.format_message():
             sys.stdout.write(exc.format_message() + "\n")
         return 0
+    except NoSuchOption as exc:
+        _fail(_no_such_option(exc))
+        return 2
     except typer.TyperException as exc:
         _fail(exc.format_message())
         return int(getattr(exc, "exit_code", 2))

@@ -10,7 +10,9 @@ file-system side of this lives in :mod:`prefcalc.files` (``write_atomic`` is re-
 The deals are written one per line, so the file stays readable and diffs well.
 """
 
+import contextlib
 import json
+import os
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -35,6 +37,7 @@ from prefcalc.model import (
     Game,
     Join,
     Misere,
+    SetTerm,
     Suit,
     check_currency,
     check_deal,
@@ -235,7 +238,14 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
         if rec.dealer is not None:
             raise fail(f"deals[{k}].dealer", "a player joins between deals: a join has no dealer")
         return Join(rec.player, rec.after)
-    if isinstance(rec, PreferenceRecord | SetRecord):
+    if isinstance(rec, SetRecord):
+        if rec.dealer is not None:
+            raise fail(f"deals[{k}].dealer", "a change of terms (set) has no dealer")
+        value = norm(rec.value)
+        if rec.key == "target" and not isinstance(value, int):
+            raise fail(f"deals[{k}].value", "the target must be a whole number")
+        return SetTerm(rec.key, value)
+    if isinstance(rec, PreferenceRecord):
         raise _not_yet(rec, k, fail)
     assert_never(rec)
 
@@ -260,8 +270,6 @@ def _not_yet(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -
         return fail(f"{where}.blind", f"a blind pass (Classic bombs) {_NOT_YET}")
     if isinstance(rec, PreferenceRecord):
         return fail(f"{where}.kind", f"the 'Preference' combination {_NOT_YET}")
-    if isinstance(rec, SetRecord):
-        return fail(f"{where}.kind", f"a mid-game change of {rec.key} {_NOT_YET}")
     return fail(where, f"this record {_NOT_YET}")
 
 
@@ -296,6 +304,8 @@ def deal_to_json(entry: Entry) -> dict[str, Any]:
         out.update(kind="misere", declarer=deal.declarer, tricks=deal.tricks)
     elif isinstance(deal, AllPass):
         out.update(kind="passes", tricks=dict(deal.tricks))
+    elif isinstance(deal, SetTerm):
+        out.update(kind="set", key=deal.key, value=_amount_json(deal.value))
     elif isinstance(deal, Adjustment):
         out.update(kind="adjust", player=deal.player)
         if deal.pool:
@@ -348,6 +358,14 @@ def load(path: Path) -> Game:
     return _load(path, str(path))
 
 
+def load_cached(path: Path) -> Game:
+    """:func:`load`, but the game this process last read or wrote at ``path`` is reused
+    while the file is unchanged (same inode, size and modification time)."""
+    if not files.check_regular_if_exists(path, "the ledger", LedgerError):
+        raise LedgerError("no game here (start one with 'prefcalc new')", str(path))
+    return _cached_load(files.real_path(path), str(path))
+
+
 def _load(path: Path, shown: str) -> Game:
     """Read the ledger at ``path``; errors name ``shown`` (the path as the user wrote it)."""
     try:
@@ -391,21 +409,112 @@ def create(path: Path, game: Game, force: bool = False) -> None:
         write_atomic(real, game_to_json_text(game), "the ledger")
 
 
-def update(path: Path, change: Callable[[Game], Game]) -> tuple[Game, Game]:
+def update(
+    path: Path,
+    change: Callable[[Game], Game],
+    then: Callable[[Path, Game, Game], None] | None = None,
+) -> tuple[Game, Game]:
     """Load, change and save the game under the lock; return ``(before, after)``.
 
     If ``change`` raises, nothing is written and the file stays byte for byte as it was.
+    ``then(real_path, before, after)`` runs after the write, still under the lock.
     A symbolic link is resolved once: the lock, the temporary file and the rename all
     happen beside the real file, so the link keeps pointing at the game.
     """
     real = _existing_ledger(path)
     with locked(real):
-        before = _load(real, str(path))
+        before = _cached_load(real, str(path))
         _remove_stale_temporaries(real)
         after = change(before)
         if after is not before:
             write_atomic(real, game_to_json_text(after), "the ledger")
+            remember(real, after)
+        if then is not None:
+            then(real, before, after)
     return before, after
+
+
+# --- redo -------------------------------------------------------------------------------------
+
+REDO_LEVELS = 50
+
+
+def redo_path(real: Path) -> Path:
+    """The undone deals of a ledger, for ``redo``: ``NAME.redo`` beside it."""
+    return real.with_name(real.name + ".redo")
+
+
+def _digest(game: Game) -> str:
+    import hashlib
+
+    return hashlib.sha256(game_to_json_text(game).encode()).hexdigest()
+
+
+def read_redo(real: Path) -> list[dict[str, str]]:
+    """The redo stack (oldest first): each item the ledger text before an undo and the
+    digest of the game the undo left. A missing or unreadable file is an empty stack."""
+    try:
+        raw = files.read_regular(
+            redo_path(real), "the redo file", files.MAX_LEDGER * 4, LedgerError
+        )
+        data = json.loads(raw)
+    except (OSError, ValueError, LedgerError):
+        return []
+    if not isinstance(data, list):
+        return []
+    return [d for d in data if isinstance(d, dict) and {"after", "before"} <= d.keys()]
+
+
+def push_redo(real: Path, before: Game, after: Game) -> None:
+    """Remember ``before`` (the game an undo changed into ``after``) for ``redo``."""
+    stack = read_redo(real)
+    if stack and stack[-1]["after"] != _digest(before):
+        stack = []  # the game changed since the last undo: those can no longer be redone
+    stack.append({"after": _digest(after), "before": game_to_json_text(before)})
+    write_atomic(redo_path(real), json.dumps(stack[-REDO_LEVELS:]), "the redo file")
+
+
+def pop_redo(real: Path, current: Game) -> Game | None:
+    """The game before the last undo, if ``current`` is still what that undo left."""
+    stack = read_redo(real)
+    if not stack or stack[-1]["after"] != _digest(current):
+        return None
+    top = stack.pop()
+    write_atomic(redo_path(real), json.dumps(stack), "the redo file")
+    return game_from_bytes(top["before"].encode(), str(redo_path(real)))
+
+
+# --- the loaded game, kept between calls -----------------------------------------------------
+
+_known_file: dict[Path, tuple[tuple[int, int, int], Game]] = {}
+
+
+def _signature(st: os.stat_result) -> tuple[int, int, int]:
+    """A file's identity: every write renames a new file into place (a new inode)."""
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def remember(real: Path, game: Game) -> None:
+    _known_file.clear()
+    with contextlib.suppress(OSError):
+        _known_file[real] = (_signature(os.stat(real)), game)
+
+
+def _cached_load(real: Path, shown: str) -> Game:
+    """The game at ``real``: the one this process last read or wrote there if the file is
+    unchanged since (a long session re-reads the ledger only when another process wrote
+    it), else read afresh."""
+    try:
+        signature = _signature(os.stat(real))
+    except OSError:
+        return _load(real, shown)
+    known = _known_file.get(real)
+    if known is not None and known[0] == signature:
+        return known[1]
+    game = _load(real, shown)
+    _known_file.clear()
+    _known_file[real] = (signature, game)  # taken before the read: a later change re-reads
+    return game
 
 
 # --- the current game -------------------------------------------------------------------------

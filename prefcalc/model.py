@@ -100,7 +100,21 @@ class Join(NamedTuple):
     after: str | None = None
 
 
-Deal = Contract | Misere | AllPass | Adjustment | Join
+class SetTerm(NamedTuple):
+    """A mid-game change of the game's terms (``set target=30``): no dealer, no cards.
+
+    ``target`` applies to the deals after it (the pool target, closing, the help rule);
+    ``whist_price`` is the price of a whist at the settlement: the price in force at the
+    end of the record applies to the whole night.
+    """
+
+    key: Literal["target", "whist_price"]
+    value: Amount
+
+
+SET_KEYS: tuple[Literal["target", "whist_price"], ...] = ("target", "whist_price")
+
+Deal = Contract | Misere | AllPass | Adjustment | Join | SetTerm
 
 
 class Entry(NamedTuple):
@@ -305,6 +319,31 @@ def check_note(text: str) -> str:
     return note
 
 
+def check_term(term: SetTerm) -> None:
+    """Refuse a ``set`` the game cannot take: an unknown key, a target that is not a whole
+    positive number, a price that is not positive."""
+    if term.key == "target":
+        value = term.value
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise DealError(f"the target must be a whole number, not {shown(str(value))}")
+        check_target(value)
+    elif term.key == "whist_price":
+        if term.value <= 0:
+            raise DealError("the whist price must be positive")
+    else:
+        assert_never(term.key)
+
+
+def whist_price(game: Game) -> Amount:
+    """The price of a whist for the settlement: the last ``set whist_price`` of the record,
+    else the game's own (the price in force at the end applies to the whole night)."""
+    for entry in reversed(game.entries):
+        deal = entry.deal
+        if isinstance(deal, SetTerm) and deal.key == "whist_price":
+            return deal.value
+    return game.whist_price
+
+
 def _known(seats: tuple[str, ...], name: str) -> str:
     if name not in seats:
         raise DealError(f"unknown player '{shown(name)}' (players: {', '.join(seats)})")
@@ -407,6 +446,9 @@ def check_deal(
         return
     if dealer is not None:
         _known(seats, dealer)
+    if isinstance(deal, SetTerm):
+        check_term(deal)
+        return
     if isinstance(deal, Adjustment):
         _known(seats, deal.player)
         for other, _amount in deal.whists:

@@ -17,9 +17,10 @@ import shlex
 from collections.abc import Sequence
 from typing import assert_never
 
-from prefcalc.amounts import Amount, AmountError, parse_amount, parse_whole
-from prefcalc.errors import NotationError, shown
+from prefcalc.amounts import Amount, AmountError, exact_text, parse_amount, parse_whole
+from prefcalc.errors import DealError, NotationError, shown
 from prefcalc.model import (
+    SET_KEYS,
     Adjustment,
     AllPass,
     Contract,
@@ -28,8 +29,10 @@ from prefcalc.model import (
     Join,
     Misere,
     Role,
+    SetTerm,
     Suit,
     check_note,
+    check_term,
     name_key,
 )
 
@@ -39,10 +42,17 @@ _SUIT_ALIASES: dict[str, Suit] = {
     "d": "d", "♦": "d", "♢": "d",
     "h": "h", "♥": "h", "♡": "h",
     "nt": "nt", "n": "nt", "бк": "nt",
+    # Russian: пики, трефы, бубны, черви, без козыря (the first letters, or the whole word)
+    "п": "s", "пик": "s", "пики": "s",
+    "т": "c", "треф": "c", "трефы": "c",
+    "б": "d", "бубен": "d", "бубны": "d", "буби": "d",
+    "ч": "h", "черв": "h", "черви": "h",
+    "б/к": "nt", "безкозыря": "nt",
 }  # fmt: skip
 _CONTRACT = re.compile(r"^(\d+)(.*)$")
-_ROLE = re.compile(r"^(w|p|h)(\d+)?$")
-_ROLES: dict[str, Role] = {"w": "w", "p": "p", "h": "h"}
+_ROLE = re.compile(r"^(w|p|h|в|п|пв)(\d+)?$")
+_ROLES: dict[str, Role] = {"w": "w", "p": "p", "h": "h", "в": "w", "п": "p", "пв": "h"}
+"""Roles: w/в whist, p/п pass, h/пв half-whist (полвиста)."""
 
 
 def resolve_player(word: str, players: Sequence[str]) -> str:
@@ -117,7 +127,7 @@ def parse_defender(text: str, players: Sequence[str]) -> Defender:
         )
     tricks = None
     if match.group(2) is not None:
-        if match.group(1) != "w":
+        if _ROLES[match.group(1)] != "w":
             raise NotationError(f"only a whister's tricks are written ('{shown(text)}')")
         tricks = parse_tricks(match.group(2), f"{shown(name)}'s tricks")
     return Defender(resolve_player(name, players), _ROLES[match.group(1)], tricks)
@@ -147,10 +157,26 @@ def parse_misere(words: Sequence[str], players: Sequence[str]) -> Misere:
     )
 
 
-def parse_passes(words: Sequence[str], players: Sequence[str]) -> AllPass:
+def parse_passes(
+    words: Sequence[str], players: Sequence[str], active: Sequence[str] | None = None
+) -> AllPass:
+    """``Anna=2 Boris=5 Vera=3``, or the bare tricks ``2 5 3`` in the seating order of the
+    ``active`` players (those who hold cards in this deal)."""
     if not words:
         raise NotationError(
             "an all-pass deal needs every active player's tricks, e.g. Anna=2 Boris=5 Vera=3"
+        )
+    if active is not None and all("=" not in w for w in words):
+        if len(words) != len(active):
+            raise NotationError(
+                f"{len(words)} trick counts for {len(active)} active players "
+                f"({', '.join(active)}): give one each, in seating order"
+            )
+        return AllPass(
+            tuple(
+                (name, parse_tricks(w, f"{name}'s tricks") or 0)
+                for name, w in zip(active, words, strict=True)
+            )
         )
     tricks: list[tuple[str, int]] = []
     for word in words:
@@ -246,25 +272,77 @@ def parse_join(words: Sequence[str], players: Sequence[str]) -> Join:
     return Join(rest[0], after)
 
 
-KINDS = ("game", "misere", "passes", "adjust", "join")
+KINDS = ("game", "misere", "passes", "adjust", "join", "set")
+KIND_ALIASES: dict[str, str] = {
+    "game": "game", "игра": "game",
+    "misere": "misere", "мизер": "misere",
+    "passes": "passes", "распасы": "passes", "распас": "passes",
+    "adjust": "adjust",
+    "join": "join",
+    "set": "set",
+}  # fmt: skip
+"""Deal kinds by every name the notation takes (English and Russian)."""
 
 
-def parse_words(words: Sequence[str], players: Sequence[str]) -> Deal:
-    """Parse a whole deal: ``["game", "Anna", "7h", "7", "Boris:w", "Vera:p"]``."""
+def kind_of(word: str) -> str | None:
+    """The deal kind ``word`` names (``мизер`` -> ``misere``), or None."""
+    return KIND_ALIASES.get(word.lower().replace("è", "e"))
+
+
+def parse_set(words: Sequence[str]) -> SetTerm:
+    """``target=30`` or ``whist_price=0.5`` (also ``target 30``)."""
+    text = " ".join(words)
+    key, sep, value = text.partition("=")
+    if not sep and len(words) == 2:
+        key, value = words
+    key = key.strip().lower().replace("-", "_")
+    if key not in SET_KEYS:
+        raise NotationError(
+            f"cannot set '{key}' mid-game (set target=N or set whist_price=N)"
+            if key
+            else "set needs KEY=VALUE, e.g. set target=30"
+        )
+    value = value.strip()
+    if not value:
+        raise NotationError(f"set {key} needs a value, e.g. set {key}=30")
+    if key == "target":
+        try:
+            number: Amount = int(value)
+        except ValueError:
+            raise NotationError(f"the target must be a whole number, not '{value}'") from None
+        term = SetTerm("target", number)
+    else:
+        term = SetTerm("whist_price", _amount(value, "the whist price"))
+    try:
+        check_term(term)
+    except DealError as exc:
+        raise NotationError(exc.message) from None
+    return term
+
+
+def parse_words(
+    words: Sequence[str], players: Sequence[str], active: Sequence[str] | None = None
+) -> Deal:
+    """Parse a whole deal: ``["game", "Anna", "7h", "7", "Boris:w", "Vera:p"]``.
+
+    ``active`` (the players holding cards in this deal, in seating order) lets an all-pass
+    deal be written as bare tricks: ``passes 2 5 3``."""
     if not words:
         raise NotationError(f"no deal given (start with one of {', '.join(KINDS)})")
-    kind = words[0].lower().replace("è", "e")
+    kind = kind_of(words[0])
     rest = words[1:]
     if kind == "game":
         return parse_game(rest, players)
     if kind == "misere":
         return parse_misere(rest, players)
     if kind == "passes":
-        return parse_passes(rest, players)
+        return parse_passes(rest, players, active)
     if kind == "adjust":
         return parse_adjust(rest, players)
     if kind == "join":
         return parse_join(rest, players)
+    if kind == "set":
+        return parse_set(rest)
     raise NotationError(f"unknown deal kind '{shown(words[0])}' (use {', '.join(KINDS)})")
 
 
@@ -282,6 +360,8 @@ def describe(deal: Deal) -> str:
         return "passes " + " ".join(f"{name}={n}" for name, n in deal.tricks)
     if isinstance(deal, Join):
         return f"join {deal.player}" + (f" --after {deal.after}" if deal.after else "")
+    if isinstance(deal, SetTerm):
+        return f"set {deal.key}={exact_text(deal.value)}"
     if not isinstance(deal, Adjustment):
         assert_never(deal)
     parts = [f"adjust {deal.player}"]

@@ -38,6 +38,7 @@ from prefcalc.model import (
     Game,
     Join,
     Misere,
+    SetTerm,
     joined,
     seat_after,
     seating,
@@ -720,9 +721,12 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
             _score_join(st, deal)
             seats = joined(seats, deal)
             size = len(seats)
+        elif isinstance(deal, SetTerm):
+            if deal.key == "target":
+                st.target = int(deal.value)  # the deals after it play to the new target
         else:
             assert_never(deal)
-        if finished and not entry.forced and not isinstance(deal, Adjustment):
+        if finished and not entry.forced and not isinstance(deal, Adjustment | SetTerm):
             problems.append(
                 Problem(number, "the game had already finished (record it as forced to go on)")
             )
@@ -735,7 +739,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     return Sheet(
         players=names,
         convention=conv,
-        target=game.target,
+        target=st.target,
         scored=tuple(scored),
         pool=dict(zip(names, st.pool, strict=True)),
         mountain=dict(zip(names, st.mountain, strict=True)),

@@ -22,6 +22,7 @@ from prefcalc.model import (
     Join,
     Misere,
     Role,
+    SetTerm,
 )
 from prefcalc.scoring import Scored, Sheet
 from prefcalc.settlement import Settlement, minor_unit, to_decimal
@@ -70,20 +71,153 @@ def _plural(n: int, word: str) -> str:
     return word if n == 1 else f"{word}s"
 
 
-def sheet_text(sheet: Sheet, game: Game) -> str:
-    """The sheet as the paper has it: per player pool (and what is left), mountain, whists."""
-    players = sheet.players
-    header = ["", "pool", "mountain"] + [f"whists on {p}" for p in players]
-    rows = [header]
-    for p in players:
-        left = sheet.left_to_close(p)
-        pool = fmt(sheet.pool[p]) + (f" ({fmt(left)} to go)" if left else " ✓")
-        cells = [p, pool, fmt(sheet.mountain[p])]
-        cells += ["·" if q == p else fmt(sheet.whists[p][q]) for q in players]
-        rows.append(cells)
-    lines = [status_line(sheet, game), *table(rows)]
+WIDTH = 80
+"""The terminal width the sheet fits (4 and 5 players included)."""
+
+
+def sheet_text(sheet: Sheet, game: Game, width: int = WIDTH) -> str:
+    """The sheet as the paper has it: per player pool (and what is left), mountain, whists
+    on each opponent (the columns under "whists on"). It fits ``width`` columns: when the
+    full form is wider, the pool is written ``4/20`` and the names heading the whist columns
+    are cut to a unique prefix."""
+    lines = [part for line in status_line(sheet, game).split("\n") for part in _wrap(line, width)]
+    for short in (False, True):
+        table_lines = _sheet_table(sheet, short)
+        if short or max(len(line) for line in table_lines) <= width:
+            break
+    lines += table_lines
+    if sheet.convention.closing != "each":
+        lines.append(points_left_line(sheet))
     lines.extend(f"warning: {problem}" for problem in sheet.problems)
     return "\n".join(lines)
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    """A status line cut at its " · " separators to fit ``width``."""
+    out: list[str] = []
+    while len(line) > width and " · " in line:
+        cut = line.rfind(" · ", 0, width)
+        if cut <= 0:
+            cut = line.find(" · ")
+        out.append(line[:cut])
+        line = line[cut + 3 :]
+    return [*out, line]
+
+
+def points_left_line(sheet: Sheet) -> str:
+    """Under ``closing = total``: the points all pools still need before the game ends."""
+    goal = sheet.target * len(sheet.players)
+    left = max(0, goal - sum(sheet.pool.values()))
+    return (
+        f"{fmt(left)} points left to the end of the game "
+        f"(pools {fmt(sum(sheet.pool.values()))} of {sheet.target} × {len(sheet.players)} = {goal})"
+    )
+
+
+def _short_names(players: Sequence[str], least: int = 3, most: int = 8) -> list[str]:
+    """Each name cut to the shortest prefix (at least ``least`` characters, at most
+    ``most``) that no other name starts with."""
+    out = []
+    for p in players:
+        n = min(len(p), least)
+        while n < min(len(p), most) and any(
+            q != p and q.casefold().startswith(p[:n].casefold()) for q in players
+        ):
+            n += 1
+        out.append(p[:n])
+    return out
+
+
+def _sheet_table(sheet: Sheet, short: bool) -> list[str]:
+    players = sheet.players
+    each = sheet.convention.closing == "each"
+    heads = _short_names(players) if short else list(players)
+    rows = [["", "pool", "mountain", *heads]]
+    for p in players:
+        left = sheet.left_to_close(p)
+        if not each:
+            pool = fmt(sheet.pool[p])
+        elif short:
+            pool = f"{fmt(sheet.pool[p])}/{sheet.target}" + ("" if left else " ✓")
+        else:
+            pool = fmt(sheet.pool[p]) + (f" ({fmt(left)} to go)" if left else " ✓")
+        name = p if not short or len(p) <= 12 else p[:11] + "…"
+        cells = [name, pool, fmt(sheet.mountain[p])]
+        cells += ["·" if q == p else fmt(sheet.whists[p][q]) for q in players]
+        rows.append(cells)
+    gap = "  " if not short else " "
+    lines = table(rows, gap=gap)
+    widths = [max(len(r[c]) for r in rows) for c in range(3)]
+    first = sum(widths) + 3 * len(gap)  # where the whist columns begin
+    return [" " * first + "whists on", *lines]
+
+
+def compact_text(sheet: Sheet, game: Game, width: int = WIDTH) -> str:
+    """The sheet in a few short lines, for the live session after every deal: each
+    player's pool (of the target), mountain and whists on the others, then where the game
+    stands. Within ``width`` columns: when too wide, the names are cut to a unique prefix
+    (``P`` pool, ``M`` mountain, ``W`` whists)."""
+    lines = _compact_rows(sheet, short=False)
+    if max(len(line) for line in lines) > width:
+        lines = _compact_rows(sheet, short=True)
+    if sheet.convention.closing != "each":
+        lines.append(points_left_line(sheet))
+    if sheet.finished:
+        lines.append("the game is finished")
+    lines.extend(f"warning: {problem}" for problem in sheet.problems)
+    return "\n".join(lines)
+
+
+def _compact_rows(sheet: Sheet, short: bool) -> list[str]:
+    players = sheet.players
+    each = sheet.convention.closing == "each"
+    names = dict(zip(players, _short_names(players) if short else players, strict=True))
+    labels = ("P ", "M ", "W ") if short else ("pool ", "mountain ", "whists ")
+    rows = []
+    for p in players:
+        pool = f"{fmt(sheet.pool[p])}/{sheet.target}" if each else fmt(sheet.pool[p])
+        whists = " · ".join(f"{names[q]} {fmt(sheet.whists[p][q])}" for q in players if q != p)
+        name = p if not short or len(p) <= 12 else p[:11] + "…"
+        rows.append(
+            [name, labels[0] + pool, labels[1] + fmt(sheet.mountain[p]), labels[2] + whists]
+        )
+    return table([["", "", "", ""], *rows], right=[False, False, False, False])[1:]
+
+
+def local_time(stamp: str, pattern: str = "%Y-%m-%d %H:%M") -> str:
+    """A stored time (ISO with its offset) in this computer's local time; a time without
+    an offset, or one that cannot be read, is shown as stored."""
+    from datetime import datetime
+
+    try:
+        when = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    if when.tzinfo is None:
+        return when.strftime(pattern)
+    return when.astimezone().strftime(pattern)
+
+
+def games_text(games: Sequence[Any]) -> str:
+    """``prefcalc games``: number, players, date, deals, finished or not, the current one."""
+    if not games:
+        return "no saved games yet (start one with 'prefcalc new')"
+    rows = [["", "#", "players", "started", "deals", "state", "file"]]
+    for g in games:
+        state = g.problem if g.problem else ("finished" if g.finished else "game on")
+        rows.append(
+            [
+                "*" if g.current else "",
+                str(g.number),
+                ", ".join(g.players),
+                local_time(g.created) if g.created else "",
+                str(g.deals),
+                state,
+                g.path.name,
+            ]
+        )
+    lines = table(rows, right=[False, True, False, False, True, False, False])
+    return "\n".join([*lines, "* the current game; prefcalc use NUMBER|NAME|FILE resumes one"])
 
 
 def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
@@ -119,7 +253,7 @@ class DealWords(NamedTuple):
     """A deal as the log, the messages and the exports show it: the one renderer of a deal
     for people (the ledger's JSON and the shorthand are the record's own formats)."""
 
-    kind: str  # contract, misère, all-pass, adjustment
+    kind: str  # contract, misère, all-pass, adjustment, change
     player: str  # the declarer, or the adjusted player ("" for an all-pass deal)
     contract: str  # "7♥", "misère" or ""
     tricks: int | None  # the declarer's tricks (None: not played, or not a game)
@@ -154,6 +288,10 @@ def deal_words(entry: Entry) -> DealWords:
     if isinstance(deal, AllPass):
         text = "all-pass: " + ", ".join(f"{n} {t}" for n, t in deal.tricks)
         return DealWords("all-pass", "", "", None, (), text + forced)
+    if isinstance(deal, SetTerm):
+        what = "target" if deal.key == "target" else "whist price"
+        text = f"{what} set to {fmt(deal.value)}"
+        return DealWords("change", "", "", None, (), text + forced)
     if isinstance(deal, Adjustment):
         text = f"adjustment for {deal.player}: {deal.note}"
         return DealWords("adjustment", deal.player, "", None, (), text + forced)
@@ -182,7 +320,7 @@ def signed(value: Amount) -> str:
 def log_text(sheet: Sheet) -> str:
     rows = [["#", "time", "dealer", "deal"]]
     for s in sheet.scored:
-        time = s.entry.time[11:16] if len(s.entry.time) >= 16 else s.entry.time
+        time = local_time(s.entry.time, "%H:%M")
         rows.append([str(s.number), time, s.entry.dealer or "", deal_text(s.entry)])
     if len(rows) == 1:
         return "no deals recorded yet"

@@ -110,10 +110,11 @@ def run_cli(
 
 
 def invoke(
-    args: Sequence[str], cwd: Path, env: dict[str, str] | None = None
+    args: Sequence[str], cwd: Path, env: dict[str, str] | None = None, input: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     """Run the CLI in process (``typer.testing.CliRunner``), as :func:`run_cli` would run the
-    executable: same exit code, stdout and stderr, without starting a Python."""
+    executable: same exit code, stdout and stderr, without starting a Python. ``input`` is
+    the standard input (``prefcalc play`` reads its lines from it)."""
     from typer.testing import CliRunner
 
     from prefcalc.cli import app
@@ -122,7 +123,9 @@ def invoke(
     old = Path.cwd()
     os.chdir(cwd)
     try:
-        result = CliRunner().invoke(app, list(args), env=full_env, catch_exceptions=False)
+        result = CliRunner().invoke(
+            app, list(args), input=input, env=full_env, catch_exceptions=False
+        )
     finally:
         os.chdir(old)
     return subprocess.CompletedProcess(list(args), result.exit_code, result.stdout, result.stderr)

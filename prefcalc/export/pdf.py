@@ -38,11 +38,11 @@ from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.errors import PrefcalcError
 from prefcalc.export.fonts import BOLD, REGULAR, FontBook
 from prefcalc.ledger import write_atomic
-from prefcalc.model import Adjustment, Game, seating
+from prefcalc.model import Adjustment, Game, seating, whist_price
 from prefcalc.resources import bundled
 from prefcalc.scoring import POOL, WHISTS, Sheet
 from prefcalc.settlement import settle
-from prefcalc.views import deal_text, money_text, settlement_steps, signed
+from prefcalc.views import deal_text, local_time, money_text, settlement_steps, signed
 
 TEMPLATE = "sheet-layout.toml"
 ELLIPSIS = "…"
@@ -885,10 +885,12 @@ def _settlement_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
     size = lay.size
     lead = size * lay.leading
     methods = [
-        settle(sheet, "pairwise", "exact", game.whist_price, game.currency),
-        settle(sheet, "average", "exact", game.whist_price, game.currency),
+        settle(sheet, "pairwise", "exact", whist_price(game), game.currency),
+        settle(sheet, "average", "exact", whist_price(game), game.currency),
     ]
-    price = money_text(game.whist_price, game.currency) if game.currency else fmt(game.whist_price)
+    price = (
+        money_text(whist_price(game), game.currency) if game.currency else fmt(whist_price(game))
+    )
     flow.heading("Settlement")
     items = flow.page.items
     items.append(
@@ -1073,7 +1075,7 @@ def _log_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
     for scored, deal, wrote in rows:
         entry = scored.entry
         number = f"{scored.number}!" if scored.number in problems else str(scored.number)
-        time = entry.time[11:16] if len(entry.time) >= 16 else entry.time
+        time = local_time(entry.time, "%H:%M")  # in the reader's local time
         deal_lines = [deal] if width(deal, size) <= deal_w else wrap(deal, size, deal_w)
         wrote_lines = [wrote] if width(wrote, size) <= wrote_w else wrap(wrote, size, wrote_w)
         height = max(len(deal_lines), len(wrote_lines)) * lead
@@ -1136,7 +1138,9 @@ def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
     warnings = book.check([printable(t) for t in (*_texts_of(game), sheet.convention.name)])
     players = sheet.players  # the seating at the end (after any join)
     writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(players)}")
-    price = money_text(game.whist_price, game.currency) if game.currency else fmt(game.whist_price)
+    price = (
+        money_text(whist_price(game), game.currency) if game.currency else fmt(whist_price(game))
+    )
     date = game.created[:10] if game.created else "no date"
     state = "finished" if sheet.finished else f"{len(game.entries)} deals, in progress"
     target, note = target_text(sheet)

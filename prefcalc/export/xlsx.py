@@ -45,7 +45,7 @@ from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 from prefcalc.amounts import Amount
 from prefcalc.conventions import OPTIONS, to_toml_value
 from prefcalc.ledger import write_atomic
-from prefcalc.model import Entry, Game
+from prefcalc.model import Entry, Game, whist_price
 from prefcalc.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet
 from prefcalc.settlement import Settlement, minor_unit, settle
 from prefcalc.views import deal_words
@@ -503,7 +503,7 @@ def _write_settlement(
     players = sheet.players
     n = len(players)
     g = _Grid(ws, cache)
-    price, currency = game.whist_price, game.currency
+    price, currency = whist_price(game), game.currency  # after any 'set whist_price'
     fmt = _money_format(currency)
     exact = {m: settle(sheet, m, "exact", price, currency) for m in ("pairwise", "average")}
     whole = {m: settle(sheet, m, "whole", price, currency) for m in ("pairwise", "average")}

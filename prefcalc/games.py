@@ -1,0 +1,84 @@
+"""The saved games in the data folder: listing them and finding one by a name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+from prefcalc import api
+from prefcalc import ledger as ledger_io
+from prefcalc.errors import LedgerError, PrefcalcError
+
+
+class SavedGame(NamedTuple):
+    """One ledger of the games folder, as ``prefcalc games`` lists it."""
+
+    number: int  # its place in the list (1 = the oldest), usable as ``prefcalc use 3``
+    path: Path
+    players: tuple[str, ...]
+    created: str  # ISO time with offset ("" if unknown)
+    deals: int
+    finished: bool
+    current: bool
+    problem: str = ""  # why it could not be read ("" when it could)
+
+
+def games_dir() -> Path:
+    return ledger_io.data_dir() / "games"
+
+
+def _current() -> Path | None:
+    try:
+        return ledger_io.current_path().absolute()
+    except PrefcalcError:
+        return None
+
+
+def saved_games() -> list[SavedGame]:
+    """Every ledger in the games folder, oldest first (the current game too, wherever it
+    is, when it lives elsewhere)."""
+    current = _current()
+    paths = sorted(games_dir().glob("*.json")) if games_dir().is_dir() else []
+    if current is not None and current not in {p.absolute() for p in paths} and current.exists():
+        paths.append(current)
+    found: list[SavedGame] = []
+    for number, path in enumerate(paths, 1):
+        is_current = current is not None and path.absolute() == current
+        try:
+            game = api.load(path)
+            finished = api.sheet(game).finished
+        except PrefcalcError as exc:
+            found.append(SavedGame(number, path, (), "", 0, False, is_current, exc.message))
+            continue
+        found.append(
+            SavedGame(
+                number, path, game.players, game.created, len(game.entries), finished, is_current
+            )
+        )
+    return found
+
+
+def find(name: str) -> Path:
+    """A game by file path, by its number in ``prefcalc games``, or by a word of its file
+    name or its players' names (it must pick one game)."""
+    path = Path(name)
+    if path.suffix == ".json" or path.exists() or "/" in name:
+        return path
+    games = saved_games()
+    if name.isdigit():
+        for g in games:
+            if g.number == int(name):
+                return g.path
+        raise LedgerError(f"there is no game {name} (prefcalc games lists {len(games)})")
+    folded = name.casefold()
+    hits = [
+        g
+        for g in games
+        if folded in g.path.stem.casefold() or any(folded == p.casefold() for p in g.players)
+    ]
+    if len(hits) == 1:
+        return hits[0].path
+    if not hits:
+        raise LedgerError(f"no saved game matches '{name}' (prefcalc games lists them)")
+    numbers = ", ".join(str(g.number) for g in hits)
+    raise LedgerError(f"'{name}' matches games {numbers}: use the number or the file")
