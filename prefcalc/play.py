@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import TextIO
 
 from prefcalc import api
-from prefcalc.errors import DealError, NotationError, PrefcalcError
-from prefcalc.model import Entry, Game
+from prefcalc.errors import NotationError, PrefcalcError, one_line
+from prefcalc.model import Entry, Game, seating
 from prefcalc.notation import kind_of, resolve_player
 
 COMMANDS = (
@@ -31,6 +31,7 @@ COMMANDS = (
     "misere",
     "passes",
     "adjust",
+    "join",
     "undo",
     "redo",
     "insert",
@@ -57,6 +58,7 @@ A line is a deal or a command (names may be shortened to a unique prefix):
   misere Anna 0 | m a 0             a misère and the declarer's tricks
   passes 2 5 3 | p a=2 b=5 v=3      an all-pass deal (bare tricks in seating order)
   adjust Anna --mountain 5 --note "why"
+  join Dima --after Vera            a late arrival takes his seat (up to five players)
   undo, redo                        remove the last deal / put it back
   insert N <deal>                   a forgotten deal as deal N (later dealers re-derived)
   edit N <deal>, delete N           replace / remove deal N
@@ -187,7 +189,7 @@ class Session:
 
         game = self.game
         number = _number(rest, "explain N")
-        _check_number(game, number)
+        api.check_number(game, number)
         self.out(explain_text(api.sheet(game), number))
 
     # --- changing ----------------------------------------------------------------------------
@@ -218,14 +220,14 @@ class Session:
         kind = SHORT_KINDS.get(head.lower()) or kind_of(head)
         if kind is None:
             try:  # a line that starts with a player is a game
-                resolve_player(head, self.game.players)
+                resolve_player(head, seating(self.game))
             except NotationError:
                 hint = _suggest(head.lower(), COMMANDS) or " (type help for the commands)"
                 raise NotationError(f"'{head}' is neither a command nor a player{hint}") from None
             words = ["game", *words]
         else:
             words = [kind, *words[1:]]
-        if words[0] == "adjust":
+        if words[0] in ("adjust", "join"):
             return words, None, False  # its options belong to it
         dealer: str | None = None
         force = False
@@ -282,7 +284,7 @@ class Session:
         replaced: list[Entry] = []
 
         def change(game: Game) -> Game:
-            _check_number(game, number)
+            api.check_number(game, number)
             replaced.append(game.entries[number - 1])
             return api.edit(game, number, deal, dealer=dealer, force=force)
 
@@ -309,14 +311,6 @@ def _number(words: Sequence[str], usage: str) -> int:
         return int(words[0])
     except ValueError:
         raise NotationError(f"a deal number is a whole number, not '{words[0]}'") from None
-
-
-def _check_number(game: Game, number: int) -> None:
-    count = len(game.entries)
-    if not 1 <= number <= count:
-        raise DealError(
-            f"there is no deal {number} (the game has {count} deal{'s' if count != 1 else ''})"
-        )
 
 
 def _suggest(word: str, choices: Sequence[str]) -> str:
@@ -364,16 +358,12 @@ def run_lines(path: Path, lines: TextIO, out: TextIO, err: TextIO) -> int:
         except Quit:
             break
         except PrefcalcError as exc:
-            err.write(f"prefcalc: error: line {count}: {_one_line(str(exc))}\n")
+            err.write(f"prefcalc: error: line {count}: {one_line(str(exc))}\n")
             err.flush()
         except OSError as exc:  # e.g. a full disk: the write was atomic, nothing is lost
-            err.write(f"prefcalc: error: line {count}: {_one_line(str(exc))}\n")
+            err.write(f"prefcalc: error: line {count}: {one_line(str(exc))}\n")
             err.flush()
     return 0
-
-
-def _one_line(text: str) -> str:
-    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
 
 
 def history_path(path: Path) -> Path:
@@ -424,11 +414,11 @@ def _terminal(path: Path) -> int:  # pragma: no cover - exercised by the pseudo-
         except EOFError:
             return 0
         except PrefcalcError as exc:  # the ledger became unreadable under us
-            print(f"error: {_one_line(str(exc))}", file=sys.stderr, flush=True)
+            print(f"error: {one_line(str(exc))}", file=sys.stderr, flush=True)
             return 2
         try:
             session.handle(line)
         except Quit:
             return 0
         except (PrefcalcError, OSError) as exc:  # refused (or the disk failed): nothing lost
-            print(f"error: {_one_line(str(exc))}", file=sys.stderr, flush=True)
+            print(f"error: {one_line(str(exc))}", file=sys.stderr, flush=True)

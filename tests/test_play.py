@@ -184,3 +184,20 @@ def test_a_line_from_a_second_terminal_is_seen(tmp_path: Path) -> None:
 def test_quit(tmp_path: Path, line: str) -> None:
     path = _new(tmp_path)
     assert _play(tmp_path, path, f"{line}\nshow\n").stdout == ""
+
+
+def test_join_is_a_session_command_with_its_own_options(tmp_path: Path) -> None:
+    import io
+
+    from prefcalc import api
+    from prefcalc.play import run_lines
+
+    ledger = tmp_path / "night.json"
+    api.save(api.new_game(["Anna", "Boris", "Vera"]), ledger)
+    out, err = io.StringIO(), io.StringIO()
+    lines = io.StringIO("a 7h 7 b:w v:p\njoin Dima --after Vera\nd 6s 6 a:w v:p\n")
+    assert run_lines(ledger, lines, out, err) == 0
+    assert err.getvalue() == ""
+    game = api.load(ledger)
+    assert [type(e.deal).__name__ for e in game.entries] == ["Contract", "Join", "Contract"]
+    assert api.sheet(game).players == ("Anna", "Boris", "Vera", "Dima")
