@@ -379,7 +379,7 @@ def test_deal_rows_show_the_deal_and_what_each_player_got(
         assert ws.cell(r, header["Dealer"]).value == entry.dealer
         # the deal's time as a date-time cell: the wall-clock time at its own UTC offset
         time = ws.cell(r, header["Time"])
-        assert time.value == datetime.fromisoformat(entry.time).replace(tzinfo=None)
+        assert time.value == datetime.fromisoformat(entry.time).astimezone().replace(tzinfo=None)
         assert time.is_date and time.number_format == "yyyy-mm-dd hh:mm"
         assert ws.cell(r, header["Deal"]).value == deal_text(entry)
     # The 3-player game: Boris's lone whist at deal 1 (gentleman half), the all-pass streak

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import io
 import re
+import time as time_module
 import zipfile
+from collections.abc import Iterator
 from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
@@ -226,20 +228,31 @@ def test_money_shows_the_currencys_minor_unit(currency: str, price: Any, fmt: st
         assert ws.cell(r, header["Method 1 whists"]).number_format == "General"
 
 
+@pytest.fixture
+def tokyo(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """This computer's local time is Tokyo's (UTC+9, no daylight saving) for the test."""
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time_module.tzset()
+    yield
+    monkeypatch.undo()
+    time_module.tzset()
+
+
 @pytest.mark.parametrize(
     ("time", "shown"),
     [
-        ("2026-11-30T20:05:00+01:00", datetime(2026, 11, 30, 20, 5)),
-        ("2026-11-30T23:59:59-03:30", datetime(2026, 11, 30, 23, 59, 59)),  # not moved to UTC
-        ("2027-01-01T00:10:00+05:45", datetime(2027, 1, 1, 0, 10)),
-        ("2026-11-30T20:05:00Z", datetime(2026, 11, 30, 20, 5)),
-        ("2026-11-30T20:05:00", datetime(2026, 11, 30, 20, 5)),  # no offset at all
+        # every time is shown in this computer's local time (here Tokyo, UTC+9)
+        ("2026-11-30T20:05:00+01:00", datetime(2026, 12, 1, 4, 5)),
+        ("2026-11-30T23:59:59-03:30", datetime(2026, 12, 1, 12, 29, 59)),
+        ("2027-01-01T00:10:00+05:45", datetime(2027, 1, 1, 3, 25)),
+        ("2026-11-30T20:05:00Z", datetime(2026, 12, 1, 5, 5)),
+        ("2026-11-30T20:05:00", datetime(2026, 11, 30, 20, 5)),  # no offset: as stored
         ("yesterday at nine", "yesterday at nine"),  # not a time: kept as text
         ("", None),
     ],
 )
-def test_deal_times_are_date_time_cells_at_their_own_wall_time(
-    time: str, shown: datetime | str | None, tmp_path: Path
+def test_deal_times_are_date_time_cells_in_local_time(
+    time: str, shown: datetime | str | None, tmp_path: Path, tokyo: None
 ) -> None:
     game = make_game(["Anna", "Boris", "Vera"], ["game Anna 6s - Boris:p Vera:p"])
     entry = game.entries[0]._replace(time=time)

@@ -134,14 +134,16 @@ def _points_format(value: Amount) -> str:
 
 
 def _when(time: str) -> datetime | str:
-    """A deal's ISO time as the wall-clock date-time at its own offset (Excel has no time
-    zones); text when it is no such time."""
+    """A deal's ISO time as a date-time cell in this computer's local time, like every time
+    prefcalc shows (Excel has no time zones); text when it is no such time."""
     try:
         moment = datetime.fromisoformat(time)
     except ValueError:
         return _text(time)
     if not 1900 <= moment.year <= 9999:
         return _text(time)
+    if moment.tzinfo is not None:
+        moment = moment.astimezone()
     return moment.replace(tzinfo=None)
 
 
