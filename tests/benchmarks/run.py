@@ -9,6 +9,7 @@ what_the_floor_is)``.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import statistics
 import subprocess
@@ -28,6 +29,7 @@ def best_of(fn: Callable[[], object], repeat: int = 5) -> float:
     """The fastest of ``repeat`` runs of ``fn`` (seconds): the least disturbed measurement."""
     times = []
     for _ in range(repeat):
+        gc.collect()
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
@@ -45,6 +47,7 @@ def interleaved(
     base: list[float] = []
     for _ in range(repeat):
         for fn, times in ((ours, mine), (floor, base)):
+            gc.collect()  # both start from the same heap: the last run's garbage is not billed
             start = time.perf_counter()
             fn()
             times.append(time.perf_counter() - start)
