@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from prefcalc import ledger
 from prefcalc.amounts import Amount, AmountError, to_amount
+from prefcalc.classic import refusal
 from prefcalc.conventions import PRESETS, Convention, parse_overrides
 from prefcalc.conventions import load as load_convention
 from prefcalc.errors import DealError, PrefcalcError, shown
@@ -152,6 +153,7 @@ def record(
         return join(game, parsed.player, after=parsed.after, time=time)
     who = None if isinstance(parsed, Adjustment) else _dealer(game, dealer, game.next_dealer)
     check_deal(game, parsed, who, conv.half_whist)
+    _check_rules(conv, parsed)
     entries = (*game.entries, Entry(parsed, who, time or ledger.now()))
     return _checked(game, conv, entries, force, first=len(entries))
 
@@ -182,6 +184,7 @@ def edit(
         before = game._replace(entries=game.entries[: number - 1]).next_dealer
         who = _dealer(game, dealer, old.dealer or before)
     check_deal(game, parsed, who, conv.half_whist, seating(game, number - 1))
+    _check_rules(conv, parsed)
     entries = (*game.entries[: number - 1], Entry(parsed, who, old.time), *game.entries[number:])
     try:
         check_entries(game._replace(entries=entries), conv.half_whist, first=number + 1)
@@ -233,6 +236,14 @@ def _parse(deal: DealInput, game: Game) -> Deal:
     else:
         words = list(deal)
     return parse_words(words, seating(game))
+
+
+def _check_rules(conv: Convention, deal: Deal) -> None:
+    """Refuse a deal the convention does not allow whatever came before it (RULES.md 8: a
+    dark game without ``dark_games``, a pass on 6♠ under ``stalingrad``...); never forced."""
+    bad = refusal(conv, deal)
+    if bad is not None:
+        raise DealError(bad[1])
 
 
 def _dealer(game: Game, given: str | None, default: str) -> str:

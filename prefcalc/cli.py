@@ -85,6 +85,15 @@ ForceOpt = Annotated[
         help="Record it although the rules refuse it (below the exit level, game finished).",
     ),
 ]
+DarkOpt = Annotated[
+    bool, typer.Option("--dark", help="Classic: ordered blind, the deal counts ×2 (dark_games).")
+]
+NoTalonOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-talon", help="Played without the talon (shown in the log; no effect on the score)."
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 AsConvOpt = Annotated[
     str | None,
@@ -151,6 +160,8 @@ def game(
             metavar="DECLARER CONTRACT TRICKS DEFENDER:ROLE [DEFENDER:ROLE]", show_default=False
         ),
     ],
+    dark: DarkOpt = False,
+    no_talon: NoTalonOpt = False,
     dealer: DealerOpt = None,
     force: ForceOpt = False,
     file: FileOpt = None,
@@ -163,19 +174,26 @@ def game(
     Player names may be shortened to a unique prefix. Two players (Gusarik): one defender,
     prefcalc game Anna 6s 5 Boris:w (or :h, :p).
     """
-    _record(file, ["game", *words], dealer, force)
+    _record(file, ["game", *words, *_classic_words(dark, no_talon)], dealer, force)
 
 
 @app.command(context_settings=_WORDS)
 def misere(
     declarer: Annotated[str, typer.Argument(show_default=False)],
     tricks: Annotated[str, typer.Argument(show_default=False)],
+    dark: DarkOpt = False,
+    no_talon: NoTalonOpt = False,
     dealer: DealerOpt = None,
     force: ForceOpt = False,
     file: FileOpt = None,
 ) -> None:
-    """Record a misère: prefcalc misere Anna 0."""
-    _record(file, ["misere", declarer, tricks], dealer, force)
+    """Record a misère: prefcalc misere Anna 0 (Classic: --dark)."""
+    _record(file, ["misere", declarer, tricks, *_classic_words(dark, no_talon)], dealer, force)
+
+
+def _classic_words(dark: bool, no_talon: bool) -> list[str]:
+    """The Classic flags of a game or misère as the shorthand writes them (RULES.md 8.1)."""
+    return [flag for flag, on in (("--dark", dark), ("--no-talon", no_talon)) if on]
 
 
 @app.command(context_settings=_WORDS)

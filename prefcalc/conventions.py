@@ -163,7 +163,23 @@ OPTIONS: tuple[Option, ...] = (
         "pool_to_mountain",
         "settlement: every point missing to the largest pool adds this much mountain",
     ),
+    Option(
+        "dark_games",
+        "Classic: a game or misere ordered blind (--dark) counts x2",
+    ),
+    Option(
+        "dark_six_whisted",
+        "Classic: a dark 6 of spades must be whisted by both defenders",
+    ),
+    Option(
+        "stalingrad",
+        "a 6 of spades must be whisted by both defenders (no pass, no half-whist)",
+    ),
 )
+
+SECTION_8: frozenset[str] = frozenset({"dark_games", "dark_six_whisted", "stalingrad"})
+"""The options of RULES.md section 8: off unless set, so a full house-rules table (or a
+ledger's stored table) written before they existed still loads, with them off."""
 
 OPTION_BY_KEY: dict[str, Option] = {option.key: option for option in OPTIONS}
 
@@ -201,6 +217,9 @@ class Convention(NamedTuple):
     help_whists: int
     pool_to_mountain: Amount
     description: str = ""
+    dark_games: bool = False
+    dark_six_whisted: bool = False
+    stalingrad: bool = False
 
     def value(self, key: str) -> Any:
         """The value of option ``key`` (dotted name)."""
@@ -343,7 +362,11 @@ def from_table(table: Mapping[str, Any], source: str) -> Convention:
             description=str(description),
         )
     checked = _validate(flat, source)
-    missing = [option.key for option in OPTIONS if option.key not in checked]
+    missing = [
+        option.key
+        for option in OPTIONS
+        if option.key not in checked and option.key not in SECTION_8
+    ]
     if missing:
         raise ConventionError(
             f"missing option{'s' if len(missing) > 1 else ''} {', '.join(missing)} "

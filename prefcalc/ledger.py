@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from prefcalc import files
 from prefcalc.amounts import Amount, exact_text, norm
+from prefcalc.classic import refusal
 from prefcalc.conventions import Convention, from_table, load_preset, to_jsonable
 from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
 from prefcalc.filelock import locked
@@ -195,6 +196,9 @@ def _game(f: LedgerFile, path: str) -> Game:
                 check_deal(game, deal, dealer, half_whist, seats)
             except DealError as exc:
                 raise fail(f"deals[{k}]", exc.message) from None
+            bad = refusal(convention, deal)
+            if bad is not None:
+                raise fail(f"deals[{k}].{bad[0]}", bad[1])
             passed.add((deal, dealer))
         if isinstance(deal, Join):
             seats = joined(seats, deal)
@@ -212,7 +216,7 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
                 known = _CONTRACTS[rec.contract] = parse_contract(rec.contract)
             except PrefcalcError as exc:
                 raise fail(f"deals[{k}].contract", exc.message) from None
-        if rec.dark or rec.bomb is not None or rec.talon is not None or rec.returned_by:
+        if rec.bomb is not None or rec.talon is not None or rec.returned_by:
             raise _not_yet(rec, k, fail)
         defenders = []
         for d in rec.defenders:
@@ -220,15 +224,25 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
             if role == "r":
                 raise _not_yet(rec, k, fail)
             defenders.append(Defender(d.player, role, d.tricks))
+        if rec.dark or rec.no_talon:
+            return Contract(
+                rec.declarer,
+                known[0],
+                known[1],
+                rec.tricks,
+                tuple(defenders),
+                dark=rec.dark,
+                no_talon=rec.no_talon,
+            )
         return Contract(rec.declarer, known[0], known[1], rec.tricks, tuple(defenders))
     if isinstance(rec, PassesRecord):
         if rec.blind:
             raise _not_yet(rec, k, fail)
         return AllPass(tuple(rec.tricks.items()))
     if isinstance(rec, MisereRecord):
-        if rec.dark or rec.bomb is not None:
+        if rec.bomb is not None:
             raise _not_yet(rec, k, fail)
-        return Misere(rec.declarer, rec.tricks)
+        return Misere(rec.declarer, rec.tricks, rec.dark, rec.no_talon)
     if isinstance(rec, AdjustRecord):
         return Adjustment(rec.player, rec.pool, rec.mountain, tuple(rec.whists.items()), rec.note)
     if isinstance(rec, JoinRecord):
@@ -243,11 +257,8 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
 def _not_yet(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> LedgerError:
     """A schema-2 record this prefcalc can store but not score yet, named precisely."""
     where = f"deals[{k}]"
-    if isinstance(rec, ContractRecord | MisereRecord):
-        if rec.dark:
-            return fail(f"{where}.dark", f"a dark game (Classic) {_NOT_YET}")
-        if rec.bomb is not None:
-            return fail(f"{where}.bomb", f"a bomb (Classic) {_NOT_YET}")
+    if isinstance(rec, ContractRecord | MisereRecord) and rec.bomb is not None:
+        return fail(f"{where}.bomb", f"a bomb (Classic) {_NOT_YET}")
     if isinstance(rec, ContractRecord):
         if rec.talon is not None:
             return fail(f"{where}.talon", f"the dealer's talon bonus {_NOT_YET}")
@@ -292,8 +303,10 @@ def deal_to_json(entry: Entry) -> dict[str, Any]:
             tricks=deal.tricks,
             defenders=defenders,
         )
+        _classic_json(deal, out)
     elif isinstance(deal, Misere):
         out.update(kind="misere", declarer=deal.declarer, tricks=deal.tricks)
+        _classic_json(deal, out)
     elif isinstance(deal, AllPass):
         out.update(kind="passes", tricks=dict(deal.tricks))
     elif isinstance(deal, Adjustment):
@@ -314,6 +327,14 @@ def deal_to_json(entry: Entry) -> dict[str, Any]:
     if entry.forced:
         out["forced"] = True
     return out
+
+
+def _classic_json(deal: Contract | Misere, out: dict[str, Any]) -> None:
+    """The Classic fields of a game or misère (RULES.md 8.1), written only when set."""
+    if deal.dark:
+        out["dark"] = True
+    if deal.no_talon:
+        out["no_talon"] = True
 
 
 def game_to_json_text(game: Game) -> str:

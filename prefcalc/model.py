@@ -55,6 +55,10 @@ class Contract(NamedTuple):
     suit: Suit
     tricks: int | None
     defenders: tuple[Defender, ...]
+    dark: bool = False
+    """Ordered blind (Classic, RULES.md 8.1): the deal counts ×2."""
+    no_talon: bool = False
+    """Played without the talon: outranks the same game in bidding, no effect on the score."""
 
     @property
     def label(self) -> str:
@@ -74,6 +78,8 @@ class Misere(NamedTuple):
 
     declarer: str
     tricks: int
+    dark: bool = False
+    no_talon: bool = False
 
 
 class AllPass(NamedTuple):

@@ -123,7 +123,34 @@ def parse_defender(text: str, players: Sequence[str]) -> Defender:
     return Defender(resolve_player(name, players), _ROLES[match.group(1)], tricks)
 
 
+_GAME_FLAGS = ("--dark", "--no-talon")
+_MISERE_FLAGS = ("--dark", "--no-talon")
+
+
+def split_flags(
+    words: Sequence[str], allowed: Sequence[str], what: str
+) -> tuple[list[str], dict[str, str | bool]]:
+    """The words of a game or misère without its Classic flags (``--dark``, ``--no-talon``,
+    RULES.md 8.1), and the flags found (``{"--dark": True}``)."""
+    rest: list[str] = []
+    found: dict[str, str | bool] = {}
+    for word in words:
+        if word.startswith("--") and len(word) > 2:
+            key = word.lower()
+            if key not in allowed:
+                raise NotationError(
+                    f"unknown option '{shown(word)}' for {what} (use {', '.join(allowed)})"
+                )
+            if key in found:
+                raise NotationError(f"{key} is given twice")
+            found[key] = True
+        else:
+            rest.append(word)
+    return rest, found
+
+
 def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
+    words, flags = split_flags(words, _GAME_FLAGS, "a contract")
     if len(players) == 2 and len(words) != 4:
         raise NotationError(
             "two players (Gusarik): a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE, e.g. Anna 6s 5 Boris:w"
@@ -136,14 +163,26 @@ def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
     level, suit = parse_contract(words[1])
     tricks = parse_tricks(words[2], "the declarer's tricks", allow_dash=True)
     defenders = tuple(parse_defender(w, players) for w in words[3:])
-    return Contract(declarer, level, suit, tricks, defenders)
+    return Contract(
+        declarer,
+        level,
+        suit,
+        tricks,
+        defenders,
+        dark="--dark" in flags,
+        no_talon="--no-talon" in flags,
+    )
 
 
 def parse_misere(words: Sequence[str], players: Sequence[str]) -> Misere:
+    words, flags = split_flags(words, _MISERE_FLAGS, "a misère")
     if len(words) != 2:
         raise NotationError("a misère needs DECLARER TRICKS, e.g. misere Anna 0")
     return Misere(
-        resolve_player(words[0], players), parse_tricks(words[1], "the misère tricks") or 0
+        resolve_player(words[0], players),
+        parse_tricks(words[1], "the misère tricks") or 0,
+        dark="--dark" in flags,
+        no_talon="--no-talon" in flags,
     )
 
 
@@ -268,6 +307,16 @@ def parse_words(words: Sequence[str], players: Sequence[str]) -> Deal:
     raise NotationError(f"unknown deal kind '{shown(words[0])}' (use {', '.join(KINDS)})")
 
 
+def _flags(deal: Contract | Misere) -> str:
+    """The Classic flags of a game or misère as the shorthand writes them (``""``: none)."""
+    out = ""
+    if deal.dark:
+        out += " --dark"
+    if deal.no_talon:
+        out += " --no-talon"
+    return out
+
+
 def describe(deal: Deal) -> str:
     """A deal back in the table's shorthand (round-trips through :func:`parse_words`)."""
     if isinstance(deal, Contract):
@@ -275,9 +324,9 @@ def describe(deal: Deal) -> str:
         defenders = " ".join(
             f"{d.player}:{d.role}{'' if d.tricks is None else d.tricks}" for d in deal.defenders
         )
-        return f"game {deal.declarer} {deal.level}{deal.suit} {tricks} {defenders}"
+        return f"game {deal.declarer} {deal.level}{deal.suit} {tricks} {defenders}" + _flags(deal)
     if isinstance(deal, Misere):
-        return f"misere {deal.declarer} {deal.tricks}"
+        return f"misere {deal.declarer} {deal.tricks}" + _flags(deal)
     if isinstance(deal, AllPass):
         return "passes " + " ".join(f"{name}={n}" for name, n in deal.tricks)
     if isinstance(deal, Join):

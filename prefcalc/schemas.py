@@ -320,6 +320,9 @@ class ConventionFile(_Frozen):
     help: Annotated[HelpRule, _Lower] | None = None
     help_whists: NonNegative | None = None
     pool_to_mountain: Factor | None = None
+    dark_games: Flag | None = None
+    dark_six_whisted: Flag | None = None
+    stalingrad: Flag | None = None
     passes: PassesOptions | None = None
 
 

@@ -136,6 +136,9 @@ class Sheet(NamedTuple):
     problems: tuple[Problem, ...]
     sitting_out: tuple[str, ...] = ()
     """Who sits out the next deal: the next dealer at four, him and the one after at five."""
+    unpriced: tuple[Problem, ...] = ()
+    """Deals this convention cannot price as recorded (a Classic night re-scored under
+    Sochi: a dark game, a bomb); they are scored without what it cannot price."""
 
     @property
     def passes_price(self) -> Amount:
@@ -160,6 +163,7 @@ class _State:
         "present",
         "seat",
         "target",
+        "unpriced",
         "whists",
         "writes",
     )
@@ -186,6 +190,7 @@ class _State:
         self.help = convention.help
         self.help_whists = convention.help_whists
         self.writes: list[Write] = []
+        self.unpriced: list[str] = []  # what the convention cannot price in the current deal
 
     # -- raw writes ------------------------------------------------------------------
     def to_mountain(self, i: int, amount: Amount, template: str, *args: Any) -> None:
@@ -311,10 +316,11 @@ def _score_contract(st: _State, conv: Convention, deal: Contract, away: tuple[in
     dealer; 5: the dealer and the next dealer); only the dealer writes his consolation, and
     help never goes to any of them.
     """
+    f, fx = _deal_factor(st, conv, deal) if deal.dark else (1, "")
     if deal.tricks is None:
-        _not_played(st, conv, deal, away)
+        _not_played(st, conv, deal, away, f, fx)
         return
-    terms = _terms(st, conv, deal, deal.tricks)
+    terms = _terms(st, conv, deal, deal.tricks, f, fx)
     whisters = deal.whisters
     failed = _shortfall(st, conv, terms, whisters)
     _declarer(st, conv, terms, failed + away)
@@ -337,17 +343,44 @@ class _Terms(NamedTuple):
     c: Amount  # C
     u: int  # u = max(0, L − t)
     d: int  # d = 10 − t
+    f: int = 1  # F, the deal factor (RULES.md 8.1): bomb × (2 if dark)
+    fx: str = ""  # F in a reason: `` × 16 (triple bomb, dark)``, ``""`` when F = 1
 
 
-def _terms(st: _State, conv: Convention, deal: Contract, t: int) -> _Terms:
+def _terms(
+    st: _State, conv: Convention, deal: Contract, t: int, f: int = 1, fx: str = ""
+) -> _Terms:
     level = deal.level
     p = _price(conv, level)
     w = p * conv.whist_factor
     u = level - t if t < level else 0
-    return _Terms(deal.label, st.seat[deal.declarer], level, p, w, _consolation(conv, w), u, 10 - t)
+    return _Terms(
+        deal.label, st.seat[deal.declarer], level, p, w, _consolation(conv, w), u, 10 - t, f, fx
+    )
 
 
-def _not_played(st: _State, conv: Convention, deal: Contract, away: tuple[int, ...]) -> None:
+def _deal_factor(st: _State, conv: Convention, deal: Contract | Misere) -> tuple[int, str]:
+    """The deal factor ``F`` of a game or misère (RULES.md 8.1) and its words for the
+    reasons (`` × 2 (dark)``). A dark game under a convention without dark games is scored
+    without its ×2 and listed as a deal the convention cannot price."""
+    from prefcalc.classic import factor_words
+
+    dark = deal.dark
+    if dark and not conv.dark_games:
+        st.unpriced.append("a dark game (dark_games = false): scored without its ×2")
+        dark = False
+    f = 2 if dark else 1
+    return f, (f" × {f} ({factor_words(1, dark)})" if f != 1 else "")
+
+
+def _not_played(
+    st: _State,
+    conv: Convention,
+    deal: Contract,
+    away: tuple[int, ...],
+    f: int = 1,
+    fx: str = "",
+) -> None:
     """Not played (RULES.md 4.2): both defenders passed, or one passed and the other said
     half-whist. Either way the game counts as made (``P`` into the declarer's pool); the
     half-whister writes ``W`` per trick for half the norm (2 tricks on a 6, 1 on a 7)."""
@@ -363,20 +396,24 @@ def _not_played(st: _State, conv: Convention, deal: Contract, away: tuple[int, .
         st.to_whists(
             st.seat[half.player],
             declarer,
-            tricks * w,
-            "left for own tricks on {0}: {1:trick} × {2} = {3}"
-            if alone
-            else "half-whist on {0}: {1:trick} × {2} = {3}",
+            tricks * w * f,
+            (
+                "left for own tricks on {0}: {1:trick} × {2}"
+                if alone
+                else "half-whist on {0}: {1:trick} × {2}"
+            )
+            + fx
+            + " = {3}",
             label,
             tricks,
             w,
-            tricks * w,
+            tricks * w * f,
         )
         how = "left for own tricks" if alone else "half-whist"
         why = f"{label} not played ({how}), counts as made"
     else:
         why = f"{label} not played ({'passed' if alone else 'both passed'}), counts as made"
-    _made(st, conv, declarer, p, why, away)
+    _made(st, conv, declarer, p * f, why + fx, away)
 
 
 def _declarer(st: _State, conv: Convention, k: _Terms, excluded: tuple[int, ...]) -> None:
@@ -384,18 +421,24 @@ def _declarer(st: _State, conv: Convention, k: _Terms, excluded: tuple[int, ...]
     the pool (help rule, ``mountain_first``), never to the ``excluded`` seats; remise →
     ``u × P × remise_factor`` into his mountain."""
     if not k.u:
-        _made(st, conv, k.declarer, k.p, f"{k.label} made", excluded)
+        _made(st, conv, k.declarer, k.p * k.f, f"{k.label} made{k.fx}", excluded)
         return
-    m = k.u * k.p * conv.remise_factor
+    m = k.u * k.p * conv.remise_factor * k.f
     if conv.remise_factor == 1:
         st.to_mountain(
-            k.declarer, m, "remise on {0}: {1:undertrick} × {2} = {3}", k.label, k.u, k.p, m
+            k.declarer,
+            m,
+            "remise on {0}: {1:undertrick} × {2}" + k.fx + " = {3}",
+            k.label,
+            k.u,
+            k.p,
+            m,
         )
     else:
         st.to_mountain(
             k.declarer,
             m,
-            "remise on {0}: {1:undertrick} × {2} × {3} = {4}",
+            "remise on {0}: {1:undertrick} × {2} × {3}" + k.fx + " = {4}",
             k.label,
             k.u,
             k.p,
@@ -438,8 +481,10 @@ def _lone_whister(st: _State, conv: Convention, k: _Terms, a: int, b: int) -> No
         _consolation_of(st, k, a, "consolation: {0:undertrick} × {1} = {2}")
         _consolation_of(st, k, b, "consolation (passed): {0:undertrick} × {1} = {2}")
     else:
-        half = norm(Fraction(k.d * k.w + 2 * k.u * k.c, 2))
-        template = "gentleman's whist: ({0:trick} × {1} + 2 × {2:undertrick} × {3}) / 2 = {4}"
+        half = norm(Fraction((k.d * k.w + 2 * k.u * k.c) * k.f, 2))
+        template = (
+            "gentleman's whist: ({0:trick} × {1} + 2 × {2:undertrick} × {3})" + k.fx + " / 2 = {4}"
+        )
         st.to_whists(a, k.declarer, half, template, k.d, k.w, k.u, k.c, half)
         st.to_whists(b, k.declarer, half, template, k.d, k.w, k.u, k.c, half)
 
@@ -463,14 +508,24 @@ def _dealer(st: _State, conv: Convention, k: _Terms, dealer: int) -> None:
 
 def _whists_for_tricks(st: _State, k: _Terms, i: int, n: int) -> None:
     """Seat ``i`` writes ``n × W`` on the declarer for ``n`` defence tricks."""
+    amount = n * k.w * k.f
     st.to_whists(
-        i, k.declarer, n * k.w, "whists on {0}: {1:trick} × {2} = {3}", k.label, n, k.w, n * k.w
+        i,
+        k.declarer,
+        amount,
+        "whists on {0}: {1:trick} × {2}" + k.fx + " = {3}",
+        k.label,
+        n,
+        k.w,
+        amount,
     )
 
 
 def _consolation_of(st: _State, k: _Terms, i: int, template: str) -> None:
     """Seat ``i`` writes ``u × C`` consolation on the declarer."""
-    cons = k.u * k.c
+    cons = norm(k.u * k.c * k.f)
+    if k.fx:
+        template = template.replace(" = {2}", k.fx + " = {2}")
     st.to_whists(i, k.declarer, cons, template, k.u, k.c, cons)
 
 
@@ -480,7 +535,8 @@ def _shortfall(
     """The defence's shortfall (RULES.md 4.1.5): each whister who failed his norm writes
     ``W × liability`` per missing trick into his mountain. Returns the failed seats."""
     level = k.level
-    per_trick = norm(k.w * conv.liability)
+    base = norm(k.w * conv.liability)
+    per_trick = norm(base * k.f)
     owed: list[tuple[str, int]] = []
     if len(whisters) == 1:
         need = _norm_of(conv, level)
@@ -503,10 +559,10 @@ def _shortfall(
         st.to_mountain(
             st.seat[player],
             amount,
-            "whister's shortfall on {0}: {1} missing × {2} = {3}",
+            "whister's shortfall on {0}: {1} missing × {2}" + k.fx + " = {3}",
             k.label,
             missing,
-            per_trick,
+            base,
             amount,
         )
     return tuple(st.seat[player] for player, _ in owed)
@@ -530,17 +586,18 @@ def _made(
 
 def _score_misere(st: _State, conv: Convention, deal: Misere, away: tuple[int, ...]) -> None:
     i = st.seat[deal.declarer]
+    f, fx = _deal_factor(st, conv, deal) if deal.dark else (1, "")
     if deal.tricks == 0:
-        _made(st, conv, i, conv.misere_price, "misère made", away)
+        _made(st, conv, i, conv.misere_price * f, "misère made" + fx, away)
         return
     per = conv.misere_penalty * conv.remise_factor
     st.to_mountain(
         i,
-        deal.tricks * per,
-        "misère failed: {0:trick} × {1} = {2}",
+        deal.tricks * per * f,
+        "misère failed: {0:trick} × {1}" + fx + " = {2}",
         deal.tricks,
         per,
-        deal.tricks * per,
+        deal.tricks * per * f,
     )
 
 
@@ -681,6 +738,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     size = len(seats)
     scored: list[Scored] = []
     problems: list[Problem] = []
+    unpriced: list[Problem] = []
     streak = 0
     finished = False
     for number, entry in enumerate(game.entries, 1):
@@ -726,6 +784,9 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
             problems.append(
                 Problem(number, "the game had already finished (record it as forced to go on)")
             )
+        if st.unpriced:
+            unpriced.extend(Problem(number, why) for why in st.unpriced)
+            st.unpriced = []
         finished = _finished(st, conv)
         scored.append(Scored(number, entry, tuple(st.writes), streak, price, min_level, finished))
     if strict and problems:
@@ -749,4 +810,5 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
         min_level=conv.exit_level(streak),
         problems=tuple(problems),
         sitting_out=sitting_out(seats, next_dealer),
+        unpriced=tuple(unpriced),
     )

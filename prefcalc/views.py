@@ -83,6 +83,7 @@ def sheet_text(sheet: Sheet, game: Game) -> str:
         rows.append(cells)
     lines = [status_line(sheet, game), *table(rows)]
     lines.extend(f"warning: {problem}" for problem in sheet.problems)
+    lines.extend(f"cannot price: {problem}" for problem in sheet.unpriced)
     return "\n".join(lines)
 
 
@@ -106,6 +107,7 @@ def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
         "lowest_contract": sheet.min_level,
         "finished": sheet.finished,
         "problems": [str(p) for p in sheet.problems],
+        **({"unpriced": [str(p) for p in sheet.unpriced]} if sheet.unpriced else {}),
     }
 
 
@@ -146,10 +148,10 @@ def deal_words(entry: Entry) -> DealWords:
             f"{p} {role}" + (f" {n}" if n is not None else "") for p, role, n in defenders
         )
         tricks = "not played" if deal.tricks is None else f"took {deal.tricks}"
-        text = f"{deal.declarer} {label} {tricks}; {answers}"
+        text = f"{deal.declarer} {label}{_classic_text(deal)} {tricks}; {answers}"
         return DealWords("contract", deal.declarer, label, deal.tricks, defenders, text + forced)
     if isinstance(deal, Misere):
-        text = f"{deal.declarer} misère, took {deal.tricks}"
+        text = f"{deal.declarer} misère{_classic_text(deal)}, took {deal.tricks}"
         return DealWords("misère", deal.declarer, "misère", deal.tricks, (), text + forced)
     if isinstance(deal, AllPass):
         text = "all-pass: " + ", ".join(f"{n} {t}" for n, t in deal.tricks)
@@ -162,6 +164,12 @@ def deal_words(entry: Entry) -> DealWords:
         text = f"{deal.player} joins the game, {seat}"
         return DealWords("join", deal.player, "", None, (), text + forced)
     assert_never(deal)
+
+
+def _classic_text(deal: Contract | Misere) -> str:
+    """`` (dark, no talon)``: the Classic flags of a game or misère; ``""`` when none."""
+    parts = [word for word, on in (("dark", deal.dark), ("no talon", deal.no_talon)) if on]
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def deal_text(entry: Entry) -> str:

@@ -1,0 +1,213 @@
+"""Classic preference and the rest of RULES.md section 8.1-8.6, with hand-computed numbers.
+
+Every expected number below is worked out by hand from RULES.md in the comment above it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import prefcalc
+from prefcalc.errors import DealError, PrefcalcError
+from prefcalc.model import Contract, Misere
+from prefcalc.notation import describe, parse_words
+from tests.support import invoke, make_game, sheet_of
+
+P3 = ["Anna", "Boris", "Vera"]
+DARK = {"dark_games": True}
+
+
+def _writes(sheet: prefcalc.Sheet, number: int) -> list[tuple[str, str, object, str]]:
+    return [(w.player, w.target, w.amount, w.reason) for w in sheet.scored[number - 1].writes]
+
+
+# --- slice 1: the deal factor, dark games, dark_six_whisted, stalingrad, --no-talon ----------
+
+
+def test_dark_made_7_doubles_the_pool_and_the_whists() -> None:
+    # F = 2: pool 4 × 2 = 8; Boris (lone whister, 3 tricks) 3 × 4 × 2 = 24
+    s = sheet_of(make_game(P3, ["game Anna 7h 7 Boris:w Vera:p --dark"], options=DARK))
+    assert s.pool["Anna"] == 8
+    assert s.whists["Boris"]["Anna"] == 24
+    assert s.whists["Vera"]["Anna"] == 0
+    reasons = [w[3] for w in _writes(s, 1)]
+    assert "7♥ made × 2 (dark): 8" in reasons
+    assert "whists on 7♥: 3 tricks × 4 × 2 (dark) = 24" in reasons
+
+
+def test_dark_remise_doubles_remise_whists_and_consolation_greedy() -> None:
+    # 6♠ taken with 5, F = 2: u = 1, P = W = C = 2. Mountain 1 × 2 × 2 = 4;
+    # Boris (greedy lone whister) (5 × 2 + 1 × 2) × 2 = 24; Vera (passed) 1 × 2 × 2 = 4
+    s = sheet_of(make_game(P3, ["game Anna 6c 5 Boris:w Vera:p --dark"], options=DARK))
+    assert s.mountain["Anna"] == 4
+    assert s.whists["Boris"]["Anna"] == 24
+    assert s.whists["Vera"]["Anna"] == 4
+    assert "remise on 6♣: 1 undertrick × 2 × 2 (dark) = 4" in [w[3] for w in _writes(s, 1)]
+
+
+def test_dark_shortfall_is_multiplied_too() -> None:
+    # 6♦ taken with 8 by Anna, Boris alone took 2 of a norm of 4: 2 missing × 2 × 1 × 2 = 8
+    s = sheet_of(make_game(P3, ["game Anna 6d 8 Boris:w Vera:p --dark"], options=DARK))
+    assert s.pool["Anna"] == 4
+    assert s.mountain["Boris"] == 8
+    assert s.whists["Boris"]["Anna"] == 2 * 2 * 2
+    assert "whister's shortfall on 6♦: 2 missing × 2 × 2 (dark) = 8" in [
+        w[3] for w in _writes(s, 1)
+    ]
+
+
+def test_dark_8_each_whister_trick_costs_12_two_whisters() -> None:
+    # 8♠ dark without a bomb: W = 6, F = 2, each defence trick 12; Boris 2 → 24, Vera 1 → 12
+    s = sheet_of(make_game(P3, ["game Anna 8s 7 Boris:w2 Vera:w1 --dark"], options=DARK))
+    assert s.whists["Boris"]["Anna"] == 24 + 1 * 6 * 2  # + consolation 1 × 6 × 2
+    assert s.whists["Vera"]["Anna"] == 12 + 12
+    assert s.mountain["Anna"] == 1 * 6 * 2
+
+
+def test_dark_half_whist_and_not_played() -> None:
+    # 7♠ dark, half-whist: 1 trick × 4 × 2 = 8 whists, pool 4 × 2 = 8
+    s = sheet_of(make_game(P3, ["game Anna 7s - Boris:p Vera:h --dark"], options=DARK))
+    assert s.whists["Vera"]["Anna"] == 8
+    assert s.pool["Anna"] == 8
+    # both passed: the game counts as made, × 2
+    s = sheet_of(make_game(P3, ["game Anna 6s - Boris:p Vera:p --dark"], options=DARK))
+    assert s.pool["Anna"] == 4
+
+
+def test_dark_misere_made_and_failed() -> None:
+    # made: 10 × 2 = 20; failed with 2 tricks: 2 × 10 × 2 = 40
+    s = sheet_of(make_game(P3, ["misere Anna 0 --dark", "misere Boris 2 --dark"], options=DARK))
+    assert s.pool["Anna"] == 20
+    assert s.mountain["Boris"] == 40
+    assert "misère made × 2 (dark): 20" in [w[3] for w in _writes(s, 1)]
+
+
+def test_dark_four_players_dealer_consolation_doubled() -> None:
+    # 4 players, Dima deals: 6♥ taken with 5, dark: dealer's consolation 1 × 2 × 2 = 4
+    g = make_game(
+        ["Anna", "Boris", "Vera", "Dima"],
+        ["game Anna 6h 5 Boris:w Vera:p --dark"],
+        dealer="Dima",
+        options=DARK,
+    )
+    assert sheet_of(g).whists["Dima"]["Anna"] == 4
+
+
+def test_dark_pool_points_above_the_target_still_help() -> None:
+    # target 10, Anna at 6 (8 not played): a dark 7 gives 4 × 2 = 8, 4 fit, 4 help Boris
+    # (Boris and Vera tie at 0 points and 0 mountain: the first clockwise from Anna);
+    # 4 × 10 = 40 whists (help whists are not multiplied by F, RULES.md 8.8)
+    g = make_game(
+        P3,
+        ["game Anna 8h - Boris:p Vera:p", "game Anna 7h - Boris:p Vera:p --dark"],
+        target=10,
+        options=DARK,
+    )
+    s = sheet_of(g)
+    assert s.pool == {"Anna": 10, "Boris": 4, "Vera": 0}
+    assert s.whists["Anna"] == {"Boris": 40, "Vera": 0}
+
+
+def test_no_talon_is_recorded_and_changes_nothing() -> None:
+    plain = sheet_of(make_game(P3, ["game Anna 7h 7 Boris:w Vera:p"]))
+    g = make_game(P3, ["game Anna 7h 7 Boris:w Vera:p --no-talon"])
+    s = sheet_of(g)
+    assert (s.pool, s.mountain, s.whists) == (plain.pool, plain.mountain, plain.whists)
+    deal = g.entries[0].deal
+    assert isinstance(deal, Contract) and deal.no_talon
+    assert describe(deal).endswith("--no-talon")
+    from prefcalc.views import deal_text
+
+    assert "(no talon)" in deal_text(g.entries[0])
+
+
+def test_dark_refused_when_dark_games_are_off() -> None:
+    g = prefcalc.new_game(P3, "sochi", target=20)
+    with pytest.raises(DealError, match="dark_games = false"):
+        prefcalc.record(g, "game Anna 7h 7 Boris:w Vera:p --dark")
+    with pytest.raises(DealError, match="dark_games = false"):
+        prefcalc.record(g, "misere Anna 0 --dark")
+    with pytest.raises(DealError, match="dark_games"):
+        prefcalc.record(g, "misere Anna 0 --dark", force=True)
+
+
+@pytest.mark.parametrize("role", ["p", "h"])
+def test_stalingrad_refuses_a_pass_or_half_whist_on_6_spades(role: str) -> None:
+    g = prefcalc.new_game(P3, "sochi", options={"stalingrad": True})
+    with pytest.raises(DealError, match=r"6♠ must be whisted by both defenders \(stalingrad"):
+        prefcalc.record(g, f"game Anna 6s - Boris:p Vera:{role}")
+    with pytest.raises(DealError, match="stalingrad"):
+        prefcalc.record(g, "game Anna 6s 6 Boris:w Vera:p")
+    g = prefcalc.record(g, "game Anna 6s 6 Boris:w2 Vera:w2")
+    g = prefcalc.record(g, "game Boris 6c - Vera:p Anna:p")  # only spades
+    assert prefcalc.sheet(g).pool["Anna"] == 2
+
+
+def test_dark_six_whisted_refuses_a_pass_on_a_dark_6_spades_only() -> None:
+    g = prefcalc.new_game(P3, "sochi", options={"dark_games": True, "dark_six_whisted": True})
+    with pytest.raises(DealError, match=r"a dark 6♠ must be whisted by both defenders"):
+        prefcalc.record(g, "game Anna 6s - Boris:p Vera:p --dark")
+    prefcalc.record(g, "game Anna 6s - Boris:p Vera:p")  # not dark: allowed
+    prefcalc.record(g, "game Anna 6s 6 Boris:w2 Vera:w2 --dark")
+
+
+def test_cli_refuses_dark_with_one_line_and_leaves_the_ledger(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    assert invoke(["new", *P3, "--file", str(path)], tmp_path).returncode == 0
+    before = path.read_bytes()
+    r = invoke(["game", "a", "7h", "7", "b:w", "v:p", "--dark", "--file", str(path)], tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.strip().count("\n") == 0
+    assert "dark_games = false" in r.stderr
+    assert path.read_bytes() == before
+
+
+def test_cli_records_dark_and_no_talon_and_the_ledger_round_trips(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    r = invoke(["new", *P3, "--set", "dark_games=true", "--file", str(path)], tmp_path)
+    assert r.returncode == 0, r.stderr
+    r = invoke(
+        ["game", "a", "7h", "7", "b:w", "v:p", "--dark", "--no-talon", "--file", str(path)],
+        tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "× 2 (dark)" in r.stdout
+    r = invoke(["misere", "b", "0", "--dark", "--file", str(path)], tmp_path)
+    assert r.returncode == 0, r.stderr
+    g = prefcalc.load(path)
+    first, second = g.entries[0].deal, g.entries[1].deal
+    assert isinstance(first, Contract) and first.dark and first.no_talon
+    assert isinstance(second, Misere) and second.dark
+    s = prefcalc.sheet(g)
+    assert s.pool == {"Anna": 8, "Boris": 20, "Vera": 0}
+    assert '"dark": true' in path.read_text(encoding="utf-8")
+    log = invoke(["log", "--file", str(path)], tmp_path).stdout
+    assert "7♥ (dark, no talon) took 7" in log
+
+
+def test_ledger_with_a_dark_game_under_sochi_is_refused_naming_the_field(tmp_path: Path) -> None:
+    g = make_game(P3, ["game Anna 7h 7 Boris:w Vera:p --dark"], options=DARK)
+    path = tmp_path / "g.json"
+    prefcalc.save(g, path)
+    text = path.read_text(encoding="utf-8").replace('"dark_games": true', '"dark_games": false')
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(PrefcalcError, match=r"deals\[0\]\.dark: a dark game is not played"):
+        prefcalc.load(path)
+
+
+def test_a_dark_night_re_scored_under_sochi_reports_the_deals_it_cannot_price() -> None:
+    g = make_game(P3, ["game Anna 7h 7 Boris:w Vera:p", "misere Boris 0 --dark"], options=DARK)
+    s = prefcalc.sheet(g, "sochi")
+    assert [p.number for p in s.unpriced] == [2]
+    assert "dark_games = false" in str(s.unpriced[0])
+    assert s.pool["Boris"] == 10  # scored without its × 2
+    assert not prefcalc.sheet(g).unpriced
+
+
+def test_dark_round_trips_through_the_shorthand() -> None:
+    deal = parse_words(["game", "Anna", "7h", "7", "Boris:w", "Vera:p", "--dark"], P3)
+    assert parse_words(describe(deal).split(), P3) == deal
+    with pytest.raises(PrefcalcError, match="unknown option '--darkk'"):
+        parse_words(["misere", "Anna", "0", "--darkk"], P3)
