@@ -210,8 +210,14 @@ def join(game: Game, name: str, *, after: str | None = None, time: str | None = 
     (RULES.md 8.7): his pool and mountain start at the exact averages of the seated players.
     Refused once the game has finished, at five players and for a name already playing."""
     seats = seating(game)
-    if sheet(game).finished:
+    now = sheet(game)
+    if now.finished:
         raise DealError(f"the game has finished: {shown(name)} cannot join it")
+    if now.opening is not None:
+        raise DealError(
+            f"the opening circles are being dealt (bombs.opening): {shown(name)} can join "
+            "once they are over"
+        )
     newcomer = Join(check_name(name), resolve_player(after, seats) if after else None)
     check_deal(game, newcomer, None, seats=seats)
     entries = (*game.entries, Entry(newcomer, None, time or ledger.now()))
@@ -274,6 +280,11 @@ def _checked(
     """
     new = game._replace(entries=entries)
     result = score(new, conv)
+    if result.unpriced:  # never forced: the rules cannot price the deal at all (RULES.md 8)
+        was = {(p.number, p.message) for p in before.unpriced} if before is not None else set()
+        bad = [p for p in result.unpriced if p.number >= first and (p.number, p.message) not in was]
+        if bad:
+            raise DealError(bad[0].message if bad[0].number == len(entries) else str(bad[0]))
     old = {(p.number, p.message) for p in before.problems} if before is not None else set()
     fresh = [p for p in result.problems if p.number >= first and (p.number, p.message) not in old]
     if fresh:
@@ -296,7 +307,12 @@ def _renumbered(sheet: Sheet, deleted: int) -> Sheet:
         for p in sheet.problems
         if p.number != deleted
     )
-    return sheet._replace(problems=problems)
+    unpriced = tuple(
+        Problem(p.number - 1 if p.number > deleted else p.number, p.message)
+        for p in sheet.unpriced
+        if p.number != deleted
+    )
+    return sheet._replace(problems=problems, unpriced=unpriced)
 
 
 # --- reading -----------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ The deal factor ``F = bomb × (2 if dark)`` (RULES.md 8.1) is named in every rea
 """
 
 from prefcalc.conventions import Convention
-from prefcalc.model import Contract, Deal, Misere
+from prefcalc.model import AllPass, Contract, Deal, Misere
 
 BOMB_NAMES = {2: "bomb", 4: "double bomb", 8: "triple bomb"}
 
@@ -39,6 +39,17 @@ def refusal(conv: Convention, deal: Deal) -> tuple[str, str] | None:
     else ``None``. ``field`` names the ledger field (``dark``, ``defenders[1].role``)."""
     if isinstance(deal, Contract | Misere) and deal.dark and not conv.dark_games:
         return "dark", "a dark game is not played under this convention (dark_games = false)"
+    if (
+        isinstance(deal, Contract | Misere)
+        and deal.bomb is not None
+        and conv.bombs_order != "declared"
+    ):
+        return "bomb", (
+            f"--bomb names a bomb only under bombs.order = declared "
+            f"(this convention: {conv.bombs_order})"
+        )
+    if isinstance(deal, AllPass) and deal.blind and not conv.bombs_blind:
+        return "blind", "a blind pass is not played under this convention (bombs.blind = false)"
     if isinstance(deal, Contract) and deal.level == 6 and deal.suit == "s":
         rule = ""
         if conv.stalingrad:

@@ -94,6 +94,14 @@ NoTalonOpt = Annotated[
         "--no-talon", help="Played without the talon (shown in the log; no effect on the score)."
     ),
 ]
+BombOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--bomb",
+        help="Classic, bombs.order = declared: the factor of the bomb the declarer uses (2, 4, 8...).",
+        show_default=False,
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 AsConvOpt = Annotated[
     str | None,
@@ -162,6 +170,7 @@ def game(
     ],
     dark: DarkOpt = False,
     no_talon: NoTalonOpt = False,
+    bomb: BombOpt = None,
     dealer: DealerOpt = None,
     force: ForceOpt = False,
     file: FileOpt = None,
@@ -174,7 +183,7 @@ def game(
     Player names may be shortened to a unique prefix. Two players (Gusarik): one defender,
     prefcalc game Anna 6s 5 Boris:w (or :h, :p).
     """
-    _record(file, ["game", *words, *_classic_words(dark, no_talon)], dealer, force)
+    _record(file, ["game", *words, *_classic_words(dark, no_talon, bomb)], dealer, force)
 
 
 @app.command(context_settings=_WORDS)
@@ -183,28 +192,40 @@ def misere(
     tricks: Annotated[str, typer.Argument(show_default=False)],
     dark: DarkOpt = False,
     no_talon: NoTalonOpt = False,
+    bomb: BombOpt = None,
     dealer: DealerOpt = None,
     force: ForceOpt = False,
     file: FileOpt = None,
 ) -> None:
     """Record a misère: prefcalc misere Anna 0 (Classic: --dark)."""
-    _record(file, ["misere", declarer, tricks, *_classic_words(dark, no_talon)], dealer, force)
+    words = ["misere", declarer, tricks, *_classic_words(dark, no_talon, bomb)]
+    _record(file, words, dealer, force)
 
 
-def _classic_words(dark: bool, no_talon: bool) -> list[str]:
+def _classic_words(dark: bool, no_talon: bool, bomb: int | None) -> list[str]:
     """The Classic flags of a game or misère as the shorthand writes them (RULES.md 8.1)."""
-    return [flag for flag, on in (("--dark", dark), ("--no-talon", no_talon)) if on]
+    words = [flag for flag, on in (("--dark", dark), ("--no-talon", no_talon)) if on]
+    return words + ([f"--bomb={bomb}"] if bomb is not None else [])
 
 
 @app.command(context_settings=_WORDS)
 def passes(
     tricks: Annotated[list[str], typer.Argument(metavar="PLAYER=TRICKS...", show_default=False)],
+    blind: Annotated[
+        str | None,
+        typer.Option(
+            "--blind",
+            help="Classic, bombs.blind: the players who passed blind (NAME,NAME); each earns a bomb ×2.",
+            show_default=False,
+        ),
+    ] = None,
     dealer: DealerOpt = None,
     force: ForceOpt = False,
     file: FileOpt = None,
 ) -> None:
     """Record an all-pass deal: prefcalc passes Anna=2 Boris=5 Vera=3."""
-    _record(file, ["passes", *tricks], dealer, force)
+    words = ["passes", *tricks] + ([f"--blind={blind}"] if blind is not None else [])
+    _record(file, words, dealer, force)
 
 
 @app.command()

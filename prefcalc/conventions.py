@@ -22,6 +22,7 @@ from prefcalc.resources import bundled
 from prefcalc.schemas import (
     ONE_LINE,
     AfterLast,
+    BombOrder,
     Closing,
     ConventionFile,
     EndsStreak,
@@ -164,6 +165,18 @@ OPTIONS: tuple[Option, ...] = (
         "settlement: every point missing to the largest pool adds this much mountain",
     ),
     Option(
+        "bombs.opening",
+        "Classic: one circle of all-pass deals per level k opens the game: tricks x 2^k, every player earns a bomb x2^k",
+    ),
+    Option(
+        "bombs.blind",
+        "Classic: an all-pass deal may name players who passed blind (--blind); each earns a bomb x2",
+    ),
+    Option(
+        "bombs.order",
+        "Classic: a declarer's game uses his 'oldest' bomb, or the one 'declared' (--bomb F); used up only if made",
+    ),
+    Option(
         "dark_games",
         "Classic: a game or misere ordered blind (--dark) counts x2",
     ),
@@ -177,9 +190,14 @@ OPTIONS: tuple[Option, ...] = (
     ),
 )
 
-SECTION_8: frozenset[str] = frozenset({"dark_games", "dark_six_whisted", "stalingrad"})
+SECTION_8: frozenset[str] = frozenset(
+    {"dark_games", "dark_six_whisted", "stalingrad", "bombs.opening", "bombs.blind", "bombs.order"}
+)
 """The options of RULES.md section 8: off unless set, so a full house-rules table (or a
 ledger's stored table) written before they existed still loads, with them off."""
+
+SECTIONS = ("passes", "bombs")
+"""The option tables of a convention file (``[passes]``, ``[bombs]``)."""
 
 OPTION_BY_KEY: dict[str, Option] = {option.key: option for option in OPTIONS}
 
@@ -218,6 +236,9 @@ class Convention(NamedTuple):
     pool_to_mountain: Amount
     description: str = ""
     dark_games: bool = False
+    bombs_opening: tuple[int, ...] = ()
+    bombs_blind: bool = False
+    bombs_order: BombOrder = "oldest"
     dark_six_whisted: bool = False
     stalingrad: bool = False
 
@@ -302,7 +323,7 @@ def _validate(values: Mapping[str, Any], source: str) -> dict[str, Any]:
     except ValidationError as exc:
         _, message = first_error(exc, frozenset())
         loc = exc.errors()[0]["loc"]
-        key = f"{loc[0]}.{loc[1]}" if loc[0] == "passes" and len(loc) > 1 else str(loc[0])
+        key = f"{loc[0]}.{loc[1]}" if loc[0] in SECTIONS and len(loc) > 1 else str(loc[0])
         raw = values.get(key, "")
         raise ConventionError(
             f"option '{key}': {_plain(message)} (got {shown(repr(raw))})", source

@@ -216,7 +216,7 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
                 known = _CONTRACTS[rec.contract] = parse_contract(rec.contract)
             except PrefcalcError as exc:
                 raise fail(f"deals[{k}].contract", exc.message) from None
-        if rec.bomb is not None or rec.talon is not None or rec.returned_by:
+        if rec.talon is not None or rec.returned_by:
             raise _not_yet(rec, k, fail)
         defenders = []
         for d in rec.defenders:
@@ -224,7 +224,7 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
             if role == "r":
                 raise _not_yet(rec, k, fail)
             defenders.append(Defender(d.player, role, d.tricks))
-        if rec.dark or rec.no_talon:
+        if rec.dark or rec.no_talon or rec.bomb is not None:
             return Contract(
                 rec.declarer,
                 known[0],
@@ -233,16 +233,15 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
                 tuple(defenders),
                 dark=rec.dark,
                 no_talon=rec.no_talon,
+                bomb=rec.bomb,
             )
         return Contract(rec.declarer, known[0], known[1], rec.tricks, tuple(defenders))
     if isinstance(rec, PassesRecord):
         if rec.blind:
-            raise _not_yet(rec, k, fail)
+            return AllPass(tuple(rec.tricks.items()), rec.blind)
         return AllPass(tuple(rec.tricks.items()))
     if isinstance(rec, MisereRecord):
-        if rec.bomb is not None:
-            raise _not_yet(rec, k, fail)
-        return Misere(rec.declarer, rec.tricks, rec.dark, rec.no_talon)
+        return Misere(rec.declarer, rec.tricks, rec.dark, rec.no_talon, rec.bomb)
     if isinstance(rec, AdjustRecord):
         return Adjustment(rec.player, rec.pool, rec.mountain, tuple(rec.whists.items()), rec.note)
     if isinstance(rec, JoinRecord):
@@ -257,8 +256,6 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
 def _not_yet(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> LedgerError:
     """A schema-2 record this prefcalc can store but not score yet, named precisely."""
     where = f"deals[{k}]"
-    if isinstance(rec, ContractRecord | MisereRecord) and rec.bomb is not None:
-        return fail(f"{where}.bomb", f"a bomb (Classic) {_NOT_YET}")
     if isinstance(rec, ContractRecord):
         if rec.talon is not None:
             return fail(f"{where}.talon", f"the dealer's talon bonus {_NOT_YET}")
@@ -267,8 +264,6 @@ def _not_yet(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -
         for i, d in enumerate(rec.defenders):
             if d.role == "r":
                 return fail(f"{where}.defenders[{i}].role", f"a return of whist ('r') {_NOT_YET}")
-    if isinstance(rec, PassesRecord):
-        return fail(f"{where}.blind", f"a blind pass (Classic bombs) {_NOT_YET}")
     if isinstance(rec, PreferenceRecord):
         return fail(f"{where}.kind", f"the 'Preference' combination {_NOT_YET}")
     if isinstance(rec, SetRecord):
@@ -309,6 +304,8 @@ def deal_to_json(entry: Entry) -> dict[str, Any]:
         _classic_json(deal, out)
     elif isinstance(deal, AllPass):
         out.update(kind="passes", tricks=dict(deal.tricks))
+        if deal.blind:
+            out["blind"] = list(deal.blind)
     elif isinstance(deal, Adjustment):
         out.update(kind="adjust", player=deal.player)
         if deal.pool:
@@ -335,6 +332,8 @@ def _classic_json(deal: Contract | Misere, out: dict[str, Any]) -> None:
         out["dark"] = True
     if deal.no_talon:
         out["no_talon"] = True
+    if deal.bomb is not None:
+        out["bomb"] = deal.bomb
 
 
 def game_to_json_text(game: Game) -> str:

@@ -59,6 +59,8 @@ class Contract(NamedTuple):
     """Ordered blind (Classic, RULES.md 8.1): the deal counts ×2."""
     no_talon: bool = False
     """Played without the talon: outranks the same game in bidding, no effect on the score."""
+    bomb: int | None = None
+    """The bomb the declarer names (``bombs.order = declared``): its factor, e.g. 4."""
 
     @property
     def label(self) -> str:
@@ -80,12 +82,15 @@ class Misere(NamedTuple):
     tricks: int
     dark: bool = False
     no_talon: bool = False
+    bomb: int | None = None
 
 
 class AllPass(NamedTuple):
-    """An all-pass deal (распасы): tricks taken by every active player."""
+    """An all-pass deal (распасы): tricks taken by every active player; ``blind``: the
+    players who passed blind (Classic bombs: each earns a bomb ×2)."""
 
     tricks: tuple[tuple[str, int], ...]
+    blind: tuple[str, ...] = ()
 
 
 class Adjustment(NamedTuple):
@@ -439,6 +444,11 @@ def check_deal(
             )
         for name, count in deal.tricks:
             _tricks(count, name)
+        for name in deal.blind:
+            _known(seats, name)
+            _sits_out(seats, dealer, name, "cannot pass blind")
+        if len(set(deal.blind)) != len(deal.blind):
+            raise DealError("a player is listed twice as passing blind")
         total = sum(count for _, count in deal.tricks)
         if total != 10:
             if len(seats) == 2:

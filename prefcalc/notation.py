@@ -123,8 +123,10 @@ def parse_defender(text: str, players: Sequence[str]) -> Defender:
     return Defender(resolve_player(name, players), _ROLES[match.group(1)], tricks)
 
 
-_GAME_FLAGS = ("--dark", "--no-talon")
-_MISERE_FLAGS = ("--dark", "--no-talon")
+_GAME_FLAGS = ("--dark", "--no-talon", "--bomb")
+_MISERE_FLAGS = ("--dark", "--no-talon", "--bomb")
+_VALUED = frozenset({"--bomb", "--blind", "--talon", "--returned-by"})
+"""Flags followed by a value (``--bomb 4`` or ``--bomb=4``)."""
 
 
 def split_flags(
@@ -134,19 +136,46 @@ def split_flags(
     RULES.md 8.1), and the flags found (``{"--dark": True}``)."""
     rest: list[str] = []
     found: dict[str, str | bool] = {}
-    for word in words:
+    queue = list(words)
+    while queue:
+        word = queue.pop(0)
         if word.startswith("--") and len(word) > 2:
-            key = word.lower()
+            key, eq, inline = word.partition("=")
+            key = key.lower()
             if key not in allowed:
                 raise NotationError(
                     f"unknown option '{shown(word)}' for {what} (use {', '.join(allowed)})"
                 )
             if key in found:
                 raise NotationError(f"{key} is given twice")
-            found[key] = True
+            if key in _VALUED:
+                if eq:
+                    found[key] = inline
+                elif queue:
+                    found[key] = queue.pop(0)
+                else:
+                    raise NotationError(f"{key} needs a value")
+            elif eq:
+                raise NotationError(f"{key} takes no value")
+            else:
+                found[key] = True
         else:
             rest.append(word)
     return rest, found
+
+
+def _bomb(flags: dict[str, str | bool]) -> int | None:
+    """``--bomb F``: the factor of the bomb a declarer names (2, 4, 8...)."""
+    text = flags.get("--bomb")
+    if not isinstance(text, str):
+        return None
+    try:
+        value = parse_whole(text)
+    except AmountError:
+        value = 0
+    if value < 2 or value > 1024 or value & (value - 1):
+        raise NotationError(f"--bomb takes a bomb's factor (2, 4, 8...), not '{shown(text)}'")
+    return value
 
 
 def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
@@ -171,6 +200,7 @@ def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
         defenders,
         dark="--dark" in flags,
         no_talon="--no-talon" in flags,
+        bomb=_bomb(flags),
     )
 
 
@@ -183,10 +213,12 @@ def parse_misere(words: Sequence[str], players: Sequence[str]) -> Misere:
         parse_tricks(words[1], "the misère tricks") or 0,
         dark="--dark" in flags,
         no_talon="--no-talon" in flags,
+        bomb=_bomb(flags),
     )
 
 
 def parse_passes(words: Sequence[str], players: Sequence[str]) -> AllPass:
+    words, flags = split_flags(words, ("--blind",), "an all-pass deal")
     if not words:
         raise NotationError(
             "an all-pass deal needs every active player's tricks, e.g. Anna=2 Boris=5 Vera=3"
@@ -198,6 +230,12 @@ def parse_passes(words: Sequence[str], players: Sequence[str]) -> AllPass:
             raise NotationError(f"cannot read '{shown(word)}' (write NAME=TRICKS, e.g. Anna=2)")
         player = resolve_player(name, players)
         tricks.append((player, parse_tricks(count, f"{shown(name)}'s tricks") or 0))
+    blind = flags.get("--blind")
+    if isinstance(blind, str):
+        names = [part for part in blind.split(",") if part.strip()]
+        if not names:
+            raise NotationError("--blind needs the names of the players who passed blind")
+        return AllPass(tuple(tricks), tuple(resolve_player(n.strip(), players) for n in names))
     return AllPass(tuple(tricks))
 
 
@@ -314,6 +352,8 @@ def _flags(deal: Contract | Misere) -> str:
         out += " --dark"
     if deal.no_talon:
         out += " --no-talon"
+    if deal.bomb is not None:
+        out += f" --bomb {deal.bomb}"
     return out
 
 
@@ -328,7 +368,8 @@ def describe(deal: Deal) -> str:
     if isinstance(deal, Misere):
         return f"misere {deal.declarer} {deal.tricks}" + _flags(deal)
     if isinstance(deal, AllPass):
-        return "passes " + " ".join(f"{name}={n}" for name, n in deal.tricks)
+        blind = f" --blind {','.join(deal.blind)}" if deal.blind else ""
+        return "passes " + " ".join(f"{name}={n}" for name, n in deal.tricks) + blind
     if isinstance(deal, Join):
         return f"join {deal.player}" + (f" --after {deal.after}" if deal.after else "")
     if not isinstance(deal, Adjustment):

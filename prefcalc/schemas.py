@@ -293,6 +293,21 @@ class PassesOptions(_Frozen):
     ends_streak: Annotated[EndsStreak, _Lower] | None = None
 
 
+BombOrder = Literal["oldest", "declared"]
+BombLevels = Annotated[
+    tuple[Annotated[int, Field(ge=1, le=10), _Whole], ...], Field(max_length=10), _Listed
+]
+"""The opening circles' levels k (a bomb ×2^k each), e.g. ``[1, 2, 3]``; ``[]``: none."""
+
+
+class BombsOptions(_Frozen):
+    """Classic bombs (ёлочки, RULES.md 8.1)."""
+
+    opening: BombLevels | None = None
+    blind: Flag | None = None
+    order: Annotated[BombOrder, _Lower] | None = None
+
+
 class ConventionFile(_Frozen):
     """A convention: every option (a preset), or ``base`` plus the options that differ."""
 
@@ -324,6 +339,7 @@ class ConventionFile(_Frozen):
     dark_six_whisted: Flag | None = None
     stalingrad: Flag | None = None
     passes: PassesOptions | None = None
+    bombs: BombsOptions | None = None
 
 
 # --- errors ------------------------------------------------------------------------------------

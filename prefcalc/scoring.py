@@ -23,7 +23,9 @@ and the sitting-out dealer's consolation. They use the letters of RULES.md secti
 """
 
 import string
+from collections.abc import Mapping
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, assert_never
 
 from prefcalc.amounts import Amount, fmt, norm
@@ -107,6 +109,10 @@ class Scored(NamedTuple):
     price: Amount | None
     min_level: int
     finished: bool
+    factor: int = 1
+    """F, the deal factor (RULES.md 8.1): the declarer's bomb × 2 if dark."""
+    bombs: tuple[tuple[str, str, int], ...] = ()
+    """What the deal did to the bombs: ``(player, "earned" | "used" | "kept", factor)``."""
 
 
 class Problem(NamedTuple):
@@ -139,6 +145,11 @@ class Sheet(NamedTuple):
     unpriced: tuple[Problem, ...] = ()
     """Deals this convention cannot price as recorded (a Classic night re-scored under
     Sochi: a dark game, a bomb); they are scored without what it cannot price."""
+    bombs: Mapping[str, tuple[int, ...]] = MappingProxyType({})
+    """Every player's bombs (their factors) in the order earned (Classic, RULES.md 8.1)."""
+    opening: tuple[int, int, int] | None = None
+    """During the opening circles: the next deal's circle, the number of circles and its
+    factor ``2^k``; ``None`` once they are over (or without them)."""
 
     @property
     def passes_price(self) -> Amount:
@@ -153,8 +164,12 @@ class _State:
     """The running sheet while replaying (lists indexed by seat, for speed)."""
 
     __slots__ = (
+        "bombs",
+        "classic",
         "closing_each",
+        "events",
         "everyone",
+        "factor",
         "help",
         "help_whists",
         "mountain",
@@ -191,6 +206,10 @@ class _State:
         self.help_whists = convention.help_whists
         self.writes: list[Write] = []
         self.unpriced: list[str] = []  # what the convention cannot price in the current deal
+        self.bombs: list[list[int]] = [[] for _ in range(n)]  # held, in the order earned
+        self.classic = bool(convention.bombs_opening) or convention.bombs_blind
+        self.factor = 1  # F of the current deal
+        self.events: list[tuple[str, str, int]] = []  # bombs earned, used, kept in this deal
 
     # -- raw writes ------------------------------------------------------------------
     def to_mountain(self, i: int, amount: Amount, template: str, *args: Any) -> None:
@@ -316,11 +335,19 @@ def _score_contract(st: _State, conv: Convention, deal: Contract, away: tuple[in
     dealer; 5: the dealer and the next dealer); only the dealer writes his consolation, and
     help never goes to any of them.
     """
-    f, fx = _deal_factor(st, conv, deal) if deal.dark else (1, "")
+    use = None
+    if deal.dark or deal.bomb is not None or (st.classic and st.bombs[st.seat[deal.declarer]]):
+        f, fx, use = _deal_factor(st, conv, deal)
+    else:
+        f, fx = 1, ""
     if deal.tricks is None:
         _not_played(st, conv, deal, away, f, fx)
+        if use is not None:
+            _bomb_after(st, deal.declarer, use, True)
         return
     terms = _terms(st, conv, deal, deal.tricks, f, fx)
+    if use is not None:
+        _bomb_after(st, deal.declarer, use, not terms.u)
     whisters = deal.whisters
     failed = _shortfall(st, conv, terms, whisters)
     _declarer(st, conv, terms, failed + away)
@@ -359,18 +386,49 @@ def _terms(
     )
 
 
-def _deal_factor(st: _State, conv: Convention, deal: Contract | Misere) -> tuple[int, str]:
-    """The deal factor ``F`` of a game or misère (RULES.md 8.1) and its words for the
-    reasons (`` × 2 (dark)``). A dark game under a convention without dark games is scored
-    without its ×2 and listed as a deal the convention cannot price."""
-    from prefcalc.classic import factor_words
+def _deal_factor(
+    st: _State, conv: Convention, deal: Contract | Misere
+) -> tuple[int, str, int | None]:
+    """The deal factor ``F = bomb × (2 if dark)`` of a game or misère (RULES.md 8.1), its
+    words for the reasons (`` × 16 (triple bomb, dark)``) and the index of the declarer's
+    bomb it uses (``None``: none). What the convention cannot price (a dark game without
+    ``dark_games``, a bomb the declarer does not hold) is left out and listed."""
+    from prefcalc.classic import bomb_name, factor_words
 
     dark = deal.dark
     if dark and not conv.dark_games:
-        st.unpriced.append("a dark game (dark_games = false): scored without its ×2")
+        st.unpriced.append("a dark game needs dark_games = true: scored without its ×2")
         dark = False
-    f = 2 if dark else 1
-    return f, (f" × {f} ({factor_words(1, dark)})" if f != 1 else "")
+    held = st.bombs[st.seat[deal.declarer]]
+    use: int | None = None
+    if deal.bomb is not None:
+        if conv.bombs_order != "declared":
+            st.unpriced.append(
+                f"--bomb {deal.bomb} needs bombs.order = declared: scored without the bomb"
+            )
+        elif deal.bomb not in held:
+            has = ", ".join(f"×{b}" for b in held) or "none"
+            st.unpriced.append(
+                f"{deal.declarer} holds no {bomb_name(deal.bomb)} ×{deal.bomb} (bombs: {has})"
+            )
+        else:
+            use = held.index(deal.bomb)
+    elif held and conv.bombs_order == "oldest":
+        use = 0
+    bomb = held[use] if use is not None else 1
+    f = bomb * (2 if dark else 1)
+    st.factor = f
+    return f, (f" × {f} ({factor_words(bomb, dark)})" if f != 1 else ""), use
+
+
+def _bomb_after(st: _State, declarer: str, use: int, made: bool) -> None:
+    """The declarer's bomb: used up when the contract is made (an unplayed game counts as
+    made), kept on a remise (RULES.md 8.1)."""
+    held = st.bombs[st.seat[declarer]]
+    if made:
+        st.events.append((declarer, "used", held.pop(use)))
+    else:
+        st.events.append((declarer, "kept", held[use]))
 
 
 def _not_played(
@@ -586,7 +644,13 @@ def _made(
 
 def _score_misere(st: _State, conv: Convention, deal: Misere, away: tuple[int, ...]) -> None:
     i = st.seat[deal.declarer]
-    f, fx = _deal_factor(st, conv, deal) if deal.dark else (1, "")
+    use = None
+    if deal.dark or deal.bomb is not None or (st.classic and st.bombs[i]):
+        f, fx, use = _deal_factor(st, conv, deal)
+    else:
+        f, fx = 1, ""
+    if use is not None:
+        _bomb_after(st, deal.declarer, use, deal.tricks == 0)
     if deal.tricks == 0:
         _made(st, conv, i, conv.misere_price * f, "misère made" + fx, away)
         return
@@ -667,6 +731,40 @@ def _score_all_pass(
         st.to_pool(away[0], conv.passes_dealer_bonus, "all-pass: dealer's bonus", helps=False)
 
 
+def _score_opening(st: _State, deal: AllPass, circle: int, factor: int) -> None:
+    """A deal of an opening circle (RULES.md 8.1, 8.8): tricks × 2^k into the mountain,
+    2^k into the pool of a player with no trick (it never helps), and every active player
+    earns a bomb ×2^k. ``passes.*`` do not apply."""
+    seat = st.seat
+    for name, n in deal.tricks:
+        i = seat[name]
+        if n:
+            st.to_mountain(
+                i,
+                n * factor,
+                "opening circle {0}: {1:trick} × {2} = {3}",
+                circle,
+                n,
+                factor,
+                n * factor,
+            )
+        else:
+            st.to_pool(i, factor, f"opening circle {circle}: no tricks", helps=False)
+    for name, _ in deal.tricks:
+        st.bombs[seat[name]].append(factor)
+        st.events.append((name, "earned", factor))
+
+
+def _blind_bombs(st: _State, conv: Convention, deal: AllPass) -> None:
+    """Blind passes (``bombs.blind``): each blind player earns a bomb ×2."""
+    if not conv.bombs_blind:
+        st.unpriced.append("a blind pass needs bombs.blind = true: no bomb earned")
+        return
+    for name in deal.blind:
+        st.bombs[st.seat[name]].append(2)
+        st.events.append((name, "earned", 2))
+
+
 def _score_adjustment(st: _State, deal: Adjustment) -> None:
     i = st.seat[deal.player]
     note = deal.note
@@ -739,6 +837,9 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     scored: list[Scored] = []
     problems: list[Problem] = []
     unpriced: list[Problem] = []
+    circles = conv.bombs_opening
+    circle_size = len(seats)
+    opening_left = len(circles) * circle_size  # opening deals still to come (RULES.md 8.1)
     streak = 0
     finished = False
     for number, entry in enumerate(game.entries, 1):
@@ -753,7 +854,23 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
             out = (seat[dealer],)
         else:
             out = tuple(seat[p] for p in sitting_out(seats, dealer))
-        if isinstance(deal, Contract):
+        opening = 0  # this deal's opening factor 2^k (0: not an opening deal)
+        if opening_left and dealer is not None:
+            done = len(circles) * circle_size - opening_left
+            circle = done // circle_size
+            opening = 2 ** circles[circle]
+            opening_left -= 1
+            if not isinstance(deal, AllPass):
+                st.unpriced.append(
+                    f"circle {circle + 1} of the opening (bombs.opening) is played in all-pass "
+                    "deals only"
+                )
+                opening = 0
+        if opening and isinstance(deal, AllPass):
+            if deal.blind:
+                st.unpriced.append("no blind pass in the opening circles (bombs.opening)")
+            _score_opening(st, deal, circle + 1, opening)
+        elif isinstance(deal, Contract):
             if deal.level < min_level and not entry.forced:
                 problems.append(
                     Problem(
@@ -768,6 +885,8 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
             streak += 1
             price = conv.passes_price(streak)
             _score_all_pass(st, conv, deal, out, price)
+            if deal.blind:
+                _blind_bombs(st, conv, deal)
         elif isinstance(deal, Misere):
             _score_misere(st, conv, deal, out)
             if conv.passes_misere_ends:
@@ -788,7 +907,26 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
             unpriced.extend(Problem(number, why) for why in st.unpriced)
             st.unpriced = []
         finished = _finished(st, conv)
-        scored.append(Scored(number, entry, tuple(st.writes), streak, price, min_level, finished))
+        if st.factor != 1 or st.events:
+            scored.append(
+                Scored(
+                    number,
+                    entry,
+                    tuple(st.writes),
+                    streak,
+                    price,
+                    min_level,
+                    finished,
+                    st.factor,
+                    tuple(st.events),
+                )
+            )
+            st.factor = 1
+            st.events = []
+        else:
+            scored.append(
+                Scored(number, entry, tuple(st.writes), streak, price, min_level, finished)
+            )
     if strict and problems:
         raise DealError(problems[0].message, f"deal {problems[0].number}")
     names = st.names
@@ -811,4 +949,16 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
         problems=tuple(problems),
         sitting_out=sitting_out(seats, next_dealer),
         unpriced=tuple(unpriced),
+        bombs=MappingProxyType(
+            {name: tuple(st.bombs[i]) for i, name in enumerate(names) if st.bombs[i]}
+        ),
+        opening=_opening_next(circles, circle_size, opening_left),
     )
+
+
+def _opening_next(circles: tuple[int, ...], size: int, left: int) -> tuple[int, int, int] | None:
+    """The next deal's opening circle ``(circle, circles, 2^k)``, or ``None``."""
+    if not left:
+        return None
+    circle = (len(circles) * size - left) // size
+    return circle + 1, len(circles), 2 ** circles[circle]

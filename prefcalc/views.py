@@ -82,12 +82,25 @@ def sheet_text(sheet: Sheet, game: Game) -> str:
         cells += ["·" if q == p else fmt(sheet.whists[p][q]) for q in players]
         rows.append(cells)
     lines = [status_line(sheet, game), *table(rows)]
+    if sheet.opening is not None:
+        circle, circles, factor = sheet.opening
+        lines.append(
+            f"opening circle {circle} of {circles}: all-pass deals at ×{factor} per trick, "
+            f"every player earns a bomb ×{factor}"
+        )
+    if sheet.bombs:
+        lines.append(
+            "bombs (oldest first): "
+            + "; ".join(f"{p} {bombs_text(sheet.bombs.get(p, ()))}" for p in players)
+        )
     lines.extend(f"warning: {problem}" for problem in sheet.problems)
     lines.extend(f"cannot price: {problem}" for problem in sheet.unpriced)
     return "\n".join(lines)
 
 
 def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
+    conv = sheet.convention
+    bombs = bool(conv.bombs_opening) or conv.bombs_blind or bool(sheet.bombs)  # Classic only
     return {
         "convention": sheet.convention.name,
         "target": sheet.target,
@@ -97,6 +110,7 @@ def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
                 "pool": to_json_number(sheet.pool[p]),
                 "mountain": to_json_number(sheet.mountain[p]),
                 "whists": {q: to_json_number(sheet.whists[p][q]) for q in sheet.players if q != p},
+                **({"bombs": list(sheet.bombs.get(p, ()))} if bombs else {}),
             }
             for p in sheet.players
         ],
@@ -108,6 +122,11 @@ def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
         "finished": sheet.finished,
         "problems": [str(p) for p in sheet.problems],
         **({"unpriced": [str(p) for p in sheet.unpriced]} if sheet.unpriced else {}),
+        **(
+            {"opening": dict(zip(("circle", "circles", "factor"), sheet.opening, strict=True))}
+            if sheet.opening is not None
+            else {}
+        ),
     }
 
 
@@ -155,6 +174,8 @@ def deal_words(entry: Entry) -> DealWords:
         return DealWords("misère", deal.declarer, "misère", deal.tricks, (), text + forced)
     if isinstance(deal, AllPass):
         text = "all-pass: " + ", ".join(f"{n} {t}" for n, t in deal.tricks)
+        if deal.blind:
+            text += f" ({', '.join(deal.blind)} blind)"
         return DealWords("all-pass", "", "", None, (), text + forced)
     if isinstance(deal, Adjustment):
         text = f"adjustment for {deal.player}: {deal.note}"
@@ -169,7 +190,20 @@ def deal_words(entry: Entry) -> DealWords:
 def _classic_text(deal: Contract | Misere) -> str:
     """`` (dark, no talon)``: the Classic flags of a game or misère; ``""`` when none."""
     parts = [word for word, on in (("dark", deal.dark), ("no talon", deal.no_talon)) if on]
+    if deal.bomb is not None:
+        parts.append(f"bomb ×{deal.bomb}")
     return f" ({', '.join(parts)})" if parts else ""
+
+
+def bombs_text(bombs: Sequence[int]) -> str:
+    """A player's bombs as players write them, oldest first: ``×2 ×4 ×8``; ``-`` for none."""
+    return " ".join(f"×{b}" for b in bombs) or "-"
+
+
+def bomb_event_lines(scored: Scored) -> list[str]:
+    """What a deal did to the bombs, one line each: ``Anna: earns a bomb ×4``."""
+    verbs = {"earned": "earns", "used": "uses up", "kept": "keeps (remise)"}
+    return [f"{who}: {verbs[what]} a bomb ×{factor}" for who, what, factor in scored.bombs]
 
 
 def deal_text(entry: Entry) -> str:
@@ -226,8 +260,11 @@ def explain_text(sheet: Sheet, number: int) -> str:
         lines.append(f"all-pass deal {s.streak} in a row, price ×{fmt(s.price or 0)}")
     elif isinstance(s.entry.deal, Contract) and s.min_level > 6:
         lines.append(f"lowest contract after the all-pass streak: {s.min_level}")
+    if s.factor != 1:
+        lines.append(f"deal factor ×{s.factor}")
     writes = write_lines(s)
     lines.extend(f"  {line}" for line in writes) if writes else lines.append("  nothing written")
+    lines.extend(f"  {line}" for line in bomb_event_lines(s))
     if s.finished:
         lines.append("the game is finished after this deal")
     return "\n".join(lines)

@@ -201,7 +201,7 @@ def test_a_dark_night_re_scored_under_sochi_reports_the_deals_it_cannot_price() 
     g = make_game(P3, ["game Anna 7h 7 Boris:w Vera:p", "misere Boris 0 --dark"], options=DARK)
     s = prefcalc.sheet(g, "sochi")
     assert [p.number for p in s.unpriced] == [2]
-    assert "dark_games = false" in str(s.unpriced[0])
+    assert "a dark game needs dark_games = true" in str(s.unpriced[0])
     assert s.pool["Boris"] == 10  # scored without its × 2
     assert not prefcalc.sheet(g).unpriced
 
@@ -211,3 +211,236 @@ def test_dark_round_trips_through_the_shorthand() -> None:
     assert parse_words(describe(deal).split(), P3) == deal
     with pytest.raises(PrefcalcError, match="unknown option '--darkk'"):
         parse_words(["misere", "Anna", "0", "--darkk"], P3)
+
+
+# --- slice 2: bombs ------------------------------------------------------------------------
+
+OPENING = {"bombs.opening": [1, 2, 3], "dark_games": True}
+DECLARED = {**OPENING, "bombs.order": "declared"}
+NINE = [
+    "passes Anna=2 Boris=4 Vera=4",
+    "passes Anna=3 Boris=3 Vera=4",
+    "passes Anna=0 Boris=6 Vera=4",
+    "passes Anna=2 Boris=4 Vera=4",
+    "passes Anna=1 Boris=4 Vera=5",
+    "passes Anna=2 Boris=4 Vera=4",
+    "passes Anna=2 Boris=4 Vera=4",
+    "passes Anna=2 Boris=0 Vera=8",
+    "passes Anna=3 Boris=3 Vera=4",
+]
+
+
+def test_opening_circles_price_tricks_by_2_to_the_k_and_every_player_earns_a_bomb() -> None:
+    # circle 1 (×2): Anna 2+3+0 tricks = 10 mountain, +2 pool for the 0; circle 2 (×4):
+    # 2+1+2 = 5 tricks = 20; circle 3 (×8): 2+2+3 = 7 tricks = 56. Anna: mountain 86, pool 2.
+    # Boris: (4+3+6) × 2 + (4+4+4) × 4 + (4+0+3) × 8 = 26 + 48 + 56 = 130, pool 8 (a 0 at ×8).
+    g = make_game(P3, NINE, options=OPENING, target=50)
+    s = sheet_of(g)
+    assert s.mountain["Anna"] == 86
+    assert s.pool["Anna"] == 2
+    assert s.mountain["Boris"] == 130
+    assert s.pool["Boris"] == 8
+    assert s.bombs["Anna"] == (2, 2, 2, 4, 4, 4, 8, 8, 8)
+    assert s.opening is None
+    assert s.streak == 0  # opening deals are not in the passes streak
+    assert all(x.price is None for x in s.scored)
+    assert sheet_of(make_game(P3, NINE[:4], options=OPENING, target=50)).opening == (2, 3, 4)
+    assert "opening circle 3: 3 tricks × 8 = 24" in [w[3] for w in _writes(s, 9)]
+
+
+def test_opening_ignores_passes_options_and_dealer_bonus() -> None:
+    # Rostov scores all-passes in whists with a dealer bonus: none of it in the opening
+    g = make_game(P3, NINE[:3], convention="rostov", options={"bombs.opening": [1]})
+    s = sheet_of(g)
+    assert s.mountain == {"Anna": 10, "Boris": 26, "Vera": 24}
+    assert all(v == 0 for row in s.whists.values() for v in row.values())
+
+
+def test_a_contract_during_the_opening_circles_is_refused() -> None:
+    g = prefcalc.new_game(P3, "sochi", options=OPENING)
+    with pytest.raises(DealError, match="opening"):
+        prefcalc.record(g, "game Anna 7h 7 Boris:w Vera:p")
+    with pytest.raises(DealError, match="opening"):
+        prefcalc.record(g, "misere Anna 0", force=True)
+    with pytest.raises(DealError, match="blind"):
+        prefcalc.record(g, "passes Anna=2 Boris=4 Vera=4 --blind Anna")
+    with pytest.raises(DealError, match="opening"):
+        prefcalc.join(g, "Dima")
+
+
+def _opened(options: dict[str, object], lines: list[str]) -> prefcalc.Sheet:
+    return sheet_of(make_game(P3, NINE + lines, options=options, target=50))
+
+
+def test_worked_example_8_1_declared_bombs() -> None:
+    # RULES.md 8.1: A plays 7♥ on a ×2 and takes 7, B whists (3 tricks), C passes: A pool +8,
+    # B writes 24; then 6♠ on a ×4 taken with 5: A mountain +8, B (5 × 2 + 2) × 4 = 48, C 8.
+    base = _opened(DECLARED, [])
+    s = _opened(
+        DECLARED,
+        ["game Anna 7h 7 Boris:w Vera:p --bomb 2", "game Anna 6s 5 Boris:w Vera:p --bomb 4"],
+    )
+    assert s.pool["Anna"] - base.pool["Anna"] == 8
+    assert s.mountain["Anna"] - base.mountain["Anna"] == 8
+    assert s.whists["Boris"]["Anna"] == 24 + 48
+    assert s.whists["Vera"]["Anna"] == 8
+    # the ×2 is used up (made), the ×4 kept (remise)
+    assert s.bombs["Anna"] == (2, 2, 4, 4, 4, 8, 8, 8)
+    assert s.scored[9].bombs == (("Anna", "used", 2),)
+    assert s.scored[10].bombs == (("Anna", "kept", 4),)
+    assert s.scored[10].factor == 4
+    assert "whists on 6♠: 5 tricks × 2 × 4 (double bomb) = 40" in [w[3] for w in _writes(s, 11)]
+
+
+def test_worked_example_8_1_oldest_bombs() -> None:
+    # the same two deals under bombs.order = oldest: after the opening [1, 2, 3] Anna holds
+    # ×2 ×2 ×2 ×4 ×4 ×4 ×8 ×8 ×8; two made passed-out games of hers use up two ×2 first, so
+    # she plays the example's 7♥ on a ×2 and its 6♠ on a ×4
+    s = _opened(OPENING, [])
+    assert s.bombs["Anna"][:4] == (2, 2, 2, 4)
+    lines = [
+        "game Anna 6h - Boris:p Vera:p",  # uses ×2 (made): pool 2 × 2 = 4
+        "game Boris 6h - Vera:p Anna:p",
+        "game Vera 6h - Anna:p Boris:p",
+        "game Anna 6h - Boris:p Vera:p",  # uses ×2
+    ]
+    s = _opened(OPENING, lines)
+    assert s.bombs["Anna"] == (2, 4, 4, 4, 8, 8, 8)
+    before = s
+    s = _opened(
+        OPENING,
+        [
+            *lines,
+            "game Anna 7h 7 Boris:w Vera:p",
+            "game Boris 6c - Vera:p Anna:p",
+            "game Vera 6c - Anna:p Boris:p",
+            "game Anna 6s 5 Boris:w Vera:p",
+        ],
+    )
+    # 7♥ on the ×2: pool +8, Boris 3 × 4 × 2 = 24; 6♠ on the ×4: mountain +8, Boris 48, Vera 8
+    assert s.pool["Anna"] - before.pool["Anna"] == 8
+    assert s.mountain["Anna"] - before.mountain["Anna"] == 8
+    assert s.whists["Boris"]["Anna"] - before.whists["Boris"]["Anna"] == 24 + 48
+    assert s.whists["Vera"]["Anna"] - before.whists["Vera"]["Anna"] == 8
+    assert s.bombs["Anna"] == (4, 4, 4, 8, 8, 8)
+
+
+def test_seed_checks_dark_misere_and_dark_8_on_a_triple_bomb() -> None:
+    # T11: a dark misère on a triple bomb, made: 10 × 8 × 2 = 160 (target 1000: no help)
+    s = sheet_of(
+        make_game(P3, [*NINE, "misere Anna 0 --dark --bomb 8"], options=DECLARED, target=1000)
+    )
+    assert s.pool["Anna"] == 2 + 160
+    assert "misère made × 16 (triple bomb, dark): 160" in [w[3] for w in _writes(s, 10)]
+    # L412: a dark 8 on a triple bomb: each whister's trick costs 6 × 16 = 96
+    s = sheet_of(
+        make_game(
+            P3,
+            [*NINE, "game Anna 8s 8 Boris:w1 Vera:w1 --dark --bomb 8"],
+            options=DECLARED,
+            target=1000,
+        )
+    )
+    assert s.whists["Boris"]["Anna"] == 96
+    assert s.whists["Vera"]["Anna"] == 96
+    assert "whists on 8♠: 1 trick × 6 × 16 (triple bomb, dark) = 96" in [
+        w[3] for w in _writes(s, 10)
+    ]
+    assert s.pool["Anna"] == 2 + 6 * 16
+
+
+def test_blind_passes_earn_a_bomb_x2_and_score_as_any_all_pass() -> None:
+    plain = sheet_of(make_game(P3, ["passes Anna=2 Boris=4 Vera=4"]))
+    g = make_game(
+        P3, ["passes Anna=2 Boris=4 Vera=4 --blind Anna,vera"], options={"bombs.blind": True}
+    )
+    s = sheet_of(g)
+    assert s.mountain == plain.mountain
+    assert dict(s.bombs) == {"Anna": (2,), "Vera": (2,)}
+    assert s.streak == 1
+    g2 = prefcalc.new_game(P3, "sochi")
+    with pytest.raises(DealError, match=r"bombs\.blind = false"):
+        prefcalc.record(g2, "passes Anna=2 Boris=4 Vera=4 --blind Anna")
+
+
+def test_bomb_refusals() -> None:
+    g = prefcalc.new_game(P3, "sochi", options={"bombs.blind": True, "bombs.order": "declared"})
+    g = prefcalc.record(g, "passes Anna=2 Boris=4 Vera=4 --blind Anna")
+    with pytest.raises(DealError, match=r"Anna holds no double bomb ×4 \(bombs: ×2\)"):
+        prefcalc.record(g, "game Anna 7h 7 Boris:w Vera:p --bomb 4")
+    with pytest.raises(DealError, match="holds no"):
+        prefcalc.record(g, "game Anna 7h 7 Boris:w Vera:p --bomb 4", force=True)
+    with pytest.raises(DealError, match="holds no"):
+        prefcalc.record(g, "game Boris 7h 7 Vera:w Anna:p --bomb 2")
+    g = prefcalc.record(g, "game Anna 7h 7 Boris:w Vera:p --bomb 2")
+    assert prefcalc.sheet(g).pool["Anna"] == 8
+    assert not prefcalc.sheet(g).bombs
+    oldest = prefcalc.new_game(P3, "sochi", options={"bombs.blind": True})
+    with pytest.raises(DealError, match=r"bombs\.order = declared"):
+        prefcalc.record(oldest, "game Anna 7h 7 Boris:w Vera:p --bomb 2")
+    with pytest.raises(PrefcalcError, match="--bomb takes a bomb's factor"):
+        prefcalc.record(oldest, "game Anna 7h 7 Boris:w Vera:p --bomb 3")
+
+
+def test_editing_an_early_deal_that_takes_a_later_bomb_away_is_refused() -> None:
+    g = prefcalc.new_game(P3, "sochi", options={"bombs.blind": True, "bombs.order": "declared"})
+    g = prefcalc.record(g, "passes Anna=2 Boris=4 Vera=4 --blind Anna")
+    g = prefcalc.record(g, "game Anna 7h 7 Boris:w Vera:p --bomb 2")
+    with pytest.raises(DealError, match="holds no"):
+        prefcalc.edit(g, 1, "passes Anna=2 Boris=4 Vera=4")
+    with pytest.raises(DealError, match="holds no"):
+        prefcalc.delete(g, 1)
+
+
+def test_show_lists_bombs_and_the_opening_circle(tmp_path: Path) -> None:
+    import json
+
+    path = tmp_path / "g.json"
+    r = invoke(
+        ["new", *P3, "--set", "bombs.opening=1,2,3", "--target", "50", "--file", str(path)],
+        tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "opening circle 1 of 3" in invoke(["show", "--file", str(path)], tmp_path).stdout
+    for line in NINE[:4]:
+        r = invoke([*line.split(), "--file", str(path)], tmp_path)
+        assert r.returncode == 0, r.stderr
+    shown_ = invoke(["show", "--file", str(path)], tmp_path).stdout
+    assert "opening circle 2 of 3: all-pass deals at ×4 per trick" in shown_
+    assert "bombs (oldest first): Anna ×2 ×2 ×2 ×4; Boris ×2 ×2 ×2 ×4; Vera ×2 ×2 ×2 ×4" in shown_
+    data = json.loads(invoke(["show", "--json", "--file", str(path)], tmp_path).stdout)
+    assert data["players"][0]["bombs"] == [2, 2, 2, 4]
+    assert data["opening"] == {"circle": 2, "circles": 3, "factor": 4}
+    r = invoke(["game", "a", "7h", "7", "b:w", "v:p", "--file", str(path)], tmp_path)
+    assert r.returncode == 2 and "opening" in r.stderr
+    explained = invoke(["explain", "4", "--file", str(path)], tmp_path).stdout
+    assert "Anna: earns a bomb ×4" in explained
+
+
+def test_cli_records_a_declared_bomb_and_a_blind_pass(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    r = invoke(
+        [
+            "new",
+            *P3,
+            "--set",
+            "bombs.blind=true",
+            "--set",
+            "bombs.order=declared",
+            "--file",
+            str(path),
+        ],
+        tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    r = invoke(["passes", "a=2", "b=4", "v=4", "--blind", "a,b", "--file", str(path)], tmp_path)
+    assert r.returncode == 0, r.stderr
+    r = invoke(["misere", "b", "0", "--bomb", "2", "--file", str(path)], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "misère made × 2 (bomb): 20" in r.stdout
+    g = prefcalc.load(path)
+    assert g.entries[0].deal == parse_words(
+        ["passes", "Anna=2", "Boris=4", "Vera=4", "--blind", "Anna,Boris"], P3
+    )
+    assert prefcalc.sheet(g).bombs == {"Anna": (2,)}
+    assert "(bomb ×2)" in invoke(["log", "--file", str(path)], tmp_path).stdout

@@ -71,6 +71,9 @@ SECTION_8: dict[str, Any] = {
     "dark_games": False,
     "dark_six_whisted": False,
     "stalingrad": False,
+    "bombs.opening": (),
+    "bombs.blind": False,
+    "bombs.order": "oldest",
 }
 
 
