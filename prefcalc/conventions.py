@@ -185,13 +185,25 @@ OPTIONS: tuple[Option, ...] = (
         "Classic: a dark 6 of spades must be whisted by both defenders",
     ),
     Option(
+        "liability_after_close",
+        "Classic: liability of the whisters from the first deal that starts with a closed pool: 'none' (unchanged) or a number",
+    ),
+    Option(
         "stalingrad",
         "a 6 of spades must be whisted by both defenders (no pass, no half-whist)",
     ),
 )
 
 SECTION_8: frozenset[str] = frozenset(
-    {"dark_games", "dark_six_whisted", "stalingrad", "bombs.opening", "bombs.blind", "bombs.order"}
+    {
+        "dark_games",
+        "dark_six_whisted",
+        "stalingrad",
+        "bombs.opening",
+        "bombs.blind",
+        "bombs.order",
+        "liability_after_close",
+    }
 )
 """The options of RULES.md section 8: off unless set, so a full house-rules table (or a
 ledger's stored table) written before they existed still loads, with them off."""
@@ -239,6 +251,7 @@ class Convention(NamedTuple):
     bombs_opening: tuple[int, ...] = ()
     bombs_blind: bool = False
     bombs_order: BombOrder = "oldest"
+    liability_after_close: Amount | Literal["none"] = "none"
     dark_six_whisted: bool = False
     stalingrad: bool = False
 

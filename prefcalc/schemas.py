@@ -250,6 +250,15 @@ def _factor(value: Any) -> Amount:
     return number
 
 
+def _share_or_none(value: Any) -> Amount | Literal["none"]:
+    if isinstance(value, str) and value.strip().lower() == "none":
+        return "none"
+    try:
+        return _share(value)
+    except (ValueError, ArithmeticError, TypeError):
+        raise ValueError("expected 'none' or a number between 0 and 1") from None
+
+
 _Whole = BeforeValidator(_whole)
 _Lower = BeforeValidator(_lower)
 _Listed = BeforeValidator(_listed)
@@ -265,6 +274,11 @@ ExitLevels = Annotated[tuple[Level, ...], Field(min_length=1, max_length=50), _L
 Flag = Annotated[bool, PlainValidator(_flag), WithJsonSchema({"type": "boolean"})]
 Share = Annotated[Amount, PlainValidator(_share), WithJsonSchema(_NUMBER_SCHEMA)]
 Factor = Annotated[Amount, PlainValidator(_factor), WithJsonSchema(_NUMBER_SCHEMA)]
+ShareOrNone = Annotated[
+    Amount | Literal["none"],
+    PlainValidator(_share_or_none),
+    WithJsonSchema({"anyOf": [{"const": "none"}, *_NUMBER_SCHEMA["anyOf"]]}),
+]
 PriceOrWhole = Annotated[Literal["price"] | NonNegative, BeforeValidator(_price_or_whole)]
 
 LoneWhister = Literal["greedy", "gentleman"]
@@ -338,6 +352,7 @@ class ConventionFile(_Frozen):
     dark_games: Flag | None = None
     dark_six_whisted: Flag | None = None
     stalingrad: Flag | None = None
+    liability_after_close: ShareOrNone | None = None
     passes: PassesOptions | None = None
     bombs: BombsOptions | None = None
 

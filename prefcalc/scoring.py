@@ -593,7 +593,13 @@ def _shortfall(
     """The defence's shortfall (RULES.md 4.1.5): each whister who failed his norm writes
     ``W × liability`` per missing trick into his mountain. Returns the failed seats."""
     level = k.level
-    base = norm(k.w * conv.liability)
+    liability = conv.liability
+    note = ""
+    after = conv.liability_after_close
+    if after != "none" and _pool_closed(st):
+        liability = after
+        note = f" (liability {fmt(after)} after a pool closed)"
+    base = norm(k.w * liability)
     per_trick = norm(base * k.f)
     owed: list[tuple[str, int]] = []
     if len(whisters) == 1:
@@ -617,13 +623,21 @@ def _shortfall(
         st.to_mountain(
             st.seat[player],
             amount,
-            "whister's shortfall on {0}: {1} missing × {2}" + k.fx + " = {3}",
+            "whister's shortfall on {0}: {1} missing × {2}" + k.fx + " = {3}" + note,
             k.label,
             missing,
             base,
             amount,
         )
     return tuple(st.seat[player] for player, _ in owed)
+
+
+def _pool_closed(st: _State) -> bool:
+    """Whether a seated player's pool has reached the target (``liability_after_close``:
+    the shortfall is written before any pool write of its deal, so this is the state the
+    deal started with, RULES.md 8.8)."""
+    target = st.target
+    return any(p >= target for p, here in zip(st.pool, st.present, strict=True) if here)
 
 
 def _made(

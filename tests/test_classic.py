@@ -444,3 +444,21 @@ def test_cli_records_a_declared_bomb_and_a_blind_pass(tmp_path: Path) -> None:
     )
     assert prefcalc.sheet(g).bombs == {"Anna": (2,)}
     assert "(bomb ×2)" in invoke(["log", "--file", str(path)], tmp_path).stdout
+
+
+# --- slice 3: liability_after_close --------------------------------------------------------
+
+
+def test_liability_after_close_applies_from_the_deal_after_the_first_pool_closed() -> None:
+    # Rostov (liability ½), target 2. Deal 1: Anna 6♥ taken with 8 closes her pool; Boris
+    # alone took 2 of a norm of 4: 2 missing × 2 × ½ = 2 (the closing deal keeps ½).
+    # Deal 2 starts with a closed pool: Vera alone took 2: 2 missing × 2 × 1 = 4.
+    lines = ["game Anna 6h 8 Boris:w Vera:p", "game Boris 6h 8 Vera:w Anna:p"]
+    on = sheet_of(make_game(P3, lines, "rostov", target=2, options={"liability_after_close": 1}))
+    off = sheet_of(make_game(P3, lines, "rostov", target=2))
+    assert on.mountain["Boris"] == off.mountain["Boris"] == 2
+    assert off.mountain["Vera"] == 2
+    assert on.mountain["Vera"] == 4
+    assert "whister's shortfall on 6♥: 2 missing × 2 = 4 (liability 1 after a pool closed)" in [
+        w[3] for w in _writes(on, 2)
+    ]

@@ -74,6 +74,7 @@ SECTION_8: dict[str, Any] = {
     "bombs.opening": (),
     "bombs.blind": False,
     "bombs.order": "oldest",
+    "liability_after_close": "none",
 }
 
 
