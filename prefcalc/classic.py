@@ -50,6 +50,22 @@ def refusal(conv: Convention, deal: Deal) -> tuple[str, str] | None:
         )
     if isinstance(deal, AllPass) and deal.blind and not conv.bombs_blind:
         return "blind", "a blind pass is not played under this convention (bombs.blind = false)"
+    if isinstance(deal, Contract):
+        if deal.talon is not None and not conv.talon_bonus:
+            return (
+                "talon",
+                "the talon bonus is not paid under this convention (talon_bonus = false)",
+            )
+        if not conv.return_whist:
+            if deal.returned_by is not None:
+                return "returned_by", (
+                    "the whist is not returned under this convention (return_whist = false)"
+                )
+            for i, d in enumerate(deal.defenders):
+                if d.role == "r":
+                    return f"defenders[{i}].role", (
+                        "the whist is not returned under this convention (return_whist = false)"
+                    )
     if isinstance(deal, Contract) and deal.level == 6 and deal.suit == "s":
         rule = ""
         if conv.stalingrad:
@@ -58,6 +74,11 @@ def refusal(conv: Convention, deal: Deal) -> tuple[str, str] | None:
             rule = "dark_six_whisted"
         if rule:
             what = "a dark 6♠" if rule == "dark_six_whisted" else "6♠"
+            if deal.returned_by is not None:
+                return "returned_by", (
+                    f"{what} must be whisted by both defenders ({rule} = true): "
+                    "the dealer cannot return the whist"
+                )
             for i, d in enumerate(deal.defenders):
                 if d.role != "w":
                     return (
@@ -68,4 +89,4 @@ def refusal(conv: Convention, deal: Deal) -> tuple[str, str] | None:
     return None
 
 
-_ROLE_VERB = {"p": "pass", "h": "half-whist"}
+_ROLE_VERB = {"p": "pass", "h": "half-whist", "r": "return the whist"}

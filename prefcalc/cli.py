@@ -171,6 +171,22 @@ def game(
     dark: DarkOpt = False,
     no_talon: NoTalonOpt = False,
     bomb: BombOpt = None,
+    talon: Annotated[
+        int | None,
+        typer.Option(
+            "--talon",
+            help="talon_bonus, 4-5 players: tricks the talon gave the declarer (0-2).",
+            show_default=False,
+        ),
+    ] = None,
+    returned_by: Annotated[
+        str | None,
+        typer.Option(
+            "--returned-by",
+            help="return_whist: the sitting-out dealer returned the whist after both passed.",
+            show_default=False,
+        ),
+    ] = None,
     dealer: DealerOpt = None,
     force: ForceOpt = False,
     file: FileOpt = None,
@@ -179,11 +195,17 @@ def game(
 
     CONTRACT is the level and suit (6s 7c 8d 9h 10nt, or ♠♣♦♥). TRICKS is what the declarer
     took, or - when the game was not played. ROLE: w (whist), wN (whist, took N tricks: needed
-    when both whisted; the first listed said whist first), p (pass), h (half-whist).
+    when both whisted; the first listed said whist first), p (pass), h (half-whist), r
+    (returned the whist after the other's half-whist, return_whist).
     Player names may be shortened to a unique prefix. Two players (Gusarik): one defender,
     prefcalc game Anna 6s 5 Boris:w (or :h, :p).
     """
-    _record(file, ["game", *words, *_classic_words(dark, no_talon, bomb)], dealer, force)
+    extra = _classic_words(dark, no_talon, bomb)
+    if talon is not None:
+        extra.append(f"--talon={talon}")
+    if returned_by is not None:
+        extra.append(f"--returned-by={returned_by}")
+    _record(file, ["game", *words, *extra], dealer, force)
 
 
 @app.command(context_settings=_WORDS)

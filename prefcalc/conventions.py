@@ -189,6 +189,14 @@ OPTIONS: tuple[Option, ...] = (
         "Classic: liability of the whisters from the first deal that starts with a closed pool: 'none' (unchanged) or a number",
     ),
     Option(
+        "talon_bonus",
+        "4-5 players: the sitting-out dealer writes whists per trick the talon gave the declarer (--talon N)",
+    ),
+    Option(
+        "return_whist",
+        "the sitting-out dealer may return the whist after both passed (--returned-by), the first defender after a half-whist (r)",
+    ),
+    Option(
         "stalingrad",
         "a 6 of spades must be whisted by both defenders (no pass, no half-whist)",
     ),
@@ -203,6 +211,8 @@ SECTION_8: frozenset[str] = frozenset(
         "bombs.blind",
         "bombs.order",
         "liability_after_close",
+        "talon_bonus",
+        "return_whist",
     }
 )
 """The options of RULES.md section 8: off unless set, so a full house-rules table (or a
@@ -252,6 +262,8 @@ class Convention(NamedTuple):
     bombs_blind: bool = False
     bombs_order: BombOrder = "oldest"
     liability_after_close: Amount | Literal["none"] = "none"
+    talon_bonus: bool = False
+    return_whist: bool = False
     dark_six_whisted: bool = False
     stalingrad: bool = False
 

@@ -216,15 +216,14 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
                 known = _CONTRACTS[rec.contract] = parse_contract(rec.contract)
             except PrefcalcError as exc:
                 raise fail(f"deals[{k}].contract", exc.message) from None
-        if rec.talon is not None or rec.returned_by:
-            raise _not_yet(rec, k, fail)
-        defenders = []
-        for d in rec.defenders:
-            role = d.role
-            if role == "r":
-                raise _not_yet(rec, k, fail)
-            defenders.append(Defender(d.player, role, d.tricks))
-        if rec.dark or rec.no_talon or rec.bomb is not None:
+        defenders = [Defender(d.player, d.role, d.tricks) for d in rec.defenders]
+        if (
+            rec.dark
+            or rec.no_talon
+            or rec.bomb is not None
+            or rec.talon is not None
+            or rec.returned_by is not None
+        ):
             return Contract(
                 rec.declarer,
                 known[0],
@@ -234,6 +233,8 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
                 dark=rec.dark,
                 no_talon=rec.no_talon,
                 bomb=rec.bomb,
+                talon=rec.talon,
+                returned_by=rec.returned_by,
             )
         return Contract(rec.declarer, known[0], known[1], rec.tricks, tuple(defenders))
     if isinstance(rec, PassesRecord):
@@ -256,14 +257,6 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
 def _not_yet(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> LedgerError:
     """A schema-2 record this prefcalc can store but not score yet, named precisely."""
     where = f"deals[{k}]"
-    if isinstance(rec, ContractRecord):
-        if rec.talon is not None:
-            return fail(f"{where}.talon", f"the dealer's talon bonus {_NOT_YET}")
-        if rec.returned_by is not None:
-            return fail(f"{where}.returned_by", f"a return of whist {_NOT_YET}")
-        for i, d in enumerate(rec.defenders):
-            if d.role == "r":
-                return fail(f"{where}.defenders[{i}].role", f"a return of whist ('r') {_NOT_YET}")
     if isinstance(rec, PreferenceRecord):
         return fail(f"{where}.kind", f"the 'Preference' combination {_NOT_YET}")
     if isinstance(rec, SetRecord):
@@ -334,6 +327,11 @@ def _classic_json(deal: Contract | Misere, out: dict[str, Any]) -> None:
         out["no_talon"] = True
     if deal.bomb is not None:
         out["bomb"] = deal.bomb
+    if isinstance(deal, Contract):
+        if deal.talon is not None:
+            out["talon"] = deal.talon
+        if deal.returned_by is not None:
+            out["returned_by"] = deal.returned_by
 
 
 def game_to_json_text(game: Game) -> str:

@@ -41,8 +41,8 @@ _SUIT_ALIASES: dict[str, Suit] = {
     "nt": "nt", "n": "nt", "бк": "nt",
 }  # fmt: skip
 _CONTRACT = re.compile(r"^(\d+)(.*)$")
-_ROLE = re.compile(r"^(w|p|h)(\d+)?$")
-_ROLES: dict[str, Role] = {"w": "w", "p": "p", "h": "h"}
+_ROLE = re.compile(r"^(w|p|h|r)(\d+)?$")
+_ROLES: dict[str, Role] = {"w": "w", "p": "p", "h": "h", "r": "r"}
 
 
 def resolve_player(word: str, players: Sequence[str]) -> str:
@@ -117,13 +117,13 @@ def parse_defender(text: str, players: Sequence[str]) -> Defender:
         )
     tricks = None
     if match.group(2) is not None:
-        if match.group(1) != "w":
+        if match.group(1) not in ("w", "r"):
             raise NotationError(f"only a whister's tricks are written ('{shown(text)}')")
         tricks = parse_tricks(match.group(2), f"{shown(name)}'s tricks")
     return Defender(resolve_player(name, players), _ROLES[match.group(1)], tricks)
 
 
-_GAME_FLAGS = ("--dark", "--no-talon", "--bomb")
+_GAME_FLAGS = ("--dark", "--no-talon", "--bomb", "--talon", "--returned-by")
 _MISERE_FLAGS = ("--dark", "--no-talon", "--bomb")
 _VALUED = frozenset({"--bomb", "--blind", "--talon", "--returned-by"})
 """Flags followed by a value (``--bomb 4`` or ``--bomb=4``)."""
@@ -201,7 +201,29 @@ def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
         dark="--dark" in flags,
         no_talon="--no-talon" in flags,
         bomb=_bomb(flags),
+        talon=_talon(flags),
+        returned_by=_returner(flags, players),
     )
+
+
+def _talon(flags: dict[str, str | bool]) -> int | None:
+    """``--talon N``: the tricks the talon gave the declarer (0-2, RULES.md 8.3)."""
+    text = flags.get("--talon")
+    if not isinstance(text, str):
+        return None
+    try:
+        value = parse_whole(text)
+    except AmountError:
+        value = -1
+    if not 0 <= value <= 2:
+        raise NotationError(f"--talon is 0, 1 or 2 tricks, not '{shown(text)}'")
+    return value
+
+
+def _returner(flags: dict[str, str | bool], players: Sequence[str]) -> str | None:
+    """``--returned-by NAME``: the dealer who returned the whist (RULES.md 8.4)."""
+    text = flags.get("--returned-by")
+    return resolve_player(text, players) if isinstance(text, str) else None
 
 
 def parse_misere(words: Sequence[str], players: Sequence[str]) -> Misere:
@@ -354,6 +376,11 @@ def _flags(deal: Contract | Misere) -> str:
         out += " --no-talon"
     if deal.bomb is not None:
         out += f" --bomb {deal.bomb}"
+    if isinstance(deal, Contract):
+        if deal.talon is not None:
+            out += f" --talon {deal.talon}"
+        if deal.returned_by is not None:
+            out += f" --returned-by {deal.returned_by}"
     return out
 
 

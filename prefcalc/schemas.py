@@ -353,6 +353,8 @@ class ConventionFile(_Frozen):
     dark_six_whisted: Flag | None = None
     stalingrad: Flag | None = None
     liability_after_close: ShareOrNone | None = None
+    talon_bonus: Flag | None = None
+    return_whist: Flag | None = None
     passes: PassesOptions | None = None
     bombs: BombsOptions | None = None
 

@@ -344,19 +344,91 @@ def _score_contract(st: _State, conv: Convention, deal: Contract, away: tuple[in
         _not_played(st, conv, deal, away, f, fx)
         if use is not None:
             _bomb_after(st, deal.declarer, use, True)
+        if deal.talon is not None:
+            _talon_bonus(st, conv, deal, _terms(st, conv, deal, deal.level, f, fx), away)
         return
     terms = _terms(st, conv, deal, deal.tricks, f, fx)
     if use is not None:
         _bomb_after(st, deal.declarer, use, not terms.u)
-    whisters = deal.whisters
-    failed = _shortfall(st, conv, terms, whisters)
-    _declarer(st, conv, terms, failed + away)
-    if len(deal.defenders) == 1:
-        _gusarik_whister(st, terms, whisters[0])
+    if deal.returned_by is not None and away:
+        _dealer_return(st, conv, terms, away)
     else:
-        _defence_whists(st, conv, deal, terms, whisters)
-    if away:
-        _dealer(st, conv, terms, away[0])
+        whisters = deal.whisters
+        if not whisters:  # role r: the returner is the lone whister, greedy (RULES.md 8.4)
+            whisters = tuple(x for x in deal.defenders if x.role == "r")
+            conv = conv._replace(lone_whister="greedy")
+        failed = _shortfall(st, conv, terms, whisters)
+        _declarer(st, conv, terms, failed + away)
+        if len(deal.defenders) == 1:
+            _gusarik_whister(st, terms, whisters[0])
+        else:
+            _defence_whists(st, conv, deal, terms, whisters)
+        if away:
+            _dealer(st, conv, terms, away[0])
+    if deal.talon is not None:
+        _talon_bonus(st, conv, deal, terms, away)
+
+
+def _talon_bonus(
+    st: _State, conv: Convention, deal: Contract, k: "_Terms", away: tuple[int, ...]
+) -> None:
+    """The 4-player dealer's talon bonus (RULES.md 8.3): the sitting-out dealer writes
+    ``N × W × F`` whists on the declarer for the N tricks the talon gave him, made or not."""
+    n = deal.talon or 0
+    if not conv.talon_bonus:
+        st.unpriced.append("the talon bonus needs talon_bonus = true: not written")
+        return
+    if not away or not n:
+        return
+    amount = n * k.w * k.f
+    st.to_whists(
+        away[0],
+        k.declarer,
+        amount,
+        "talon bonus on {0}: {1:trick} × {2}" + k.fx + " = {3}",
+        k.label,
+        n,
+        k.w,
+        amount,
+    )
+
+
+def _dealer_return(st: _State, conv: Convention, k: "_Terms", away: tuple[int, ...]) -> None:
+    """Both defenders passed and the sitting-out dealer returned the whist (RULES.md 8.4):
+    he is the only whister, greedy (``d × W``), fully responsible for the norm (liability 1,
+    also after a pool closed) and on a remise writes the consolation of both defenders
+    (``2 × u × C``); the passers write nothing, and there is no dealer's consolation."""
+    dealer = away[0]
+    need = _norm_of(conv, k.level)
+    failed: tuple[int, ...] = ()
+    if k.d < need:
+        missing = need - k.d
+        amount = missing * k.w * k.f
+        st.to_mountain(
+            dealer,
+            amount,
+            "dealer's return, whister's shortfall on {0}: {1} missing × {2}" + k.fx + " = {3}",
+            k.label,
+            missing,
+            k.w,
+            amount,
+        )
+        failed = (dealer,)
+    _declarer(st, conv, k, failed + away)
+    _whists_for_tricks(st, k, dealer, k.d)
+    if k.u:
+        cons = 2 * k.u * k.c * k.f
+        st.to_whists(
+            dealer,
+            k.declarer,
+            cons,
+            "consolation of both defenders (dealer's return): 2 × {0:undertrick} × {1}"
+            + k.fx
+            + " = {2}",
+            k.u,
+            k.c,
+            cons,
+        )
 
 
 class _Terms(NamedTuple):
@@ -514,7 +586,7 @@ def _defence_whists(
     if len(whisters) == 2:
         _two_whisters(st, k, whisters)
     else:
-        passer = next(x for x in deal.defenders if x.role != "w")
+        passer = next(x for x in deal.defenders if x.player != whisters[0].player)
         _lone_whister(st, conv, k, st.seat[whisters[0].player], st.seat[passer.player])
 
 

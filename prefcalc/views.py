@@ -133,7 +133,12 @@ def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
 # --- the log ---------------------------------------------------------------------------------
 
 
-ROLE_WORDS: dict[Role, str] = {"w": "whist", "p": "pass", "h": "half-whist"}
+ROLE_WORDS: dict[Role, str] = {
+    "w": "whist",
+    "p": "pass",
+    "h": "half-whist",
+    "r": "returned the whist",
+}
 
 
 class DealWords(NamedTuple):
@@ -192,6 +197,11 @@ def _classic_text(deal: Contract | Misere) -> str:
     parts = [word for word, on in (("dark", deal.dark), ("no talon", deal.no_talon)) if on]
     if deal.bomb is not None:
         parts.append(f"bomb ×{deal.bomb}")
+    if isinstance(deal, Contract):
+        if deal.talon is not None:
+            parts.append(f"talon {deal.talon}")
+        if deal.returned_by is not None:
+            parts.append(f"whist returned by {deal.returned_by}")
     return f" ({', '.join(parts)})" if parts else ""
 
 

@@ -462,3 +462,160 @@ def test_liability_after_close_applies_from_the_deal_after_the_first_pool_closed
     assert "whister's shortfall on 6♥: 2 missing × 2 = 4 (liability 1 after a pool closed)" in [
         w[3] for w in _writes(on, 2)
     ]
+
+
+# --- slice 4: the talon bonus and the return of whist ------------------------------------
+
+P4 = ["Anna", "Boris", "Vera", "Dima"]
+TALON = {"talon_bonus": True}
+RETURN = {"return_whist": True}
+
+
+@pytest.mark.parametrize(
+    ("line", "dima"),
+    [
+        # made 7♥, talon gave 2: 2 × 4 = 8
+        ("game Anna 7h 7 Boris:w Vera:p --talon 2", 8),
+        # remise: talon 1 × 4 = 4, plus the dealer's consolation 1 × 4 = 4
+        ("game Anna 7h 6 Boris:w Vera:p --talon 1", 8),
+        # not played, half-whisted: 1 × 2 = 2 either way
+        ("game Anna 6s - Boris:p Vera:p --talon 1", 2),
+        ("game Anna 6s - Boris:p Vera:h --talon 1", 2),
+        # dark (F = 2): 2 × 4 × 2 = 16
+        ("game Anna 7h 7 Boris:w Vera:p --talon 2 --dark", 16),
+        ("game Anna 7h 7 Boris:w Vera:p --talon 0", 0),
+    ],
+)
+def test_talon_bonus_the_sitting_out_dealer_writes_n_times_w(line: str, dima: int) -> None:
+    g = make_game(P4, [line], dealer="Dima", options={**TALON, **DARK})
+    assert sheet_of(g).whists["Dima"]["Anna"] == dima
+
+
+def test_talon_bonus_reason_and_refusals() -> None:
+    g = make_game(P4, ["game Anna 7h 7 Boris:w Vera:p --talon 2"], dealer="Dima", options=TALON)
+    assert "talon bonus on 7♥: 2 tricks × 4 = 8" in [w[3] for w in _writes(sheet_of(g), 1)]
+    three = prefcalc.new_game(P3, "sochi", options=TALON)
+    with pytest.raises(DealError, match="only at 4 or 5 players"):
+        prefcalc.record(three, "game Anna 7h 7 Boris:w Vera:p --talon 1")
+    four = prefcalc.new_game(P4, "sochi", dealer="Dima")
+    with pytest.raises(DealError, match="talon_bonus = false"):
+        prefcalc.record(four, "game Anna 7h 7 Boris:w Vera:p --talon 1")
+    with pytest.raises(PrefcalcError, match="--talon is 0, 1 or 2"):
+        prefcalc.record(four, "game Anna 7h 7 Boris:w Vera:p --talon 3")
+
+
+def test_dealer_returns_the_whist_after_both_passed() -> None:
+    # 6♠ taken with 5, Dima (dealer) returned: u = 1, d = 5, P = W = C = 2. Anna mountain 2;
+    # Dima 5 × 2 = 10 and the consolation of both defenders 2 × 1 × 2 = 4; no dealer's
+    # consolation, the passers write nothing
+    g = make_game(
+        P4, ["game Anna 6s 5 Boris:p Vera:p --returned-by Dima"], dealer="Dima", options=RETURN
+    )
+    s = sheet_of(g)
+    assert s.mountain["Anna"] == 2
+    assert s.whists["Dima"]["Anna"] == 14
+    assert s.whists["Boris"]["Anna"] == s.whists["Vera"]["Anna"] == 0
+
+
+def test_dealer_return_is_fully_responsible_even_semi_responsible_rostov() -> None:
+    # Rostov (liability ½): 6♠ taken with 8, the dealer took 2 of 4: 2 missing × 2 × 1 = 4
+    g = make_game(
+        P4,
+        ["game Anna 6s 8 Boris:p Vera:p --returned-by d"],
+        "rostov",
+        dealer="Dima",
+        options=RETURN,
+    )
+    s = sheet_of(g)
+    assert s.mountain["Dima"] == 4
+    assert s.pool["Anna"] == 2
+    assert s.whists["Dima"]["Anna"] == 4
+
+
+def test_dealer_return_refusals() -> None:
+    g = prefcalc.new_game(P4, "sochi", dealer="Dima", options=RETURN)
+    with pytest.raises(DealError, match=r"only the sitting-out dealer \(Dima\)"):
+        prefcalc.record(g, "game Anna 6s 5 Boris:p Vera:p --returned-by Boris")
+    with pytest.raises(DealError, match="only when both defenders passed"):
+        prefcalc.record(g, "game Anna 6s 5 Boris:w Vera:p --returned-by Dima")
+    with pytest.raises(DealError, match="return_whist = false"):
+        prefcalc.record(
+            prefcalc.new_game(P4, "sochi", dealer="Dima"),
+            "game Anna 6s 5 Boris:p Vera:p --returned-by Dima",
+        )
+    three = prefcalc.new_game(P3, "sochi", options=RETURN)
+    with pytest.raises(DealError, match="sitting-out dealer"):
+        prefcalc.record(three, "game Anna 6s 5 Boris:p Vera:p --returned-by Vera")
+    stal = prefcalc.new_game(P4, "sochi", dealer="Dima", options={**RETURN, "stalingrad": True})
+    with pytest.raises(DealError, match="stalingrad"):
+        prefcalc.record(stal, "game Anna 6s 5 Boris:p Vera:p --returned-by Dima")
+
+
+def test_returned_whist_after_a_half_whist_is_greedy_whatever_lone_whister_says() -> None:
+    # Leningrad (gentleman, W = 2P): 7♥ taken with 6, Boris returned Vera's half-whist:
+    # P = 4, W = C = 8, u = 1, d = 4. Anna mountain 1 × 4 × 2 = 8; Boris greedy 4 × 8 + 8 = 40;
+    # Vera (the half-whister) u × C = 8 (gentleman would have been 24 and 24)
+    g = make_game(P3, ["game Anna 7h 6 Boris:r Vera:h"], "leningrad", options=RETURN)
+    s = sheet_of(g)
+    assert s.mountain["Anna"] == 8
+    assert s.whists["Boris"]["Anna"] == 40
+    assert s.whists["Vera"]["Anna"] == 8
+
+
+def test_returned_whist_refusals() -> None:
+    g = prefcalc.new_game(P3, "sochi", options=RETURN)
+    with pytest.raises(
+        DealError, match=r"r \(returned the whist\) needs the other defender's half-whist"
+    ):
+        prefcalc.record(g, "game Anna 7h 6 Boris:r Vera:p")
+    with pytest.raises(DealError, match="return_whist = false"):
+        prefcalc.record(prefcalc.new_game(P3, "sochi"), "game Anna 7h 6 Boris:r Vera:h")
+    stal = prefcalc.new_game(P3, "sochi", options={**RETURN, "stalingrad": True})
+    with pytest.raises(DealError, match="stalingrad"):
+        prefcalc.record(stal, "game Anna 6s 6 Boris:r Vera:h")
+    g = prefcalc.record(g, "game Anna 7h 6 Boris:r4 Vera:h")
+    assert describe(g.entries[0].deal) == "game Anna 7h 6 Boris:r4 Vera:h"
+
+
+def test_cli_talon_and_return_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    r = invoke(
+        [
+            "new",
+            *P4,
+            "--dealer",
+            "Dima",
+            "--set",
+            "talon_bonus=true",
+            "--set",
+            "return_whist=true",
+            "--file",
+            str(path),
+        ],
+        tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    r = invoke(
+        [
+            "game",
+            "a",
+            "6s",
+            "5",
+            "b:p",
+            "v:p",
+            "--returned-by",
+            "d",
+            "--talon",
+            "1",
+            "--file",
+            str(path),
+        ],
+        tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    g = prefcalc.load(path)
+    deal = g.entries[0].deal
+    assert isinstance(deal, Contract) and deal.returned_by == "Dima" and deal.talon == 1
+    # 14 for the return and 1 × 2 = 2 for the talon
+    assert prefcalc.sheet(g).whists["Dima"]["Anna"] == 16
+    assert "whist returned by Dima" in invoke(["log", "--file", str(path)], tmp_path).stdout

@@ -75,6 +75,8 @@ SECTION_8: dict[str, Any] = {
     "bombs.blind": False,
     "bombs.order": "oldest",
     "liability_after_close": "none",
+    "talon_bonus": False,
+    "return_whist": False,
 }
 
 
