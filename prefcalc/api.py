@@ -35,6 +35,7 @@ from prefcalc.model import (
     Game,
     Join,
     Misere,
+    Preference,
     check_currency,
     check_deal,
     check_entries,
@@ -232,7 +233,7 @@ def undo(game: Game) -> Game:
 
 
 def _parse(deal: DealInput, game: Game) -> Deal:
-    if isinstance(deal, Contract | Misere | AllPass | Adjustment | Join):
+    if isinstance(deal, Contract | Misere | AllPass | Adjustment | Join | Preference):
         return deal
     if isinstance(deal, str):
         try:

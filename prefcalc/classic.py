@@ -13,7 +13,7 @@ The deal factor ``F = bomb × (2 if dark)`` (RULES.md 8.1) is named in every rea
 """
 
 from prefcalc.conventions import Convention
-from prefcalc.model import AllPass, Contract, Deal, Misere
+from prefcalc.model import AllPass, Contract, Deal, Misere, Preference
 
 BOMB_NAMES = {2: "bomb", 4: "double bomb", 8: "triple bomb"}
 
@@ -47,6 +47,11 @@ def refusal(conv: Convention, deal: Deal) -> tuple[str, str] | None:
         return "bomb", (
             f"--bomb names a bomb only under bombs.order = declared "
             f"(this convention: {conv.bombs_order})"
+        )
+    if isinstance(deal, Preference) and not conv.preference_combo:
+        return "kind", (
+            "the Preference combination is not played under this convention "
+            "(preference_combo = false)"
         )
     if isinstance(deal, AllPass) and deal.blind and not conv.bombs_blind:
         return "blind", "a blind pass is not played under this convention (bombs.blind = false)"

@@ -251,6 +251,19 @@ def passes(
 
 
 @app.command()
+def preference(
+    player: Annotated[str, typer.Argument(show_default=False)],
+    dealer: DealerOpt = None,
+    force: ForceOpt = False,
+    file: FileOpt = None,
+) -> None:
+    """Classic (preference_combo): PLAYER declares the "Preference" combination and the game
+    ends: his mountain is written off, every pool filled up to the target, help_whists per
+    point put into another player's pool."""
+    _record(file, ["preference", player], dealer, force)
+
+
+@app.command()
 def adjust(
     player: Annotated[str, typer.Argument(show_default=False)],
     note: Annotated[str, typer.Option("--note", help="Why (required).", show_default=False)] = "",

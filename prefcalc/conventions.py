@@ -197,6 +197,18 @@ OPTIONS: tuple[Option, ...] = (
         "the sitting-out dealer may return the whist after both passed (--returned-by), the first defender after a half-whist (r)",
     ),
     Option(
+        "preference_combo",
+        "Classic: 'preference PLAYER' ends the game: his mountain off, every pool filled up, 'help_whists' per point given",
+    ),
+    Option(
+        "prizes.first_close",
+        "settlement: whists the first player to close his pool writes on every other player",
+    ),
+    Option(
+        "prizes.min_mountain",
+        "settlement: whists the player(s) with the smallest mountain write on every player not tied with them",
+    ),
+    Option(
         "stalingrad",
         "a 6 of spades must be whisted by both defenders (no pass, no half-whist)",
     ),
@@ -213,13 +225,16 @@ SECTION_8: frozenset[str] = frozenset(
         "liability_after_close",
         "talon_bonus",
         "return_whist",
+        "preference_combo",
+        "prizes.first_close",
+        "prizes.min_mountain",
     }
 )
 """The options of RULES.md section 8: off unless set, so a full house-rules table (or a
 ledger's stored table) written before they existed still loads, with them off."""
 
-SECTIONS = ("passes", "bombs")
-"""The option tables of a convention file (``[passes]``, ``[bombs]``)."""
+SECTIONS = ("passes", "bombs", "prizes")
+"""The option tables of a convention file (``[passes]``, ``[bombs]``, ``[prizes]``)."""
 
 OPTION_BY_KEY: dict[str, Option] = {option.key: option for option in OPTIONS}
 
@@ -264,6 +279,9 @@ class Convention(NamedTuple):
     liability_after_close: Amount | Literal["none"] = "none"
     talon_bonus: bool = False
     return_whist: bool = False
+    preference_combo: bool = False
+    prizes_first_close: int = 0
+    prizes_min_mountain: int = 0
     dark_six_whisted: bool = False
     stalingrad: bool = False
 

@@ -36,6 +36,7 @@ from prefcalc.model import (
     Game,
     Join,
     Misere,
+    Preference,
     Suit,
     check_currency,
     check_deal,
@@ -249,7 +250,9 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
         if rec.dealer is not None:
             raise fail(f"deals[{k}].dealer", "a player joins between deals: a join has no dealer")
         return Join(rec.player, rec.after)
-    if isinstance(rec, PreferenceRecord | SetRecord):
+    if isinstance(rec, PreferenceRecord):
+        return Preference(rec.player)
+    if isinstance(rec, SetRecord):
         raise _not_yet(rec, k, fail)
     assert_never(rec)
 
@@ -257,8 +260,6 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
 def _not_yet(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> LedgerError:
     """A schema-2 record this prefcalc can store but not score yet, named precisely."""
     where = f"deals[{k}]"
-    if isinstance(rec, PreferenceRecord):
-        return fail(f"{where}.kind", f"the 'Preference' combination {_NOT_YET}")
     if isinstance(rec, SetRecord):
         return fail(f"{where}.kind", f"a mid-game change of {rec.key} {_NOT_YET}")
     return fail(where, f"this record {_NOT_YET}")
@@ -308,6 +309,8 @@ def deal_to_json(entry: Entry) -> dict[str, Any]:
         if deal.whists:
             out["whists"] = {other: _amount_json(amount) for other, amount in deal.whists}
         out["note"] = deal.note
+    elif isinstance(deal, Preference):
+        out.update(kind="preference", player=deal.player)
     elif isinstance(deal, Join):
         out.update(kind="join", player=deal.player)
         if deal.after is not None:

@@ -108,6 +108,13 @@ class Adjustment(NamedTuple):
     note: str = ""
 
 
+class Preference(NamedTuple):
+    """The "Preference" combination (RULES.md 8.5): ``player`` declares it and the game
+    ends at once (his mountain off, every pool filled up to the target)."""
+
+    player: str
+
+
 class Join(NamedTuple):
     """A late arrival (RULES.md 8.7): ``player`` takes his seat after ``after`` (``None``: the
     last seat) between deals. An entry with no dealer; the seating from here on includes him."""
@@ -116,7 +123,7 @@ class Join(NamedTuple):
     after: str | None = None
 
 
-Deal = Contract | Misere | AllPass | Adjustment | Join
+Deal = Contract | Misere | AllPass | Adjustment | Join | Preference
 
 
 class Entry(NamedTuple):
@@ -434,6 +441,10 @@ def check_deal(
         return
     if dealer is None:
         raise DealError("a deal needs its dealer")
+    if isinstance(deal, Preference):
+        _known(seats, deal.player)
+        _sits_out(seats, dealer, deal.player, "holds no cards to declare the Preference")
+        return
     active = active_players(game, dealer, seats)
     if isinstance(deal, AllPass):
         names = [name for name, _ in deal.tricks]

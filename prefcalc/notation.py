@@ -27,6 +27,7 @@ from prefcalc.model import (
     Defender,
     Join,
     Misere,
+    Preference,
     Role,
     Suit,
     check_note,
@@ -345,7 +346,14 @@ def parse_join(words: Sequence[str], players: Sequence[str]) -> Join:
     return Join(rest[0], after)
 
 
-KINDS = ("game", "misere", "passes", "adjust", "join")
+def parse_preference(words: Sequence[str], players: Sequence[str]) -> Preference:
+    """``Anna``: the player who declares the "Preference" combination (RULES.md 8.5)."""
+    if len(words) != 1:
+        raise NotationError("the Preference combination needs PLAYER, e.g. preference Anna")
+    return Preference(resolve_player(words[0], players))
+
+
+KINDS = ("game", "misere", "passes", "adjust", "join", "preference")
 
 
 def parse_words(words: Sequence[str], players: Sequence[str]) -> Deal:
@@ -364,6 +372,8 @@ def parse_words(words: Sequence[str], players: Sequence[str]) -> Deal:
         return parse_adjust(rest, players)
     if kind == "join":
         return parse_join(rest, players)
+    if kind == "preference":
+        return parse_preference(rest, players)
     raise NotationError(f"unknown deal kind '{shown(words[0])}' (use {', '.join(KINDS)})")
 
 
@@ -399,6 +409,8 @@ def describe(deal: Deal) -> str:
         return "passes " + " ".join(f"{name}={n}" for name, n in deal.tricks) + blind
     if isinstance(deal, Join):
         return f"join {deal.player}" + (f" --after {deal.after}" if deal.after else "")
+    if isinstance(deal, Preference):
+        return f"preference {deal.player}"
     if not isinstance(deal, Adjustment):
         assert_never(deal)
     parts = [f"adjust {deal.player}"]

@@ -322,6 +322,13 @@ class BombsOptions(_Frozen):
     order: Annotated[BombOrder, _Lower] | None = None
 
 
+class PrizesOptions(_Frozen):
+    """Prizes of a "horse-race" game (RULES.md 8.6), in whists."""
+
+    first_close: NonNegative | None = None
+    min_mountain: NonNegative | None = None
+
+
 class ConventionFile(_Frozen):
     """A convention: every option (a preset), or ``base`` plus the options that differ."""
 
@@ -355,8 +362,10 @@ class ConventionFile(_Frozen):
     liability_after_close: ShareOrNone | None = None
     talon_bonus: Flag | None = None
     return_whist: Flag | None = None
+    preference_combo: Flag | None = None
     passes: PassesOptions | None = None
     bombs: BombsOptions | None = None
+    prizes: PrizesOptions | None = None
 
 
 # --- errors ------------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ from prefcalc.model import (
     Game,
     Join,
     Misere,
+    Preference,
     joined,
     seat_after,
     seating,
@@ -150,6 +151,9 @@ class Sheet(NamedTuple):
     opening: tuple[int, int, int] | None = None
     """During the opening circles: the next deal's circle, the number of circles and its
     factor ``2^k``; ``None`` once they are over (or without them)."""
+    first_closed: str | None = None
+    """The first player whose pool reached the target (``prizes.first_close``, RULES.md 8.8:
+    the first pool write that reached it, in the order of the writes)."""
 
     @property
     def passes_price(self) -> Amount:
@@ -871,6 +875,39 @@ def _finished(st: _State, conv: Convention) -> bool:
     return sum(pools) >= st.target * len(pools)
 
 
+def _score_preference(st: _State, conv: Convention, deal: Preference) -> None:
+    """The "Preference" combination (RULES.md 8.5, 8.8): the holder's mountain is written off
+    to 0; every pool below the target is filled up to it, his own first, then the others
+    clockwise from him; for each point put into another player's pool he writes
+    ``help_whists`` whists on that player. The game is then finished."""
+    if not conv.preference_combo:
+        st.unpriced.append("the Preference combination needs preference_combo = true: not scored")
+        return
+    i = st.seat[deal.player]
+    if st.mountain[i] > 0:
+        st.to_mountain(
+            i, -st.mountain[i], "Preference: the mountain written off: {0}", st.mountain[i]
+        )
+    n = len(st.names)
+    for q in [(i + k) % n for k in range(n)]:
+        gap = norm(st.target - st.pool[q])
+        if not st.present[q] or gap <= 0:
+            continue
+        st.to_pool_raw(q, gap, "Preference of {0}: the pool filled up: {1}", deal.player, gap)
+        if q != i:
+            amount = gap * conv.help_whists
+            st.to_whists(
+                i,
+                q,
+                amount,
+                "Preference: {0:point} to {1} × {2} = {3}",
+                gap,
+                st.names[q],
+                conv.help_whists,
+                amount,
+            )
+
+
 def _score_join(st: _State, deal: Join) -> None:
     """A late arrival (RULES.md 8.7): his pool and mountain start at the exact averages of
     every player seated before him; he has no whists."""
@@ -923,6 +960,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     scored: list[Scored] = []
     problems: list[Problem] = []
     unpriced: list[Problem] = []
+    first_closed: str | None = None
     circles = conv.bombs_opening
     circle_size = len(seats)
     opening_left = len(circles) * circle_size  # opening deals still to come (RULES.md 8.1)
@@ -979,6 +1017,8 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
                 streak = 0
         elif isinstance(deal, Adjustment):
             _score_adjustment(st, deal)
+        elif isinstance(deal, Preference):
+            _score_preference(st, conv, deal)
         elif isinstance(deal, Join):
             _score_join(st, deal)
             seats = joined(seats, deal)
@@ -992,6 +1032,8 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
         if st.unpriced:
             unpriced.extend(Problem(number, why) for why in st.unpriced)
             st.unpriced = []
+        if first_closed is None and st.writes:
+            first_closed = _first_to_close(st)
         finished = _finished(st, conv)
         if st.factor != 1 or st.events:
             scored.append(
@@ -1039,7 +1081,29 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
             {name: tuple(st.bombs[i]) for i, name in enumerate(names) if st.bombs[i]}
         ),
         opening=_opening_next(circles, circle_size, opening_left),
+        first_closed=first_closed,
     )
+
+
+def _first_to_close(st: _State) -> str | None:
+    """Who of this deal's pool writes first reached the target (``None``: nobody yet)."""
+    target = st.target
+    if all(p < target for p in st.pool):
+        return None
+    pools = list(st.pool)
+    for w in st.writes:  # back to the pools before the deal
+        if w.column == POOL:
+            pools[st.seat[w.player]] -= w.amount
+    for q, p in enumerate(pools):
+        if p >= target and st.present[q]:
+            return st.names[q]  # already there before the deal (a join's average)
+    for w in st.writes:
+        if w.column == POOL:
+            q = st.seat[w.player]
+            pools[q] += w.amount
+            if pools[q] >= target:
+                return w.player
+    return None
 
 
 def _opening_next(circles: tuple[int, ...], size: int, left: int) -> tuple[int, int, int] | None:

@@ -21,6 +21,7 @@ from prefcalc.model import (
     Game,
     Join,
     Misere,
+    Preference,
     Role,
 )
 from prefcalc.scoring import Scored, Sheet
@@ -185,6 +186,9 @@ def deal_words(entry: Entry) -> DealWords:
     if isinstance(deal, Adjustment):
         text = f"adjustment for {deal.player}: {deal.note}"
         return DealWords("adjustment", deal.player, "", None, (), text + forced)
+    if isinstance(deal, Preference):
+        text = f"{deal.player} declares the Preference combination: the game ends"
+        return DealWords("preference", deal.player, "", None, (), text + forced)
     if isinstance(deal, Join):
         seat = f"after {deal.after}" if deal.after else "in the last seat"
         text = f"{deal.player} joins the game, {seat}"
@@ -316,6 +320,9 @@ def settlement_steps(s: Settlement) -> list[str]:
     lines.append(f"2. Amnesty: the smallest mountain {fmt(s.amnesty)} is taken off every mountain")
     lines.append("   " + ", ".join(f"{p} {fmt(s.amnestied[p])}" for p in players))
     n = len(players)
+    if s.prizes:
+        lines.append("   Prizes (game whists, RULES.md 8.6):")
+        lines += [f"   {p.writer} writes {fmt(p.amount)} on {p.on} ({p.why})" for p in s.prizes]
     if s.method == "pairwise":
         lines.append(
             f"3. Mountains into whists: every opponent writes 10 × mountain / {n} on each player"
@@ -426,4 +433,14 @@ def settlement_json(s: Settlement) -> dict[str, Any]:
             {"from": p.payer, "to": p.payee, "amount": float(to_decimal(p.amount, unit))}
             for p in s.payments
         ],
+        **(
+            {
+                "prizes": [
+                    {"from": p.writer, "on": p.on, "whists": to_json_number(p.amount), "why": p.why}
+                    for p in s.prizes
+                ]
+            }
+            if s.prizes
+            else {}
+        ),
     }

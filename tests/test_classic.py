@@ -619,3 +619,104 @@ def test_cli_talon_and_return_round_trip(tmp_path: Path) -> None:
     # 14 for the return and 1 × 2 = 2 for the talon
     assert prefcalc.sheet(g).whists["Dima"]["Anna"] == 16
     assert "whist returned by Dima" in invoke(["log", "--file", str(path)], tmp_path).stdout
+
+
+# --- slice 5: the Preference combination and prizes --------------------------------------
+
+
+def test_seed_check_preference_combination() -> None:
+    # RULES.md 8.5: Sochi target 10; pools A 6, B 10, C 3; mountains A 12, C 4 →
+    # A mountain −12, A pool +4, C pool +7, A writes 70 whists on C; the game is finished.
+    # Built: A 8♠ not played (6); B 10♠ not played (10); C 6♠ not played (2) and a 1-point
+    # adjustment (3); mountains by adjustment.
+    lines = [
+        "game A 8s - B:p C:p",
+        "game B 10s - C:p A:p",
+        "game C 6s - A:p B:p",
+        "adjust C --pool 1 --note x",
+        "adjust A --mountain 12 --note x",
+        "adjust C --mountain 4 --note x",
+    ]
+    opts = {"preference_combo": True}
+    before = sheet_of(make_game(["A", "B", "C"], lines, target=10, options=opts))
+    assert before.pool == {"A": 6, "B": 10, "C": 3}
+    assert before.mountain == {"A": 12, "B": 0, "C": 4}
+    s = sheet_of(make_game(["A", "B", "C"], [*lines, "preference A"], target=10, options=opts))
+    assert s.mountain == {"A": 0, "B": 0, "C": 4}
+    assert s.pool == {"A": 10, "B": 10, "C": 10}
+    assert s.whists["A"] == {"B": 0, "C": 70}
+    assert s.finished
+    writes = _writes(s, 7)
+    assert [(w[0], w[1], w[2]) for w in writes] == [
+        ("A", "mountain", -12),
+        ("A", "pool", 4),
+        ("C", "pool", 7),
+        ("A", "whists on C", 70),
+    ]
+    assert s.first_closed == "B"
+
+
+def test_preference_refused_when_off_and_recorded_through_the_cli(tmp_path: Path) -> None:
+    with pytest.raises(DealError, match="preference_combo = false"):
+        prefcalc.record(prefcalc.new_game(P3, "sochi"), "preference Anna")
+    path = tmp_path / "g.json"
+    r = invoke(["new", *P3, "--set", "preference_combo=true", "--file", str(path)], tmp_path)
+    assert r.returncode == 0, r.stderr
+    r = invoke(["preference", "v", "--file", str(path)], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "FINISHED" in r.stdout
+    g = prefcalc.load(path)
+    s = prefcalc.sheet(g)
+    # target 20, all pools 0: Vera fills her own 20, then Anna 20 and Boris 20 (20 × 10 = 200)
+    assert s.whists["Vera"] == {"Anna": 200, "Boris": 200}
+    assert '"kind": "preference"' in path.read_text(encoding="utf-8")
+
+
+def test_prizes_first_close_and_min_mountain_are_game_whists_of_both_methods() -> None:
+    # Sochi target 4: Boris closes first (6♠ not played twice = 4). Mountains: Anna 2 (remise),
+    # Vera 0, Boris 0 → after the unclosed pools (Anna 0 → +4, Vera 0 → +4): Anna 6, Boris 0,
+    # Vera 4. first_close 10: Boris writes 10 on Anna and on Vera; min_mountain 5: Boris
+    # (alone with 0) writes 5 on Anna and on Vera.
+    lines = [
+        "game Boris 6s - Vera:p Anna:p",
+        "game Boris 6c - Vera:p Anna:p",
+        "game Anna 6h 5 Boris:w Vera:p",
+    ]
+    opts = {"prizes.first_close": 10, "prizes.min_mountain": 5}
+    g = make_game(P3, lines, target=4, options=opts)
+    plain = make_game(P3, lines, target=4)
+    assert prefcalc.sheet(g).first_closed == "Boris"
+    for method in ("pairwise", "average"):
+        with_prizes = prefcalc.settle(g, method)  # type: ignore[arg-type]
+        without = prefcalc.settle(plain, method)  # type: ignore[arg-type]
+        assert with_prizes.whists["Boris"] - without.whists["Boris"] == 30
+        assert with_prizes.whists["Anna"] - without.whists["Anna"] == -15
+        assert with_prizes.whists["Vera"] - without.whists["Vera"] == -15
+        assert sum(with_prizes.whists.values()) == 0
+    r = prefcalc.settle(g)
+    assert [(p.writer, p.on, p.amount) for p in r.prizes] == [
+        ("Boris", "Anna", 10),
+        ("Boris", "Vera", 10),
+        ("Boris", "Anna", 5),
+        ("Boris", "Vera", 5),
+    ]
+    from prefcalc.views import settlement_json, settlement_text
+
+    assert "Boris writes 10 on Anna (prize: first to close the pool)" in settlement_text(r)
+    assert settlement_json(r)["prizes"][0] == {
+        "from": "Boris",
+        "on": "Anna",
+        "whists": 10,
+        "why": "prize: first to close the pool",
+    }
+
+
+def test_min_mountain_prize_nobody_writes_when_all_tie() -> None:
+    g = make_game(P3, ["passes Anna=3 Boris=3 Vera=4"], options={"prizes.min_mountain": 5})
+    # mountains 3, 3, 4: Anna and Boris tie for the smallest and each write 5 on Vera
+    assert [(p.writer, p.on) for p in prefcalc.settle(g).prizes] == [
+        ("Anna", "Vera"),
+        ("Boris", "Vera"),
+    ]
+    g = make_game(P3, [], options={"prizes.min_mountain": 5})
+    assert prefcalc.settle(g).prizes == ()

@@ -77,6 +77,9 @@ SECTION_8: dict[str, Any] = {
     "liability_after_close": "none",
     "talon_bonus": False,
     "return_whist": False,
+    "preference_combo": False,
+    "prizes.first_close": 0,
+    "prizes.min_mountain": 0,
 }
 
 
