@@ -22,7 +22,7 @@ from typing import Any, Literal
 from prefcalc import ledger
 from prefcalc.amounts import Amount, AmountError, to_amount
 from prefcalc.classic import refusal
-from prefcalc.conventions import PRESETS, Convention, parse_overrides
+from prefcalc.conventions import PRESETS, Convention, default_target, parse_overrides
 from prefcalc.conventions import load as load_convention
 from prefcalc.errors import DealError, PrefcalcError, shown
 from prefcalc.model import (
@@ -65,7 +65,7 @@ Options = Mapping[str, Any] | Iterable[str]
 def new_game(
     players: Sequence[str],
     convention: str = "sochi",
-    target: int = 20,
+    target: int | None = None,
     *,
     whist_price: Amount | str = 1,
     currency: str = "",
@@ -73,8 +73,11 @@ def new_game(
     dealer: str | None = None,
 ) -> Game:
     """A new game with no deals: players in seating order (2 to 5), a preset name or the path
-    of a house-rules TOML file, the target, the money terms and option overrides."""
+    of a house-rules TOML file, the target (default 20; Classic 50), the money terms and
+    option overrides."""
     names = check_players(tuple(players))
+    if target is None:
+        target = default_target(convention)
     if isinstance(target, bool) or not isinstance(target, int):
         raise DealError(f"the target must be a whole number, not {shown(repr(target))}")
     check_target(target)

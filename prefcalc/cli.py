@@ -505,9 +505,17 @@ def new(
         list[str], typer.Argument(metavar="PLAYER PLAYER [PLAYER...]", show_default=False)
     ],
     convention: Annotated[
-        str, typer.Option("--convention", "-c", help="sochi, leningrad, rostov or a .toml file.")
+        str,
+        typer.Option(
+            "--convention", "-c", help="sochi, leningrad, rostov, classic or a .toml file."
+        ),
     ] = "sochi",
-    target: Annotated[int, typer.Option("--target", "-t", help="Pool target.")] = 20,
+    target: Annotated[
+        int | None,
+        typer.Option(
+            "--target", "-t", help="Pool target (default 20; Classic 50).", show_default=False
+        ),
+    ] = None,
     whist_price: Annotated[
         str, typer.Option("--whist-price", help="Money per whist, e.g. 0.5.")
     ] = "1",

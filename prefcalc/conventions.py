@@ -34,7 +34,15 @@ from prefcalc.schemas import (
     first_error,
 )
 
-PRESETS = ("sochi", "leningrad", "rostov")
+PRESETS = ("sochi", "leningrad", "rostov", "classic")
+
+PRESET_TARGETS = {"classic": 50}
+"""The target a new game of a preset is played to when none is given (otherwise 20)."""
+
+
+def default_target(convention: str) -> int:
+    """The pool target of a new game when none is given: 50 for Classic (RULES.md 8.1), 20."""
+    return PRESET_TARGETS.get(convention.strip().lower(), 20)
 
 
 class Option(NamedTuple):

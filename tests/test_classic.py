@@ -720,3 +720,52 @@ def test_min_mountain_prize_nobody_writes_when_all_tie() -> None:
     ]
     g = make_game(P3, [], options={"prizes.min_mountain": 5})
     assert prefcalc.settle(g).prizes == ()
+
+
+# --- the Classic preset ----------------------------------------------------------------------
+
+
+def test_classic_preset_is_sochi_plus_rules_8_1() -> None:
+    from prefcalc.conventions import OPTIONS, load_preset
+
+    classic, sochi = load_preset("classic"), load_preset("sochi")
+    changed = {
+        o.key: classic.value(o.key) for o in OPTIONS if classic.value(o.key) != sochi.value(o.key)
+    }
+    assert changed == {
+        "bombs.opening": (1, 2, 3),
+        "bombs.blind": True,
+        "dark_games": True,
+        "dark_six_whisted": True,
+        "liability_after_close": 1,
+        "preference_combo": True,
+    }
+    assert classic.bombs_order == "oldest"  # RULES.md 8.8
+    assert classic.name == "Classic"
+
+
+def test_a_classic_game_is_played_to_50_and_rules_explains_every_option(tmp_path: Path) -> None:
+    assert prefcalc.new_game(P3, "classic").target == 50
+    assert prefcalc.new_game(P3, "sochi").target == 20
+    path = tmp_path / "g.json"
+    r = invoke(["new", *P3, "--convention", "classic", "--file", str(path)], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "target 50" in r.stdout
+    text = invoke(["rules", "classic"], tmp_path).stdout
+    for key in (
+        "bombs.opening",
+        "bombs.blind",
+        "bombs.order",
+        "dark_games",
+        "dark_six_whisted",
+        "liability_after_close",
+        "stalingrad",
+        "talon_bonus",
+        "return_whist",
+        "preference_combo",
+        "prizes.first_close",
+        "prizes.min_mountain",
+    ):
+        assert key in text, key
+    for preset_name in ("sochi", "leningrad", "rostov"):
+        assert "bombs.opening" in invoke(["rules", preset_name], tmp_path).stdout
