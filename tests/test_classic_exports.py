@@ -90,3 +90,34 @@ def test_libreoffice_recomputes_the_classic_and_prize_workbooks_to_prefcalcs_num
         if row[0].value == "Boris" and isinstance(row[2].value, int | float)
     ]
     assert any(abs(v - float(boris)) < 1e-9 for v in found)
+
+
+def test_the_pdf_draws_each_players_bombs_c_cc_ccc_used_ones_crossed_out() -> None:
+    from test_export_pdf import page_texts
+
+    from prefcalc.export.pdf import bomb_marks, build_pdf
+
+    game = classic_night()
+    sheet = sheet_of(game)
+    marks = bomb_marks(sheet)
+    # Nadia: the opening's ×2 ×2 ×2 ×4 ×4 ×4 ×8 ×8 ×8, then the blind pass's ×2; her games
+    # of deals 10, 15 and 18 used up the three ×2 of the opening
+    assert marks["Nadia"] == [
+        ("C", True),
+        ("C", True),
+        ("C", True),
+        ("CC", False),
+        ("CC", False),
+        ("CC", False),
+        ("CCC", False),
+        ("CCC", False),
+        ("CCC", False),
+        ("C", False),
+    ]
+    # Péter kept his ×2 on the remises of deals 11, 20 and 21 and used two on deals 16, 17
+    assert [used for _, used in marks["Péter"]][:3] == [True, True, False]
+    first = page_texts(build_pdf(game, sheet).data)[0]
+    assert "CCC" in first
+    assert first.count("CCC") >= 9
+    plain = make_game(["Anna", "Boris", "Vera"], ["game Anna 7h 7 Boris:w Vera:p"])
+    assert bomb_marks(sheet_of(plain)) == {}
