@@ -340,10 +340,9 @@ def _score_contract(st: _State, conv: Convention, deal: Contract, away: tuple[in
     help never goes to any of them.
     """
     use = None
+    f, fx = 1, ""
     if deal.dark or deal.bomb is not None or (st.classic and st.bombs[st.seat[deal.declarer]]):
         f, fx, use = _deal_factor(st, conv, deal)
-    else:
-        f, fx = 1, ""
     if deal.tricks is None:
         _not_played(st, conv, deal, away, f, fx)
         if use is not None:
@@ -562,7 +561,9 @@ def _declarer(st: _State, conv: Convention, k: _Terms, excluded: tuple[int, ...]
         st.to_mountain(
             k.declarer,
             m,
-            "remise on {0}: {1:undertrick} × {2}" + k.fx + " = {3}",
+            "remise on {0}: {1:undertrick} × {2}" + k.fx + " = {3}"
+            if k.fx
+            else "remise on {0}: {1:undertrick} × {2} = {3}",
             k.label,
             k.u,
             k.p,
@@ -618,6 +619,8 @@ def _lone_whister(st: _State, conv: Convention, k: _Terms, a: int, b: int) -> No
         half = norm(Fraction((k.d * k.w + 2 * k.u * k.c) * k.f, 2))
         template = (
             "gentleman's whist: ({0:trick} × {1} + 2 × {2:undertrick} × {3})" + k.fx + " / 2 = {4}"
+            if k.fx
+            else "gentleman's whist: ({0:trick} × {1} + 2 × {2:undertrick} × {3}) / 2 = {4}"
         )
         st.to_whists(a, k.declarer, half, template, k.d, k.w, k.u, k.c, half)
         st.to_whists(b, k.declarer, half, template, k.d, k.w, k.u, k.c, half)
@@ -642,22 +645,20 @@ def _dealer(st: _State, conv: Convention, k: _Terms, dealer: int) -> None:
 
 def _whists_for_tricks(st: _State, k: _Terms, i: int, n: int) -> None:
     """Seat ``i`` writes ``n × W`` on the declarer for ``n`` defence tricks."""
-    amount = n * k.w * k.f
+    if k.fx:
+        amount = n * k.w * k.f
+        template = "whists on {0}: {1:trick} × {2}" + k.fx + " = {3}"
+        st.to_whists(i, k.declarer, amount, template, k.label, n, k.w, amount)
+        return
+    amount = n * k.w
     st.to_whists(
-        i,
-        k.declarer,
-        amount,
-        "whists on {0}: {1:trick} × {2}" + k.fx + " = {3}",
-        k.label,
-        n,
-        k.w,
-        amount,
+        i, k.declarer, amount, "whists on {0}: {1:trick} × {2} = {3}", k.label, n, k.w, amount
     )
 
 
 def _consolation_of(st: _State, k: _Terms, i: int, template: str) -> None:
     """Seat ``i`` writes ``u × C`` consolation on the declarer."""
-    cons = norm(k.u * k.c * k.f)
+    cons = k.u * k.c * k.f
     if k.fx:
         template = template.replace(" = {2}", k.fx + " = {2}")
     st.to_whists(i, k.declarer, cons, template, k.u, k.c, cons)
@@ -676,7 +677,7 @@ def _shortfall(
         liability = after
         note = f" (liability {fmt(after)} after a pool closed)"
     base = norm(k.w * liability)
-    per_trick = norm(base * k.f)
+    per_trick = base if k.f == 1 else norm(base * k.f)
     owed: list[tuple[str, int]] = []
     if len(whisters) == 1:
         need = _norm_of(conv, level)
@@ -961,6 +962,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     problems: list[Problem] = []
     unpriced: list[Problem] = []
     first_closed: str | None = None
+    target = game.target
     circles = conv.bombs_opening
     circle_size = len(seats)
     opening_left = len(circles) * circle_size  # opening deals still to come (RULES.md 8.1)
@@ -1032,7 +1034,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
         if st.unpriced:
             unpriced.extend(Problem(number, why) for why in st.unpriced)
             st.unpriced = []
-        if first_closed is None and st.writes:
+        if first_closed is None and max(st.pool) >= target:
             first_closed = _first_to_close(st)
         finished = _finished(st, conv)
         if st.factor != 1 or st.events:
