@@ -64,6 +64,8 @@ class Settlement:
     payments: tuple[Payment, ...]
     prizes: tuple[Prize, ...] = ()
     """Prize whists (RULES.md 8.6), counted as game whists by both methods."""
+    combination: tuple[str, ...] = ()
+    """How the "Preference" combination ended the game (RULES.md 8.5), one line per write."""
 
 
 @dataclass(frozen=True)
@@ -213,7 +215,24 @@ def settle(
         money=money,
         payments=tuple(payments(money, players)),
         prizes=won,
+        combination=_combination(sheet),
     )
+
+
+def _combination(sheet: Sheet) -> tuple[str, ...]:
+    """The writes of the "Preference" combination that ended the game, if one did."""
+    from prefcalc.amounts import fmt
+    from prefcalc.model import Preference
+
+    for scored in sheet.scored:
+        deal = scored.entry.deal
+        if isinstance(deal, Preference) and scored.writes:
+            head = f"{deal.player}'s Preference combination (deal {scored.number}) ended the game:"
+            return (
+                head,
+                *(f"{w.player}: {fmt(w.amount)} {w.target} ({w.reason})" for w in scored.writes),
+            )
+    return ()
 
 
 def _has_prizes(sheet: Sheet) -> bool:

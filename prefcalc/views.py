@@ -308,6 +308,9 @@ def settlement_steps(s: Settlement) -> list[str]:
     """The steps a player would do on paper, one line each (sub-lines indented)."""
     players = s.players
     lines = []
+    if s.combination:
+        lines.append(s.combination[0])
+        lines += [f"   {line}" for line in s.combination[1:]]
     lines.append(
         f"1. Unclosed pools into the mountain: largest pool {fmt(s.pool_max)}, "
         f"each missing point × {fmt(s.pool_factor)}"

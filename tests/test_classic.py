@@ -769,3 +769,14 @@ def test_a_classic_game_is_played_to_50_and_rules_explains_every_option(tmp_path
         assert key in text, key
     for preset_name in ("sochi", "leningrad", "rostov"):
         assert "bombs.opening" in invoke(["rules", preset_name], tmp_path).stdout
+
+
+def test_the_preference_combination_is_a_settlement_step(tmp_path: Path) -> None:
+    from prefcalc.views import settlement_text
+
+    game = prefcalc.load(Path(__file__).resolve().parent.parent / "examples" / "classic-3.json")
+    text = settlement_text(prefcalc.settle(game))
+    assert "Nadia's Preference combination (deal 22) ended the game:" in text
+    assert "Nadia: 380 whists on Péter (Preference: 38 points to Péter × 10 = 380)" in text
+    assert text.index("Preference combination") < text.index("1. Unclosed pools")
+    assert prefcalc.settle(make_game(P3, ["game Anna 7h 7 Boris:w Vera:p"])).combination == ()
