@@ -324,7 +324,7 @@ def settlement_steps(s: Settlement) -> list[str]:
     lines.append("   " + ", ".join(f"{p} {fmt(s.amnestied[p])}" for p in players))
     n = len(players)
     if s.prizes:
-        lines.append("   Prizes (game whists, RULES.md 8.6):")
+        lines.append("   Prizes (judged on the mountains before the amnesty; game whists):")
         lines += [f"   {p.writer} writes {fmt(p.amount)} on {p.on} ({p.why})" for p in s.prizes]
     if s.method == "pairwise":
         lines.append(

@@ -780,3 +780,37 @@ def test_the_preference_combination_is_a_settlement_step(tmp_path: Path) -> None
     assert "Nadia: 380 whists on Péter (Preference: 38 points to Péter × 10 = 380)" in text
     assert text.index("Preference combination") < text.index("1. Unclosed pools")
     assert prefcalc.settle(make_game(P3, ["game Anna 7h 7 Boris:w Vera:p"])).combination == ()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "game Anna 7h 7 Boris:w Vera:p --dark --no-talon --bomb 4",
+        "game Anna 6s 5 Boris:p Vera:p --talon 2 --returned-by Dima",
+        "game Anna 7h 6 Boris:r4 Vera:h",
+        "misere Anna 0 --dark --bomb 8",
+        "passes Anna=2 Boris=4 Vera=4 --blind Anna,Vera",
+        "preference Vera",
+    ],
+)
+def test_every_classic_record_round_trips_through_the_shorthand_and_the_ledger(
+    line: str,
+) -> None:
+    import json
+
+    from prefcalc.ledger import deal_to_json, game_from_json, game_to_json_text
+    from prefcalc.model import Entry
+
+    deal = parse_words(line.split(), P4)
+    assert parse_words(describe(deal).split(), P4) == deal
+    every = {
+        "dark_games": True,
+        "bombs.order": "declared",
+        "bombs.blind": True,
+        "talon_bonus": True,
+        "return_whist": True,
+        "preference_combo": True,
+    }
+    g = prefcalc.new_game(P4, "sochi", options=every)._replace(entries=(Entry(deal, "Dima", "t"),))
+    assert game_from_json(json.loads(game_to_json_text(g))).entries[0].deal == deal
+    assert deal_to_json(g.entries[0])["kind"] in ("contract", "misere", "passes", "preference")
