@@ -262,6 +262,10 @@ def log_json(sheet: Sheet) -> list[dict[str, Any]]:
             }
             for w in s.writes
         ]
+        if s.factor != 1:
+            item["factor"] = s.factor
+        if s.bombs:
+            item["bombs"] = [{"player": p, "event": e, "factor": f} for p, e, f in s.bombs]
         out.append(item)
     return out
 
@@ -270,7 +274,10 @@ def explain_text(sheet: Sheet, number: int) -> str:
     s = sheet.scored[number - 1]
     head = f"deal {s.number}" + (f", dealt by {s.entry.dealer}" if s.entry.dealer else "")
     lines = [f"{head}: {deal_text(s.entry)}"]
-    if isinstance(s.entry.deal, AllPass):
+    if isinstance(s.entry.deal, AllPass) and s.price is None and s.bombs:
+        factor = max(f for _, what, f in s.bombs if what == "earned")
+        lines.append(f"opening circle deal at ×{factor} per trick (not in the all-pass streak)")
+    elif isinstance(s.entry.deal, AllPass):
         lines.append(f"all-pass deal {s.streak} in a row, price ×{fmt(s.price or 0)}")
     elif isinstance(s.entry.deal, Contract) and s.min_level > 6:
         lines.append(f"lowest contract after the all-pass streak: {s.min_level}")

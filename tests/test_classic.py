@@ -814,3 +814,16 @@ def test_every_classic_record_round_trips_through_the_shorthand_and_the_ledger(
     g = prefcalc.new_game(P4, "sochi", options=every)._replace(entries=(Entry(deal, "Dima", "t"),))
     assert game_from_json(json.loads(game_to_json_text(g))).entries[0].deal == deal
     assert deal_to_json(g.entries[0])["kind"] in ("contract", "misere", "passes", "preference")
+
+
+def test_log_json_and_explain_show_the_factor_and_the_bombs() -> None:
+    from prefcalc.views import explain_text, log_json
+
+    game = prefcalc.load(Path(__file__).resolve().parent.parent / "examples" / "classic-3.json")
+    sheet = prefcalc.sheet(game)
+    items = log_json(sheet)
+    assert items[11]["factor"] == 4
+    assert items[11]["bombs"] == [{"player": "Олег", "event": "used", "factor": 2}]
+    assert "factor" not in items[12]
+    assert "opening circle deal at ×8 per trick" in explain_text(sheet, 9)
+    assert "deal factor ×4" in explain_text(sheet, 12)
