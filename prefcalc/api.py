@@ -21,7 +21,8 @@ from typing import Any, Literal
 
 from prefcalc import ledger
 from prefcalc.amounts import Amount, AmountError, to_amount
-from prefcalc.conventions import PRESETS, Convention, parse_overrides
+from prefcalc.classic import refusal
+from prefcalc.conventions import PRESETS, Convention, default_target, parse_overrides
 from prefcalc.conventions import load as load_convention
 from prefcalc.errors import DealError, PrefcalcError, shown
 from prefcalc.model import (
@@ -34,6 +35,7 @@ from prefcalc.model import (
     Game,
     Join,
     Misere,
+    Preference,
     SetTerm,
     active_players,
     check_currency,
@@ -66,7 +68,7 @@ Options = Mapping[str, Any] | Iterable[str]
 def new_game(
     players: Sequence[str],
     convention: str = "sochi",
-    target: int = 20,
+    target: int | None = None,
     *,
     whist_price: Amount | str = 1,
     currency: str = "",
@@ -74,8 +76,11 @@ def new_game(
     dealer: str | None = None,
 ) -> Game:
     """A new game with no deals: players in seating order (2 to 5), a preset name or the path
-    of a house-rules TOML file, the target, the money terms and option overrides."""
+    of a house-rules TOML file, the target (default 20; Classic 50), the money terms and
+    option overrides."""
     names = check_players(tuple(players))
+    if target is None:
+        target = default_target(convention)
     if isinstance(target, bool) or not isinstance(target, int):
         raise DealError(f"the target must be a whole number, not {shown(repr(target))}")
     check_target(target)
@@ -158,6 +163,7 @@ def record(
         return join(game, parsed.player, after=parsed.after, time=time)
     who = None if isinstance(parsed, Adjustment | SetTerm) else next_dealer
     check_deal(game, parsed, who, conv.half_whist)
+    _check_rules(conv, parsed)
     if not (force or repeat) and game.entries and _same(game.entries[-1], parsed, who):
         raise RepeatedDeal(len(game.entries))
     entries = (*game.entries, Entry(parsed, who, time or ledger.now()))
@@ -202,17 +208,21 @@ def insert(
     conv = rules(game)
     head = game._replace(entries=game.entries[: number - 1])
     dealer = head.next_dealer
-    parsed = _parse(deal, game, dealer)
+    parsed = _parse(deal, head, dealer)
+    if isinstance(parsed, Join):
+        raise DealError("a join is recorded between deals as it happens: use join, not insert")
     who = None if isinstance(parsed, Adjustment | SetTerm) else dealer
     check_deal(head, parsed, who, conv.half_whist)
+    _check_rules(conv, parsed)
     entries = [*head.entries, Entry(parsed, who, time or ledger.now())]
     for k, old in enumerate(game.entries[number - 1 :], number + 1):
         if old.dealer is None:
             entries.append(old)
             continue
-        rederived = game._replace(entries=tuple(entries)).next_dealer
+        so_far = game._replace(entries=tuple(entries))
+        rederived = so_far.next_dealer
         try:
-            check_deal(game, old.deal, rederived, conv.half_whist)
+            check_deal(game, old.deal, rederived, conv.half_whist, seating(so_far))
         except DealError as exc:
             raise DealError(
                 f"after the insert, deal {k} would be dealt by {rederived}: {exc.message}"
@@ -267,6 +277,7 @@ def edit(
         )
     who = None if isinstance(parsed, Adjustment | SetTerm) else default
     check_deal(game, parsed, who, conv.half_whist, seating(game, number - 1))
+    _check_rules(conv, parsed)
     entries = (*game.entries[: number - 1], Entry(parsed, who, old.time), *game.entries[number:])
     try:
         check_entries(game._replace(entries=entries), conv.half_whist, first=number + 1)
@@ -292,8 +303,14 @@ def join(game: Game, name: str, *, after: str | None = None, time: str | None = 
     (RULES.md 8.7): his pool and mountain start at the exact averages of the seated players.
     Refused once the game has finished, at five players and for a name already playing."""
     seats = seating(game)
-    if sheet(game).finished:
+    now = sheet(game)
+    if now.finished:
         raise DealError(f"the game has finished: {shown(name)} cannot join it")
+    if now.opening is not None:
+        raise DealError(
+            f"the opening circles are being dealt (bombs.opening): {shown(name)} can join "
+            "once they are over"
+        )
     newcomer = Join(check_name(name), resolve_player(after, seats) if after else None)
     check_deal(game, newcomer, None, seats=seats)
     entries = (*game.entries, Entry(newcomer, None, time or ledger.now()))
@@ -309,7 +326,7 @@ def undo(game: Game) -> Game:
 
 def _parse(deal: DealInput, game: Game, dealer: str | None = None) -> Deal:
     """A deal from its shorthand; ``dealer`` tells who holds cards (``passes 2 5 3``)."""
-    if isinstance(deal, Contract | Misere | AllPass | Adjustment | Join | SetTerm):
+    if isinstance(deal, Contract | Misere | AllPass | Adjustment | Join | SetTerm | Preference):
         return deal
     if isinstance(deal, str):
         try:
@@ -320,6 +337,14 @@ def _parse(deal: DealInput, game: Game, dealer: str | None = None) -> Deal:
         words = list(deal)
     active = active_players(game, dealer) if dealer is not None else None
     return parse_words(words, seating(game), active)
+
+
+def _check_rules(conv: Convention, deal: Deal) -> None:
+    """Refuse a deal the convention does not allow whatever came before it (RULES.md 8: a
+    dark game without ``dark_games``, a pass on 6♠ under ``stalingrad``...); never forced."""
+    bad = refusal(conv, deal)
+    if bad is not None:
+        raise DealError(bad[1])
 
 
 def _dealer(game: Game, given: str | None, default: str) -> str:
@@ -350,6 +375,11 @@ def _checked(
     """
     new = game._replace(entries=entries)
     result = score(new, conv)
+    if result.unpriced:  # never forced: the rules cannot price the deal at all (RULES.md 8)
+        was = {(p.number, p.message) for p in before.unpriced} if before is not None else set()
+        bad = [p for p in result.unpriced if p.number >= first and (p.number, p.message) not in was]
+        if bad:
+            raise DealError(bad[0].message if bad[0].number == len(entries) else str(bad[0]))
     old = {(p.number, p.message) for p in before.problems} if before is not None else set()
     fresh = [p for p in result.problems if p.number >= first and (p.number, p.message) not in old]
     if fresh:
@@ -372,7 +402,12 @@ def _renumbered(sheet: Sheet, deleted: int) -> Sheet:
         for p in sheet.problems
         if p.number != deleted
     )
-    return sheet._replace(problems=problems)
+    unpriced = tuple(
+        Problem(p.number - 1 if p.number > deleted else p.number, p.message)
+        for p in sheet.unpriced
+        if p.number != deleted
+    )
+    return sheet._replace(problems=problems, unpriced=unpriced)
 
 
 # --- reading -----------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from prefcalc.conventions import parse_overrides
 from prefcalc.errors import DealError, PrefcalcError, one_line
 from prefcalc.files import check_output
 from prefcalc.model import Entry, Game, check_name, seating
+from prefcalc.notation import NOTATION_FLAGS
 from prefcalc.scoring import Sheet
 from prefcalc.settlement import Settlement
 
@@ -85,6 +86,23 @@ ForceOpt = Annotated[
         help="Record it although the rules refuse it (below the exit level, game finished).",
     ),
 ]
+DarkOpt = Annotated[
+    bool, typer.Option("--dark", help="Classic: ordered blind, the deal counts ×2 (dark_games).")
+]
+NoTalonOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-talon", help="Played without the talon (shown in the log; no effect on the score)."
+    ),
+]
+BombOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--bomb",
+        help="Classic, bombs.order = declared: the factor of the bomb the declarer uses (2, 4, 8...).",
+        show_default=False,
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 AsConvOpt = Annotated[
     str | None,
@@ -133,8 +151,9 @@ def _no_options(words: Sequence[str]) -> None:
     (``--dealr``) instead of letting the notation parser stumble on it."""
     for word in words:
         key = word.partition("=")[0]
-        if key.startswith("--"):
-            raise DealError(f"no such option '{key}'{_did_you_mean(key, DEAL_OPTIONS)}")
+        if key.startswith("--") and key not in NOTATION_FLAGS:
+            choices = (*DEAL_OPTIONS, *NOTATION_FLAGS)
+            raise DealError(f"no such option '{key}'{_did_you_mean(key, choices)}")
 
 
 DEAL_OPTIONS = ("--dealer", "--force", "--file")
@@ -172,6 +191,25 @@ def game(
             metavar="DECLARER CONTRACT TRICKS DEFENDER:ROLE [DEFENDER:ROLE]", show_default=False
         ),
     ],
+    dark: DarkOpt = False,
+    no_talon: NoTalonOpt = False,
+    bomb: BombOpt = None,
+    talon: Annotated[
+        int | None,
+        typer.Option(
+            "--talon",
+            help="talon_bonus, 4-5 players: tricks the talon gave the declarer (0-2).",
+            show_default=False,
+        ),
+    ] = None,
+    returned_by: Annotated[
+        str | None,
+        typer.Option(
+            "--returned-by",
+            help="return_whist: the sitting-out dealer returned the whist after both passed.",
+            show_default=False,
+        ),
+    ] = None,
     dealer: DealerOpt = None,
     force: ForceOpt = False,
     file: FileOpt = None,
@@ -180,33 +218,70 @@ def game(
 
     CONTRACT is the level and suit (6s 7c 8d 9h 10nt, or ♠♣♦♥). TRICKS is what the declarer
     took, or - when the game was not played. ROLE: w (whist), wN (whist, took N tricks: needed
-    when both whisted; the first listed said whist first), p (pass), h (half-whist).
+    when both whisted; the first listed said whist first), p (pass), h (half-whist), r
+    (returned the whist after the other's half-whist, return_whist).
     Player names may be shortened to a unique prefix. Two players (Gusarik): one defender,
     prefcalc game Anna 6s 5 Boris:w (or :h, :p).
     """
-    _record(file, ["game", *words], dealer, force)
+    extra = _classic_words(dark, no_talon, bomb)
+    if talon is not None:
+        extra.append(f"--talon={talon}")
+    if returned_by is not None:
+        extra.append(f"--returned-by={returned_by}")
+    _record(file, ["game", *words, *extra], dealer, force)
 
 
 @app.command(context_settings=_WORDS)
 def misere(
     words: Annotated[list[str], typer.Argument(metavar="DECLARER TRICKS", show_default=False)],
+    dark: DarkOpt = False,
+    no_talon: NoTalonOpt = False,
+    bomb: BombOpt = None,
     dealer: DealerOpt = None,
     force: ForceOpt = False,
     file: FileOpt = None,
 ) -> None:
-    """Record a misère: prefcalc misere Anna 0."""
-    _record(file, ["misere", *words], dealer, force)
+    """Record a misère: prefcalc misere Anna 0 (Classic: --dark)."""
+    _record(file, ["misere", *words, *_classic_words(dark, no_talon, bomb)], dealer, force)
+
+
+def _classic_words(dark: bool, no_talon: bool, bomb: int | None) -> list[str]:
+    """The Classic flags of a game or misère as the shorthand writes them (RULES.md 8.1)."""
+    words = [flag for flag, on in (("--dark", dark), ("--no-talon", no_talon)) if on]
+    return words + ([f"--bomb={bomb}"] if bomb is not None else [])
 
 
 @app.command(context_settings=_WORDS)
 def passes(
     tricks: Annotated[list[str], typer.Argument(metavar="PLAYER=TRICKS...", show_default=False)],
+    blind: Annotated[
+        str | None,
+        typer.Option(
+            "--blind",
+            help="Classic, bombs.blind: the players who passed blind (NAME,NAME); each earns a bomb ×2.",
+            show_default=False,
+        ),
+    ] = None,
     dealer: DealerOpt = None,
     force: ForceOpt = False,
     file: FileOpt = None,
 ) -> None:
     """Record an all-pass deal: prefcalc passes Anna=2 Boris=5 Vera=3."""
-    _record(file, ["passes", *tricks], dealer, force)
+    words = ["passes", *tricks] + ([f"--blind={blind}"] if blind is not None else [])
+    _record(file, words, dealer, force)
+
+
+@app.command()
+def preference(
+    player: Annotated[str, typer.Argument(show_default=False)],
+    dealer: DealerOpt = None,
+    force: ForceOpt = False,
+    file: FileOpt = None,
+) -> None:
+    """Classic (preference_combo): PLAYER declares the "Preference" combination and the game
+    ends: his mountain is written off, every pool filled up to the target, help_whists per
+    point put into another player's pool."""
+    _record(file, ["preference", player], dealer, force)
 
 
 # Russian names of the deal commands (prefcalc мизер Маша 0); hidden from the help list
@@ -510,9 +585,17 @@ def new(
         list[str], typer.Argument(metavar="PLAYER PLAYER [PLAYER...]", show_default=False)
     ],
     convention: Annotated[
-        str, typer.Option("--convention", "-c", help="sochi, leningrad, rostov or a .toml file.")
+        str,
+        typer.Option(
+            "--convention", "-c", help="sochi, leningrad, rostov, classic or a .toml file."
+        ),
     ] = "sochi",
-    target: Annotated[int, typer.Option("--target", "-t", help="Pool target.")] = 20,
+    target: Annotated[
+        int | None,
+        typer.Option(
+            "--target", "-t", help="Pool target (default 20; Classic 50).", show_default=False
+        ),
+    ] = None,
     whist_price: Annotated[
         str, typer.Option("--whist-price", help="Money per whist, e.g. 0.5.")
     ] = "1",

@@ -22,6 +22,7 @@ from prefcalc.resources import bundled
 from prefcalc.schemas import (
     ONE_LINE,
     AfterLast,
+    BombOrder,
     Closing,
     ConventionFile,
     EndsStreak,
@@ -33,7 +34,15 @@ from prefcalc.schemas import (
     first_error,
 )
 
-PRESETS = ("sochi", "leningrad", "rostov")
+PRESETS = ("sochi", "leningrad", "rostov", "classic")
+
+PRESET_TARGETS = {"classic": 50}
+"""The target a new game of a preset is played to when none is given (otherwise 20)."""
+
+
+def default_target(convention: str) -> int:
+    """The pool target of a new game when none is given: 50 for Classic (RULES.md 8.1), 20."""
+    return PRESET_TARGETS.get(convention.strip().lower(), 20)
 
 
 class Option(NamedTuple):
@@ -163,7 +172,77 @@ OPTIONS: tuple[Option, ...] = (
         "pool_to_mountain",
         "settlement: every point missing to the largest pool adds this much mountain",
     ),
+    Option(
+        "bombs.opening",
+        "Classic: one circle of all-pass deals per level k opens the game: tricks x 2^k, every player earns a bomb x2^k",
+    ),
+    Option(
+        "bombs.blind",
+        "Classic: an all-pass deal may name players who passed blind (--blind); each earns a bomb x2",
+    ),
+    Option(
+        "bombs.order",
+        "Classic: a declarer's game uses his 'oldest' bomb, or the one 'declared' (--bomb F); used up only if made",
+    ),
+    Option(
+        "dark_games",
+        "Classic: a game or misere ordered blind (--dark) counts x2",
+    ),
+    Option(
+        "dark_six_whisted",
+        "Classic: a dark 6 of spades must be whisted by both defenders",
+    ),
+    Option(
+        "liability_after_close",
+        "Classic: liability of the whisters from the first deal that starts with a closed pool: 'none' (unchanged) or a number",
+    ),
+    Option(
+        "talon_bonus",
+        "4-5 players: the sitting-out dealer writes whists per trick the talon gave the declarer (--talon N)",
+    ),
+    Option(
+        "return_whist",
+        "the sitting-out dealer may return the whist after both passed (--returned-by), the first defender after a half-whist (r)",
+    ),
+    Option(
+        "preference_combo",
+        "Classic: 'preference PLAYER' ends the game: his mountain off, every pool filled up, 'help_whists' per point given",
+    ),
+    Option(
+        "prizes.first_close",
+        "settlement: whists the first player to close his pool writes on every other player",
+    ),
+    Option(
+        "prizes.min_mountain",
+        "settlement: whists the player(s) with the smallest mountain write on every player not tied with them",
+    ),
+    Option(
+        "stalingrad",
+        "a 6 of spades must be whisted by both defenders (no pass, no half-whist)",
+    ),
 )
+
+SECTION_8: frozenset[str] = frozenset(
+    {
+        "dark_games",
+        "dark_six_whisted",
+        "stalingrad",
+        "bombs.opening",
+        "bombs.blind",
+        "bombs.order",
+        "liability_after_close",
+        "talon_bonus",
+        "return_whist",
+        "preference_combo",
+        "prizes.first_close",
+        "prizes.min_mountain",
+    }
+)
+"""The options of RULES.md section 8: off unless set, so a full house-rules table (or a
+ledger's stored table) written before they existed still loads, with them off."""
+
+SECTIONS = ("passes", "bombs", "prizes")
+"""The option tables of a convention file (``[passes]``, ``[bombs]``, ``[prizes]``)."""
 
 OPTION_BY_KEY: dict[str, Option] = {option.key: option for option in OPTIONS}
 
@@ -201,6 +280,18 @@ class Convention(NamedTuple):
     help_whists: int
     pool_to_mountain: Amount
     description: str = ""
+    dark_games: bool = False
+    bombs_opening: tuple[int, ...] = ()
+    bombs_blind: bool = False
+    bombs_order: BombOrder = "oldest"
+    liability_after_close: Amount | Literal["none"] = "none"
+    talon_bonus: bool = False
+    return_whist: bool = False
+    preference_combo: bool = False
+    prizes_first_close: int = 0
+    prizes_min_mountain: int = 0
+    dark_six_whisted: bool = False
+    stalingrad: bool = False
 
     def value(self, key: str) -> Any:
         """The value of option ``key`` (dotted name)."""
@@ -283,7 +374,7 @@ def _validate(values: Mapping[str, Any], source: str) -> dict[str, Any]:
     except ValidationError as exc:
         _, message = first_error(exc, frozenset())
         loc = exc.errors()[0]["loc"]
-        key = f"{loc[0]}.{loc[1]}" if loc[0] == "passes" and len(loc) > 1 else str(loc[0])
+        key = f"{loc[0]}.{loc[1]}" if loc[0] in SECTIONS and len(loc) > 1 else str(loc[0])
         raw = values.get(key, "")
         raise ConventionError(
             f"option '{key}': {_plain(message)} (got {shown(repr(raw))})", source
@@ -343,7 +434,11 @@ def from_table(table: Mapping[str, Any], source: str) -> Convention:
             description=str(description),
         )
     checked = _validate(flat, source)
-    missing = [option.key for option in OPTIONS if option.key not in checked]
+    missing = [
+        option.key
+        for option in OPTIONS
+        if option.key not in checked and option.key not in SECTION_8
+    ]
     if missing:
         raise ConventionError(
             f"missing option{'s' if len(missing) > 1 else ''} {', '.join(missing)} "

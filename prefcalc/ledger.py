@@ -22,6 +22,7 @@ from pydantic import ValidationError
 
 from prefcalc import files
 from prefcalc.amounts import Amount, exact_text, norm
+from prefcalc.classic import refusal
 from prefcalc.conventions import Convention, from_table, load_preset, to_jsonable
 from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
 from prefcalc.filelock import locked
@@ -37,6 +38,7 @@ from prefcalc.model import (
     Game,
     Join,
     Misere,
+    Preference,
     SetTerm,
     Suit,
     check_currency,
@@ -144,8 +146,6 @@ def _refusal(exc: ValidationError, path: str) -> LedgerError:
 
 _CONTRACTS: dict[str, tuple[int, Suit]] = {}  # "7h" -> (7, "h"), filled as contracts are read
 
-_NOT_YET = "is not scored by this prefcalc yet"
-
 
 def _game(f: LedgerFile, path: str) -> Game:
     """The record of a validated ledger, with the checks recording applies to every deal."""
@@ -198,6 +198,9 @@ def _game(f: LedgerFile, path: str) -> Game:
                 check_deal(game, deal, dealer, half_whist, seats)
             except DealError as exc:
                 raise fail(f"deals[{k}]", exc.message) from None
+            bad = refusal(convention, deal)
+            if bad is not None:
+                raise fail(f"deals[{k}].{bad[0]}", bad[1])
             passed.add((deal, dealer))
         if isinstance(deal, Join):
             seats = joined(seats, deal)
@@ -215,23 +218,33 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
                 known = _CONTRACTS[rec.contract] = parse_contract(rec.contract)
             except PrefcalcError as exc:
                 raise fail(f"deals[{k}].contract", exc.message) from None
-        if rec.dark or rec.bomb is not None or rec.talon is not None or rec.returned_by:
-            raise _not_yet(rec, k, fail)
-        defenders = []
-        for d in rec.defenders:
-            role = d.role
-            if role == "r":
-                raise _not_yet(rec, k, fail)
-            defenders.append(Defender(d.player, role, d.tricks))
+        defenders = [Defender(d.player, d.role, d.tricks) for d in rec.defenders]
+        if (
+            rec.dark
+            or rec.no_talon
+            or rec.bomb is not None
+            or rec.talon is not None
+            or rec.returned_by is not None
+        ):
+            return Contract(
+                rec.declarer,
+                known[0],
+                known[1],
+                rec.tricks,
+                tuple(defenders),
+                dark=rec.dark,
+                no_talon=rec.no_talon,
+                bomb=rec.bomb,
+                talon=rec.talon,
+                returned_by=rec.returned_by,
+            )
         return Contract(rec.declarer, known[0], known[1], rec.tricks, tuple(defenders))
     if isinstance(rec, PassesRecord):
         if rec.blind:
-            raise _not_yet(rec, k, fail)
+            return AllPass(tuple(rec.tricks.items()), rec.blind)
         return AllPass(tuple(rec.tricks.items()))
     if isinstance(rec, MisereRecord):
-        if rec.dark or rec.bomb is not None:
-            raise _not_yet(rec, k, fail)
-        return Misere(rec.declarer, rec.tricks)
+        return Misere(rec.declarer, rec.tricks, rec.dark, rec.no_talon, rec.bomb)
     if isinstance(rec, AdjustRecord):
         return Adjustment(rec.player, rec.pool, rec.mountain, tuple(rec.whists.items()), rec.note)
     if isinstance(rec, JoinRecord):
@@ -246,31 +259,8 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
             raise fail(f"deals[{k}].value", "the target must be a whole number")
         return SetTerm(rec.key, value)
     if isinstance(rec, PreferenceRecord):
-        raise _not_yet(rec, k, fail)
+        return Preference(rec.player)
     assert_never(rec)
-
-
-def _not_yet(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> LedgerError:
-    """A schema-2 record this prefcalc can store but not score yet, named precisely."""
-    where = f"deals[{k}]"
-    if isinstance(rec, ContractRecord | MisereRecord):
-        if rec.dark:
-            return fail(f"{where}.dark", f"a dark game (Classic) {_NOT_YET}")
-        if rec.bomb is not None:
-            return fail(f"{where}.bomb", f"a bomb (Classic) {_NOT_YET}")
-    if isinstance(rec, ContractRecord):
-        if rec.talon is not None:
-            return fail(f"{where}.talon", f"the dealer's talon bonus {_NOT_YET}")
-        if rec.returned_by is not None:
-            return fail(f"{where}.returned_by", f"a return of whist {_NOT_YET}")
-        for i, d in enumerate(rec.defenders):
-            if d.role == "r":
-                return fail(f"{where}.defenders[{i}].role", f"a return of whist ('r') {_NOT_YET}")
-    if isinstance(rec, PassesRecord):
-        return fail(f"{where}.blind", f"a blind pass (Classic bombs) {_NOT_YET}")
-    if isinstance(rec, PreferenceRecord):
-        return fail(f"{where}.kind", f"the 'Preference' combination {_NOT_YET}")
-    return fail(where, f"this record {_NOT_YET}")
 
 
 # --- record -> JSON ---------------------------------------------------------------------------
@@ -300,10 +290,14 @@ def deal_to_json(entry: Entry) -> dict[str, Any]:
             tricks=deal.tricks,
             defenders=defenders,
         )
+        _classic_json(deal, out)
     elif isinstance(deal, Misere):
         out.update(kind="misere", declarer=deal.declarer, tricks=deal.tricks)
+        _classic_json(deal, out)
     elif isinstance(deal, AllPass):
         out.update(kind="passes", tricks=dict(deal.tricks))
+        if deal.blind:
+            out["blind"] = list(deal.blind)
     elif isinstance(deal, SetTerm):
         out.update(kind="set", key=deal.key, value=_amount_json(deal.value))
     elif isinstance(deal, Adjustment):
@@ -315,6 +309,8 @@ def deal_to_json(entry: Entry) -> dict[str, Any]:
         if deal.whists:
             out["whists"] = {other: _amount_json(amount) for other, amount in deal.whists}
         out["note"] = deal.note
+    elif isinstance(deal, Preference):
+        out.update(kind="preference", player=deal.player)
     elif isinstance(deal, Join):
         out.update(kind="join", player=deal.player)
         if deal.after is not None:
@@ -324,6 +320,21 @@ def deal_to_json(entry: Entry) -> dict[str, Any]:
     if entry.forced:
         out["forced"] = True
     return out
+
+
+def _classic_json(deal: Contract | Misere, out: dict[str, Any]) -> None:
+    """The Classic fields of a game or misère (RULES.md 8.1), written only when set."""
+    if deal.dark:
+        out["dark"] = True
+    if deal.no_talon:
+        out["no_talon"] = True
+    if deal.bomb is not None:
+        out["bomb"] = deal.bomb
+    if isinstance(deal, Contract):
+        if deal.talon is not None:
+            out["talon"] = deal.talon
+        if deal.returned_by is not None:
+            out["returned_by"] = deal.returned_by
 
 
 def game_to_json_text(game: Game) -> str:

@@ -26,13 +26,14 @@ from prefcalc.errors import DealError, shown
 
 Suit: TypeAlias = Literal["s", "c", "d", "h", "nt"]
 """Spades, clubs, diamonds, hearts, no trump."""
-Role: TypeAlias = Literal["w", "p", "h"]
-"""A defender's answer: whist, pass, half-whist."""
+Role: TypeAlias = Literal["w", "p", "h", "r"]
+"""A defender's answer: whist, pass, half-whist, returned the whist after the other's
+half-whist (RULES.md 8.4)."""
 
 SUITS: tuple[Suit, ...] = ("s", "c", "d", "h", "nt")
 SUIT_SYMBOLS: dict[Suit, str] = {"s": "♠", "c": "♣", "d": "♦", "h": "♥", "nt": "NT"}
 LEVELS = (6, 7, 8, 9, 10)
-ROLES: tuple[Role, ...] = ("w", "p", "h")
+ROLES: tuple[Role, ...] = ("w", "p", "h", "r")
 
 
 class Defender(NamedTuple):
@@ -55,6 +56,16 @@ class Contract(NamedTuple):
     suit: Suit
     tricks: int | None
     defenders: tuple[Defender, ...]
+    dark: bool = False
+    """Ordered blind (Classic, RULES.md 8.1): the deal counts ×2."""
+    no_talon: bool = False
+    """Played without the talon: outranks the same game in bidding, no effect on the score."""
+    bomb: int | None = None
+    """The bomb the declarer names (``bombs.order = declared``): its factor, e.g. 4."""
+    talon: int | None = None
+    """The tricks the talon gave the declarer (``talon_bonus``, 4-5 players, RULES.md 8.3)."""
+    returned_by: str | None = None
+    """The sitting-out dealer who returned the whist after both defenders passed (8.4)."""
 
     @property
     def label(self) -> str:
@@ -74,12 +85,17 @@ class Misere(NamedTuple):
 
     declarer: str
     tricks: int
+    dark: bool = False
+    no_talon: bool = False
+    bomb: int | None = None
 
 
 class AllPass(NamedTuple):
-    """An all-pass deal (распасы): tricks taken by every active player."""
+    """An all-pass deal (распасы): tricks taken by every active player; ``blind``: the
+    players who passed blind (Classic bombs: each earns a bomb ×2)."""
 
     tricks: tuple[tuple[str, int], ...]
+    blind: tuple[str, ...] = ()
 
 
 class Adjustment(NamedTuple):
@@ -90,6 +106,13 @@ class Adjustment(NamedTuple):
     mountain: Amount = 0
     whists: tuple[tuple[str, Amount], ...] = ()
     note: str = ""
+
+
+class Preference(NamedTuple):
+    """The "Preference" combination (RULES.md 8.5): ``player`` declares it and the game
+    ends at once (his mountain off, every pool filled up to the target)."""
+
+    player: str
 
 
 class Join(NamedTuple):
@@ -114,7 +137,7 @@ class SetTerm(NamedTuple):
 
 SET_KEYS: tuple[Literal["target", "whist_price"], ...] = ("target", "whist_price")
 
-Deal = Contract | Misere | AllPass | Adjustment | Join | SetTerm
+Deal = Contract | Misere | AllPass | Adjustment | Join | SetTerm | Preference
 
 
 class Entry(NamedTuple):
@@ -460,6 +483,10 @@ def check_deal(
         return
     if dealer is None:
         raise DealError("a deal needs its dealer")
+    if isinstance(deal, Preference):
+        _known(seats, deal.player)
+        _sits_out(seats, dealer, deal.player, "holds no cards to declare the Preference")
+        return
     active = active_players(game, dealer, seats)
     if isinstance(deal, AllPass):
         names = [name for name, _ in deal.tricks]
@@ -475,6 +502,11 @@ def check_deal(
             )
         for name, count in deal.tricks:
             _tricks(count, name)
+        for name in deal.blind:
+            _known(seats, name)
+            _sits_out(seats, dealer, name, "cannot pass blind")
+        if len(set(deal.blind)) != len(deal.blind):
+            raise DealError("a player is listed twice as passing blind")
         total = sum(count for _, count in deal.tricks)
         if total != 10:
             if len(seats) == 2:
@@ -508,10 +540,17 @@ def _check_contract(
             raise DealError(f"{d.player} declares and cannot also defend")
         _sits_out(seats, dealer, d.player, "cannot defend")
         if d.role not in ROLES:
-            raise DealError(f"unknown role '{shown(d.role)}' for {d.player} (use w, wN, p or h)")
+            raise DealError(f"unknown role '{shown(d.role)}' for {d.player} (use w, wN, p, h or r)")
         _tricks(d.tricks, d.player)
     if len(set(names)) != len(names):
         raise DealError("a defender is listed twice")
+    if deal.talon is not None:
+        if not sitting_out(seats, dealer):
+            raise DealError(
+                "the talon bonus is written by a sitting-out dealer: only at 4 or 5 players"
+            )
+        if not 0 <= deal.talon <= 2:
+            raise DealError(f"--talon is 0, 1 or 2 tricks, not {shown(str(deal.talon))}")
     expected = [p for p in active if p != deal.declarer]
     if len(expected) == 1:
         _check_gusarik(deal, expected[0], half_whist)
@@ -520,6 +559,12 @@ def _check_contract(
     if missing or len(names) != 2:
         raise DealError(f"both defenders are needed: {' and '.join(expected)}")
     roles = sorted(d.role for d in deal.defenders)
+    if deal.returned_by is not None:
+        _check_dealer_return(seats, deal, dealer, roles)
+        return
+    if "r" in roles:
+        _check_returned(deal, roles, half_whist)
+        return
     whisters = [d for d in deal.defenders if d.role == "w"]
     if "h" in roles:
         if roles != ["h", "p"]:
@@ -560,6 +605,48 @@ def _check_contract(
             raise DealError(f"{passer.player} passed: the lone whister takes the defence's tricks")
 
 
+def _check_dealer_return(
+    seats: tuple[str, ...], deal: Contract, dealer: str, roles: list[Role]
+) -> None:
+    """A whist returned by the sitting-out dealer after both defenders passed (RULES.md 8.4):
+    a played game with the dealer as the only whister."""
+    if deal.returned_by != dealer or not sitting_out(seats, dealer):
+        raise DealError(
+            f"only the sitting-out dealer ({dealer}) can return the whist, not {deal.returned_by}"
+            if sitting_out(seats, dealer)
+            else "only a sitting-out dealer (4 or 5 players) can return the whist"
+        )
+    if roles != ["p", "p"]:
+        raise DealError("the dealer returns the whist only when both defenders passed (p p)")
+    if deal.tricks is None:
+        raise DealError("a returned whist is played: give the declarer's tricks (0-10)")
+    if any(d.tricks not in (None, 0) for d in deal.defenders):
+        raise DealError("the dealer plays the defence: the passers' tricks are not written")
+
+
+def _check_returned(deal: Contract, roles: list[Role], half_whist: bool) -> None:
+    """Role ``r``: the first defender returned the whist after the second's half-whist
+    (RULES.md 8.4): a played game with the returner as the lone whister."""
+    if roles != ["h", "r"]:
+        raise DealError("r (returned the whist) needs the other defender's half-whist (h)")
+    if not half_whist:
+        raise DealError("half-whist is not played under this convention (half_whist = false)")
+    if deal.level > 7:
+        raise DealError(f"half-whist is only possible on 6 and 7, not on {deal.level}")
+    if deal.tricks is None:
+        raise DealError("a returned whist is played: give the declarer's tricks (0-10)")
+    returner = next(d for d in deal.defenders if d.role == "r")
+    defence = 10 - deal.tricks
+    if returner.tricks is not None and returner.tricks != defence:
+        raise DealError(
+            f"{returner.player} took {returner.tricks} but the declarer's {deal.tricks} "
+            f"leave {defence}"
+        )
+    half = next(d for d in deal.defenders if d.role == "h")
+    if half.tricks not in (None, 0):
+        raise DealError(f"{half.player} half-whisted: the returner takes the defence's tricks")
+
+
 def _check_gusarik(deal: Contract, other: str, half_whist: bool) -> None:
     """Two players (Gusarik, RULES.md 8.7): the other player defends alone with the dummy:
     ``w`` (plays, answers for the whole defence), ``h`` (leaves for his tricks, 6 and 7
@@ -570,6 +657,10 @@ def _check_gusarik(deal: Contract, other: str, half_whist: bool) -> None:
             f"or {other}:p"
         )
     lone = deal.defenders[0]
+    if lone.role == "r":
+        raise DealError("r (returned the whist) needs the other defender's half-whist (h)")
+    if deal.returned_by is not None:
+        raise DealError("only a sitting-out dealer (4 or 5 players) can return the whist")
     if lone.role == "h":
         if not half_whist:
             raise DealError("half-whist is not played under this convention (half_whist = false)")

@@ -28,6 +28,7 @@ from prefcalc.model import (
     Defender,
     Join,
     Misere,
+    Preference,
     Role,
     SetTerm,
     Suit,
@@ -50,9 +51,11 @@ _SUIT_ALIASES: dict[str, Suit] = {
     "б/к": "nt", "безкозыря": "nt",
 }  # fmt: skip
 _CONTRACT = re.compile(r"^(\d+)(.*)$")
-_ROLE = re.compile(r"^(w|p|h|в|п|пв)(\d+)?$")
-_ROLES: dict[str, Role] = {"w": "w", "p": "p", "h": "h", "в": "w", "п": "p", "пв": "h"}
-"""Roles: w/в whist, p/п pass, h/пв half-whist (полвиста)."""
+_ROLE = re.compile(r"^(w|p|h|r|в|п|пв)(\d+)?$")
+_ROLES: dict[str, Role] = {
+    "w": "w", "p": "p", "h": "h", "r": "r", "в": "w", "п": "p", "пв": "h",
+}  # fmt: skip
+"""Roles: w/в whist, p/п pass, h/пв half-whist (полвиста), r returned the whist."""
 
 
 def resolve_player(word: str, players: Sequence[str]) -> str:
@@ -127,13 +130,73 @@ def parse_defender(text: str, players: Sequence[str]) -> Defender:
         )
     tricks = None
     if match.group(2) is not None:
-        if _ROLES[match.group(1)] != "w":
+        if _ROLES[match.group(1)] not in ("w", "r"):
             raise NotationError(f"only a whister's tricks are written ('{shown(text)}')")
         tricks = parse_tricks(match.group(2), f"{shown(name)}'s tricks")
     return Defender(resolve_player(name, players), _ROLES[match.group(1)], tricks)
 
 
+_GAME_FLAGS = ("--dark", "--no-talon", "--bomb", "--talon", "--returned-by")
+_MISERE_FLAGS = ("--dark", "--no-talon", "--bomb")
+_VALUED = frozenset({"--bomb", "--blind", "--talon", "--returned-by"})
+"""Flags followed by a value (``--bomb 4`` or ``--bomb=4``)."""
+
+
+NOTATION_FLAGS = ("--dark", "--no-talon", "--bomb", "--talon", "--returned-by", "--blind")
+"""The flags a deal's words may carry (Classic, RULES.md 8): front ends pass them on."""
+
+
+def split_flags(
+    words: Sequence[str], allowed: Sequence[str], what: str
+) -> tuple[list[str], dict[str, str | bool]]:
+    """The words of a game or misère without its Classic flags (``--dark``, ``--no-talon``,
+    RULES.md 8.1), and the flags found (``{"--dark": True}``)."""
+    rest: list[str] = []
+    found: dict[str, str | bool] = {}
+    queue = list(words)
+    while queue:
+        word = queue.pop(0)
+        if word.startswith("--") and len(word) > 2:
+            key, eq, inline = word.partition("=")
+            key = key.lower()
+            if key not in allowed:
+                raise NotationError(
+                    f"unknown option '{shown(word)}' for {what} (use {', '.join(allowed)})"
+                )
+            if key in found:
+                raise NotationError(f"{key} is given twice")
+            if key in _VALUED:
+                if eq:
+                    found[key] = inline
+                elif queue:
+                    found[key] = queue.pop(0)
+                else:
+                    raise NotationError(f"{key} needs a value")
+            elif eq:
+                raise NotationError(f"{key} takes no value")
+            else:
+                found[key] = True
+        else:
+            rest.append(word)
+    return rest, found
+
+
+def _bomb(flags: dict[str, str | bool]) -> int | None:
+    """``--bomb F``: the factor of the bomb a declarer names (2, 4, 8...)."""
+    text = flags.get("--bomb")
+    if not isinstance(text, str):
+        return None
+    try:
+        value = parse_whole(text)
+    except AmountError:
+        value = 0
+    if value < 2 or value > 1024 or value & (value - 1):
+        raise NotationError(f"--bomb takes a bomb's factor (2, 4, 8...), not '{shown(text)}'")
+    return value
+
+
 def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
+    words, flags = split_flags(words, _GAME_FLAGS, "a contract")
     if len(players) == 2 and len(words) != 4:
         raise NotationError(
             "two players (Gusarik): a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE, e.g. Anna 6s 5 Boris:w"
@@ -146,14 +209,50 @@ def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
     level, suit = parse_contract(words[1])
     tricks = parse_tricks(words[2], "the declarer's tricks", allow_dash=True)
     defenders = tuple(parse_defender(w, players) for w in words[3:])
-    return Contract(declarer, level, suit, tricks, defenders)
+    return Contract(
+        declarer,
+        level,
+        suit,
+        tricks,
+        defenders,
+        dark="--dark" in flags,
+        no_talon="--no-talon" in flags,
+        bomb=_bomb(flags),
+        talon=_talon(flags),
+        returned_by=_returner(flags, players),
+    )
+
+
+def _talon(flags: dict[str, str | bool]) -> int | None:
+    """``--talon N``: the tricks the talon gave the declarer (0-2, RULES.md 8.3)."""
+    text = flags.get("--talon")
+    if not isinstance(text, str):
+        return None
+    try:
+        value = parse_whole(text)
+    except AmountError:
+        value = -1
+    if not 0 <= value <= 2:
+        raise NotationError(f"--talon is 0, 1 or 2 tricks, not '{shown(text)}'")
+    return value
+
+
+def _returner(flags: dict[str, str | bool], players: Sequence[str]) -> str | None:
+    """``--returned-by NAME``: the dealer who returned the whist (RULES.md 8.4)."""
+    text = flags.get("--returned-by")
+    return resolve_player(text, players) if isinstance(text, str) else None
 
 
 def parse_misere(words: Sequence[str], players: Sequence[str]) -> Misere:
+    words, flags = split_flags(words, _MISERE_FLAGS, "a misère")
     if len(words) != 2:
         raise NotationError("a misère needs DECLARER TRICKS, e.g. misere Anna 0")
     return Misere(
-        resolve_player(words[0], players), parse_tricks(words[1], "the misère tricks") or 0
+        resolve_player(words[0], players),
+        parse_tricks(words[1], "the misère tricks") or 0,
+        dark="--dark" in flags,
+        no_talon="--no-talon" in flags,
+        bomb=_bomb(flags),
     )
 
 
@@ -161,30 +260,35 @@ def parse_passes(
     words: Sequence[str], players: Sequence[str], active: Sequence[str] | None = None
 ) -> AllPass:
     """``Anna=2 Boris=5 Vera=3``, or the bare tricks ``2 5 3`` in the seating order of the
-    ``active`` players (those who hold cards in this deal)."""
+    ``active`` players (those who hold cards in this deal); ``--blind A,B`` names the
+    players who passed blind (Classic bombs)."""
+    words, flags = split_flags(words, ("--blind",), "an all-pass deal")
     if not words:
         raise NotationError(
             "an all-pass deal needs every active player's tricks, e.g. Anna=2 Boris=5 Vera=3"
         )
+    tricks: list[tuple[str, int]] = []
     if active is not None and all("=" not in w for w in words):
         if len(words) != len(active):
             raise NotationError(
                 f"{len(words)} trick counts for {len(active)} active players "
                 f"({', '.join(active)}): give one each, in seating order"
             )
-        return AllPass(
-            tuple(
-                (name, parse_tricks(w, f"{name}'s tricks") or 0)
-                for name, w in zip(active, words, strict=True)
-            )
-        )
-    tricks: list[tuple[str, int]] = []
-    for word in words:
-        name, sep, count = word.partition("=")
-        if not sep:
-            raise NotationError(f"cannot read '{shown(word)}' (write NAME=TRICKS, e.g. Anna=2)")
-        player = resolve_player(name, players)
-        tricks.append((player, parse_tricks(count, f"{shown(name)}'s tricks") or 0))
+        for name, word in zip(active, words, strict=True):
+            tricks.append((name, parse_tricks(word, f"{shown(name)}'s tricks") or 0))
+    else:
+        for word in words:
+            name, sep, count = word.partition("=")
+            if not sep:
+                raise NotationError(f"cannot read '{shown(word)}' (write NAME=TRICKS, e.g. Anna=2)")
+            player = resolve_player(name, players)
+            tricks.append((player, parse_tricks(count, f"{shown(name)}'s tricks") or 0))
+    blind = flags.get("--blind")
+    if isinstance(blind, str):
+        names = [part for part in blind.split(",") if part.strip()]
+        if not names:
+            raise NotationError("--blind needs the names of the players who passed blind")
+        return AllPass(tuple(tricks), tuple(resolve_player(n.strip(), players) for n in names))
     return AllPass(tuple(tricks))
 
 
@@ -272,13 +376,21 @@ def parse_join(words: Sequence[str], players: Sequence[str]) -> Join:
     return Join(rest[0], after)
 
 
-KINDS = ("game", "misere", "passes", "adjust", "join", "set")
+def parse_preference(words: Sequence[str], players: Sequence[str]) -> Preference:
+    """``Anna``: the player who declares the "Preference" combination (RULES.md 8.5)."""
+    if len(words) != 1:
+        raise NotationError("the Preference combination needs PLAYER, e.g. preference Anna")
+    return Preference(resolve_player(words[0], players))
+
+
+KINDS = ("game", "misere", "passes", "adjust", "join", "preference", "set")
 KIND_ALIASES: dict[str, str] = {
     "game": "game", "игра": "game",
     "misere": "misere", "мизер": "misere",
     "passes": "passes", "распасы": "passes", "распас": "passes",
     "adjust": "adjust",
     "join": "join",
+    "preference": "preference",
     "set": "set",
 }  # fmt: skip
 """Deal kinds by every name the notation takes (English and Russian)."""
@@ -343,7 +455,26 @@ def parse_words(
         return parse_join(rest, players)
     if kind == "set":
         return parse_set(rest)
+    if kind == "preference":
+        return parse_preference(rest, players)
     raise NotationError(f"unknown deal kind '{shown(words[0])}' (use {', '.join(KINDS)})")
+
+
+def _flags(deal: Contract | Misere) -> str:
+    """The Classic flags of a game or misère as the shorthand writes them (``""``: none)."""
+    out = ""
+    if deal.dark:
+        out += " --dark"
+    if deal.no_talon:
+        out += " --no-talon"
+    if deal.bomb is not None:
+        out += f" --bomb {deal.bomb}"
+    if isinstance(deal, Contract):
+        if deal.talon is not None:
+            out += f" --talon {deal.talon}"
+        if deal.returned_by is not None:
+            out += f" --returned-by {deal.returned_by}"
+    return out
 
 
 def describe(deal: Deal) -> str:
@@ -353,15 +484,18 @@ def describe(deal: Deal) -> str:
         defenders = " ".join(
             f"{d.player}:{d.role}{'' if d.tricks is None else d.tricks}" for d in deal.defenders
         )
-        return f"game {deal.declarer} {deal.level}{deal.suit} {tricks} {defenders}"
+        return f"game {deal.declarer} {deal.level}{deal.suit} {tricks} {defenders}" + _flags(deal)
     if isinstance(deal, Misere):
-        return f"misere {deal.declarer} {deal.tricks}"
+        return f"misere {deal.declarer} {deal.tricks}" + _flags(deal)
     if isinstance(deal, AllPass):
-        return "passes " + " ".join(f"{name}={n}" for name, n in deal.tricks)
+        blind = f" --blind {','.join(deal.blind)}" if deal.blind else ""
+        return "passes " + " ".join(f"{name}={n}" for name, n in deal.tricks) + blind
     if isinstance(deal, Join):
         return f"join {deal.player}" + (f" --after {deal.after}" if deal.after else "")
     if isinstance(deal, SetTerm):
         return f"set {deal.key}={exact_text(deal.value)}"
+    if isinstance(deal, Preference):
+        return f"preference {deal.player}"
     if not isinstance(deal, Adjustment):
         assert_never(deal)
     parts = [f"adjust {deal.player}"]

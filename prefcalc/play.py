@@ -24,7 +24,7 @@ from typing import TextIO
 from prefcalc import api
 from prefcalc.errors import NotationError, PrefcalcError, one_line
 from prefcalc.model import Entry, Game, seating
-from prefcalc.notation import kind_of, resolve_player
+from prefcalc.notation import NOTATION_FLAGS, kind_of, resolve_player
 
 COMMANDS = (
     "game",
@@ -241,8 +241,9 @@ class Session:
                 dealer = value if eq else next(items, None)
                 if not dealer:
                     raise NotationError("--dealer needs a name")
-            elif word.startswith("--"):
-                raise NotationError(f"no such option '{key}'" + _suggest(key, DEAL_OPTIONS))
+            elif word.startswith("--") and key not in NOTATION_FLAGS:
+                choices = (*DEAL_OPTIONS, *NOTATION_FLAGS)
+                raise NotationError(f"no such option '{key}'" + _suggest(key, choices))
             else:
                 rest.append(word)
         return rest, dealer, force

@@ -250,6 +250,15 @@ def _factor(value: Any) -> Amount:
     return number
 
 
+def _share_or_none(value: Any) -> Amount | Literal["none"]:
+    if isinstance(value, str) and value.strip().lower() == "none":
+        return "none"
+    try:
+        return _share(value)
+    except (ValueError, ArithmeticError, TypeError):
+        raise ValueError("expected 'none' or a number between 0 and 1") from None
+
+
 _Whole = BeforeValidator(_whole)
 _Lower = BeforeValidator(_lower)
 _Listed = BeforeValidator(_listed)
@@ -265,6 +274,11 @@ ExitLevels = Annotated[tuple[Level, ...], Field(min_length=1, max_length=50), _L
 Flag = Annotated[bool, PlainValidator(_flag), WithJsonSchema({"type": "boolean"})]
 Share = Annotated[Amount, PlainValidator(_share), WithJsonSchema(_NUMBER_SCHEMA)]
 Factor = Annotated[Amount, PlainValidator(_factor), WithJsonSchema(_NUMBER_SCHEMA)]
+ShareOrNone = Annotated[
+    Amount | Literal["none"],
+    PlainValidator(_share_or_none),
+    WithJsonSchema({"anyOf": [{"const": "none"}, *_NUMBER_SCHEMA["anyOf"]]}),
+]
 PriceOrWhole = Annotated[Literal["price"] | NonNegative, BeforeValidator(_price_or_whole)]
 
 LoneWhister = Literal["greedy", "gentleman"]
@@ -291,6 +305,28 @@ class PassesOptions(_Frozen):
     exit: ExitLevels | None = None
     misere_ends: Flag | None = None
     ends_streak: Annotated[EndsStreak, _Lower] | None = None
+
+
+BombOrder = Literal["oldest", "declared"]
+BombLevels = Annotated[
+    tuple[Annotated[int, Field(ge=1, le=10), _Whole], ...], Field(max_length=10), _Listed
+]
+"""The opening circles' levels k (a bomb ×2^k each), e.g. ``[1, 2, 3]``; ``[]``: none."""
+
+
+class BombsOptions(_Frozen):
+    """Classic bombs (ёлочки, RULES.md 8.1)."""
+
+    opening: BombLevels | None = None
+    blind: Flag | None = None
+    order: Annotated[BombOrder, _Lower] | None = None
+
+
+class PrizesOptions(_Frozen):
+    """Prizes of a "horse-race" game (RULES.md 8.6), in whists."""
+
+    first_close: NonNegative | None = None
+    min_mountain: NonNegative | None = None
 
 
 class ConventionFile(_Frozen):
@@ -320,7 +356,16 @@ class ConventionFile(_Frozen):
     help: Annotated[HelpRule, _Lower] | None = None
     help_whists: NonNegative | None = None
     pool_to_mountain: Factor | None = None
+    dark_games: Flag | None = None
+    dark_six_whisted: Flag | None = None
+    stalingrad: Flag | None = None
+    liability_after_close: ShareOrNone | None = None
+    talon_bonus: Flag | None = None
+    return_whist: Flag | None = None
+    preference_combo: Flag | None = None
     passes: PassesOptions | None = None
+    bombs: BombsOptions | None = None
+    prizes: PrizesOptions | None = None
 
 
 # --- errors ------------------------------------------------------------------------------------

@@ -23,7 +23,9 @@ and the sitting-out dealer's consolation. They use the letters of RULES.md secti
 """
 
 import string
+from collections.abc import Mapping
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, assert_never
 
 from prefcalc.amounts import Amount, fmt, norm
@@ -38,6 +40,7 @@ from prefcalc.model import (
     Game,
     Join,
     Misere,
+    Preference,
     SetTerm,
     joined,
     seat_after,
@@ -108,6 +111,10 @@ class Scored(NamedTuple):
     price: Amount | None
     min_level: int
     finished: bool
+    factor: int = 1
+    """F, the deal factor (RULES.md 8.1): the declarer's bomb × 2 if dark."""
+    bombs: tuple[tuple[str, str, int], ...] = ()
+    """What the deal did to the bombs: ``(player, "earned" | "used" | "kept", factor)``."""
 
 
 class Problem(NamedTuple):
@@ -137,6 +144,17 @@ class Sheet(NamedTuple):
     problems: tuple[Problem, ...]
     sitting_out: tuple[str, ...] = ()
     """Who sits out the next deal: the next dealer at four, him and the one after at five."""
+    unpriced: tuple[Problem, ...] = ()
+    """Deals this convention cannot price as recorded (a Classic night re-scored under
+    Sochi: a dark game, a bomb); they are scored without what it cannot price."""
+    bombs: Mapping[str, tuple[int, ...]] = MappingProxyType({})
+    """Every player's bombs (their factors) in the order earned (Classic, RULES.md 8.1)."""
+    opening: tuple[int, int, int] | None = None
+    """During the opening circles: the next deal's circle, the number of circles and its
+    factor ``2^k``; ``None`` once they are over (or without them)."""
+    first_closed: str | None = None
+    """The first player whose pool reached the target (``prizes.first_close``, RULES.md 8.8:
+    the first pool write that reached it, in the order of the writes)."""
 
     @property
     def passes_price(self) -> Amount:
@@ -151,8 +169,12 @@ class _State:
     """The running sheet while replaying (lists indexed by seat, for speed)."""
 
     __slots__ = (
+        "bombs",
+        "classic",
         "closing_each",
+        "events",
         "everyone",
+        "factor",
         "help",
         "help_whists",
         "mountain",
@@ -161,6 +183,7 @@ class _State:
         "present",
         "seat",
         "target",
+        "unpriced",
         "whists",
         "writes",
     )
@@ -187,6 +210,11 @@ class _State:
         self.help = convention.help
         self.help_whists = convention.help_whists
         self.writes: list[Write] = []
+        self.unpriced: list[str] = []  # what the convention cannot price in the current deal
+        self.bombs: list[list[int]] = [[] for _ in range(n)]  # held, in the order earned
+        self.classic = bool(convention.bombs_opening) or convention.bombs_blind
+        self.factor = 1  # F of the current deal
+        self.events: list[tuple[str, str, int]] = []  # bombs earned, used, kept in this deal
 
     # -- raw writes ------------------------------------------------------------------
     def to_mountain(self, i: int, amount: Amount, template: str, *args: Any) -> None:
@@ -312,19 +340,99 @@ def _score_contract(st: _State, conv: Convention, deal: Contract, away: tuple[in
     dealer; 5: the dealer and the next dealer); only the dealer writes his consolation, and
     help never goes to any of them.
     """
+    use = None
+    f, fx = 1, ""
+    if deal.dark or deal.bomb is not None or (st.classic and st.bombs[st.seat[deal.declarer]]):
+        f, fx, use = _deal_factor(st, conv, deal)
     if deal.tricks is None:
-        _not_played(st, conv, deal, away)
+        _not_played(st, conv, deal, away, f, fx)
+        if use is not None:
+            _bomb_after(st, deal.declarer, use, True)
+        if deal.talon is not None:
+            _talon_bonus(st, conv, deal, _terms(st, conv, deal, deal.level, f, fx), away)
         return
-    terms = _terms(st, conv, deal, deal.tricks)
-    whisters = deal.whisters
-    failed = _shortfall(st, conv, terms, whisters)
-    _declarer(st, conv, terms, failed + away)
-    if len(deal.defenders) == 1:
-        _gusarik_whister(st, terms, whisters[0])
+    terms = _terms(st, conv, deal, deal.tricks, f, fx)
+    if use is not None:
+        _bomb_after(st, deal.declarer, use, not terms.u)
+    if deal.returned_by is not None and away:
+        _dealer_return(st, conv, terms, away)
     else:
-        _defence_whists(st, conv, deal, terms, whisters)
-    if away:
-        _dealer(st, conv, terms, away[0])
+        whisters = deal.whisters
+        if not whisters:  # role r: the returner is the lone whister, greedy (RULES.md 8.4)
+            whisters = tuple(x for x in deal.defenders if x.role == "r")
+            conv = conv._replace(lone_whister="greedy")
+        failed = _shortfall(st, conv, terms, whisters)
+        _declarer(st, conv, terms, failed + away)
+        if len(deal.defenders) == 1:
+            _gusarik_whister(st, terms, whisters[0])
+        else:
+            _defence_whists(st, conv, deal, terms, whisters)
+        if away:
+            _dealer(st, conv, terms, away[0])
+    if deal.talon is not None:
+        _talon_bonus(st, conv, deal, terms, away)
+
+
+def _talon_bonus(
+    st: _State, conv: Convention, deal: Contract, k: "_Terms", away: tuple[int, ...]
+) -> None:
+    """The 4-player dealer's talon bonus (RULES.md 8.3): the sitting-out dealer writes
+    ``N × W × F`` whists on the declarer for the N tricks the talon gave him, made or not."""
+    n = deal.talon or 0
+    if not conv.talon_bonus:
+        st.unpriced.append("the talon bonus needs talon_bonus = true: not written")
+        return
+    if not away or not n:
+        return
+    amount = n * k.w * k.f
+    st.to_whists(
+        away[0],
+        k.declarer,
+        amount,
+        "talon bonus on {0}: {1:trick} × {2}" + k.fx + " = {3}",
+        k.label,
+        n,
+        k.w,
+        amount,
+    )
+
+
+def _dealer_return(st: _State, conv: Convention, k: "_Terms", away: tuple[int, ...]) -> None:
+    """Both defenders passed and the sitting-out dealer returned the whist (RULES.md 8.4):
+    he is the only whister, greedy (``d × W``), fully responsible for the norm (liability 1,
+    also after a pool closed) and on a remise writes the consolation of both defenders
+    (``2 × u × C``); the passers write nothing, and there is no dealer's consolation."""
+    dealer = away[0]
+    need = _norm_of(conv, k.level)
+    failed: tuple[int, ...] = ()
+    if k.d < need:
+        missing = need - k.d
+        amount = missing * k.w * k.f
+        st.to_mountain(
+            dealer,
+            amount,
+            "dealer's return, whister's shortfall on {0}: {1} missing × {2}" + k.fx + " = {3}",
+            k.label,
+            missing,
+            k.w,
+            amount,
+        )
+        failed = (dealer,)
+    _declarer(st, conv, k, failed + away)
+    _whists_for_tricks(st, k, dealer, k.d)
+    if k.u:
+        cons = 2 * k.u * k.c * k.f
+        st.to_whists(
+            dealer,
+            k.declarer,
+            cons,
+            "consolation of both defenders (dealer's return): 2 × {0:undertrick} × {1}"
+            + k.fx
+            + " = {2}",
+            k.u,
+            k.c,
+            cons,
+        )
 
 
 class _Terms(NamedTuple):
@@ -338,17 +446,75 @@ class _Terms(NamedTuple):
     c: Amount  # C
     u: int  # u = max(0, L − t)
     d: int  # d = 10 − t
+    f: int = 1  # F, the deal factor (RULES.md 8.1): bomb × (2 if dark)
+    fx: str = ""  # F in a reason: `` × 16 (triple bomb, dark)``, ``""`` when F = 1
 
 
-def _terms(st: _State, conv: Convention, deal: Contract, t: int) -> _Terms:
+def _terms(
+    st: _State, conv: Convention, deal: Contract, t: int, f: int = 1, fx: str = ""
+) -> _Terms:
     level = deal.level
     p = _price(conv, level)
     w = p * conv.whist_factor
     u = level - t if t < level else 0
-    return _Terms(deal.label, st.seat[deal.declarer], level, p, w, _consolation(conv, w), u, 10 - t)
+    return _Terms(
+        deal.label, st.seat[deal.declarer], level, p, w, _consolation(conv, w), u, 10 - t, f, fx
+    )
 
 
-def _not_played(st: _State, conv: Convention, deal: Contract, away: tuple[int, ...]) -> None:
+def _deal_factor(
+    st: _State, conv: Convention, deal: Contract | Misere
+) -> tuple[int, str, int | None]:
+    """The deal factor ``F = bomb × (2 if dark)`` of a game or misère (RULES.md 8.1), its
+    words for the reasons (`` × 16 (triple bomb, dark)``) and the index of the declarer's
+    bomb it uses (``None``: none). What the convention cannot price (a dark game without
+    ``dark_games``, a bomb the declarer does not hold) is left out and listed."""
+    from prefcalc.classic import bomb_name, factor_words
+
+    dark = deal.dark
+    if dark and not conv.dark_games:
+        st.unpriced.append("a dark game needs dark_games = true: scored without its ×2")
+        dark = False
+    held = st.bombs[st.seat[deal.declarer]]
+    use: int | None = None
+    if deal.bomb is not None:
+        if conv.bombs_order != "declared":
+            st.unpriced.append(
+                f"--bomb {deal.bomb} needs bombs.order = declared: scored without the bomb"
+            )
+        elif deal.bomb not in held:
+            has = ", ".join(f"×{b}" for b in held) or "none"
+            st.unpriced.append(
+                f"{deal.declarer} holds no {bomb_name(deal.bomb)} ×{deal.bomb} (bombs: {has})"
+            )
+        else:
+            use = held.index(deal.bomb)
+    elif held and conv.bombs_order == "oldest":
+        use = 0
+    bomb = held[use] if use is not None else 1
+    f = bomb * (2 if dark else 1)
+    st.factor = f
+    return f, (f" × {f} ({factor_words(bomb, dark)})" if f != 1 else ""), use
+
+
+def _bomb_after(st: _State, declarer: str, use: int, made: bool) -> None:
+    """The declarer's bomb: used up when the contract is made (an unplayed game counts as
+    made), kept on a remise (RULES.md 8.1)."""
+    held = st.bombs[st.seat[declarer]]
+    if made:
+        st.events.append((declarer, "used", held.pop(use)))
+    else:
+        st.events.append((declarer, "kept", held[use]))
+
+
+def _not_played(
+    st: _State,
+    conv: Convention,
+    deal: Contract,
+    away: tuple[int, ...],
+    f: int = 1,
+    fx: str = "",
+) -> None:
     """Not played (RULES.md 4.2): both defenders passed, or one passed and the other said
     half-whist. Either way the game counts as made (``P`` into the declarer's pool); the
     half-whister writes ``W`` per trick for half the norm (2 tricks on a 6, 1 on a 7)."""
@@ -364,20 +530,24 @@ def _not_played(st: _State, conv: Convention, deal: Contract, away: tuple[int, .
         st.to_whists(
             st.seat[half.player],
             declarer,
-            tricks * w,
-            "left for own tricks on {0}: {1:trick} × {2} = {3}"
-            if alone
-            else "half-whist on {0}: {1:trick} × {2} = {3}",
+            tricks * w * f,
+            (
+                "left for own tricks on {0}: {1:trick} × {2}"
+                if alone
+                else "half-whist on {0}: {1:trick} × {2}"
+            )
+            + fx
+            + " = {3}",
             label,
             tricks,
             w,
-            tricks * w,
+            tricks * w * f,
         )
         how = "left for own tricks" if alone else "half-whist"
         why = f"{label} not played ({how}), counts as made"
     else:
         why = f"{label} not played ({'passed' if alone else 'both passed'}), counts as made"
-    _made(st, conv, declarer, p, why, away)
+    _made(st, conv, declarer, p * f, why + fx, away)
 
 
 def _declarer(st: _State, conv: Convention, k: _Terms, excluded: tuple[int, ...]) -> None:
@@ -385,18 +555,26 @@ def _declarer(st: _State, conv: Convention, k: _Terms, excluded: tuple[int, ...]
     the pool (help rule, ``mountain_first``), never to the ``excluded`` seats; remise →
     ``u × P × remise_factor`` into his mountain."""
     if not k.u:
-        _made(st, conv, k.declarer, k.p, f"{k.label} made", excluded)
+        _made(st, conv, k.declarer, k.p * k.f, f"{k.label} made{k.fx}", excluded)
         return
-    m = k.u * k.p * conv.remise_factor
+    m = k.u * k.p * conv.remise_factor * k.f
     if conv.remise_factor == 1:
         st.to_mountain(
-            k.declarer, m, "remise on {0}: {1:undertrick} × {2} = {3}", k.label, k.u, k.p, m
+            k.declarer,
+            m,
+            "remise on {0}: {1:undertrick} × {2}" + k.fx + " = {3}"
+            if k.fx
+            else "remise on {0}: {1:undertrick} × {2} = {3}",
+            k.label,
+            k.u,
+            k.p,
+            m,
         )
     else:
         st.to_mountain(
             k.declarer,
             m,
-            "remise on {0}: {1:undertrick} × {2} × {3} = {4}",
+            "remise on {0}: {1:undertrick} × {2} × {3}" + k.fx + " = {4}",
             k.label,
             k.u,
             k.p,
@@ -414,7 +592,7 @@ def _defence_whists(
     if len(whisters) == 2:
         _two_whisters(st, k, whisters)
     else:
-        passer = next(x for x in deal.defenders if x.role != "w")
+        passer = next(x for x in deal.defenders if x.player != whisters[0].player)
         _lone_whister(st, conv, k, st.seat[whisters[0].player], st.seat[passer.player])
 
 
@@ -439,8 +617,12 @@ def _lone_whister(st: _State, conv: Convention, k: _Terms, a: int, b: int) -> No
         _consolation_of(st, k, a, "consolation: {0:undertrick} × {1} = {2}")
         _consolation_of(st, k, b, "consolation (passed): {0:undertrick} × {1} = {2}")
     else:
-        half = norm(Fraction(k.d * k.w + 2 * k.u * k.c, 2))
-        template = "gentleman's whist: ({0:trick} × {1} + 2 × {2:undertrick} × {3}) / 2 = {4}"
+        half = norm(Fraction((k.d * k.w + 2 * k.u * k.c) * k.f, 2))
+        template = (
+            "gentleman's whist: ({0:trick} × {1} + 2 × {2:undertrick} × {3})" + k.fx + " / 2 = {4}"
+            if k.fx
+            else "gentleman's whist: ({0:trick} × {1} + 2 × {2:undertrick} × {3}) / 2 = {4}"
+        )
         st.to_whists(a, k.declarer, half, template, k.d, k.w, k.u, k.c, half)
         st.to_whists(b, k.declarer, half, template, k.d, k.w, k.u, k.c, half)
 
@@ -464,14 +646,22 @@ def _dealer(st: _State, conv: Convention, k: _Terms, dealer: int) -> None:
 
 def _whists_for_tricks(st: _State, k: _Terms, i: int, n: int) -> None:
     """Seat ``i`` writes ``n × W`` on the declarer for ``n`` defence tricks."""
+    if k.fx:
+        amount = n * k.w * k.f
+        template = "whists on {0}: {1:trick} × {2}" + k.fx + " = {3}"
+        st.to_whists(i, k.declarer, amount, template, k.label, n, k.w, amount)
+        return
+    amount = n * k.w
     st.to_whists(
-        i, k.declarer, n * k.w, "whists on {0}: {1:trick} × {2} = {3}", k.label, n, k.w, n * k.w
+        i, k.declarer, amount, "whists on {0}: {1:trick} × {2} = {3}", k.label, n, k.w, amount
     )
 
 
 def _consolation_of(st: _State, k: _Terms, i: int, template: str) -> None:
     """Seat ``i`` writes ``u × C`` consolation on the declarer."""
-    cons = k.u * k.c
+    cons = k.u * k.c * k.f
+    if k.fx:
+        template = template.replace(" = {2}", k.fx + " = {2}")
     st.to_whists(i, k.declarer, cons, template, k.u, k.c, cons)
 
 
@@ -481,7 +671,14 @@ def _shortfall(
     """The defence's shortfall (RULES.md 4.1.5): each whister who failed his norm writes
     ``W × liability`` per missing trick into his mountain. Returns the failed seats."""
     level = k.level
-    per_trick = norm(k.w * conv.liability)
+    liability = conv.liability
+    note = ""
+    after = conv.liability_after_close
+    if after != "none" and _pool_closed(st):
+        liability = after
+        note = f" (liability {fmt(after)} after a pool closed)"
+    base = norm(k.w * liability)
+    per_trick = base if k.f == 1 else norm(base * k.f)
     owed: list[tuple[str, int]] = []
     if len(whisters) == 1:
         need = _norm_of(conv, level)
@@ -504,13 +701,21 @@ def _shortfall(
         st.to_mountain(
             st.seat[player],
             amount,
-            "whister's shortfall on {0}: {1} missing × {2} = {3}",
+            "whister's shortfall on {0}: {1} missing × {2}" + k.fx + " = {3}" + note,
             k.label,
             missing,
-            per_trick,
+            base,
             amount,
         )
     return tuple(st.seat[player] for player, _ in owed)
+
+
+def _pool_closed(st: _State) -> bool:
+    """Whether a seated player's pool has reached the target (``liability_after_close``:
+    the shortfall is written before any pool write of its deal, so this is the state the
+    deal started with, RULES.md 8.8)."""
+    target = st.target
+    return any(p >= target for p, here in zip(st.pool, st.present, strict=True) if here)
 
 
 def _made(
@@ -531,17 +736,24 @@ def _made(
 
 def _score_misere(st: _State, conv: Convention, deal: Misere, away: tuple[int, ...]) -> None:
     i = st.seat[deal.declarer]
+    use = None
+    if deal.dark or deal.bomb is not None or (st.classic and st.bombs[i]):
+        f, fx, use = _deal_factor(st, conv, deal)
+    else:
+        f, fx = 1, ""
+    if use is not None:
+        _bomb_after(st, deal.declarer, use, deal.tricks == 0)
     if deal.tricks == 0:
-        _made(st, conv, i, conv.misere_price, "misère made", away)
+        _made(st, conv, i, conv.misere_price * f, "misère made" + fx, away)
         return
     per = conv.misere_penalty * conv.remise_factor
     st.to_mountain(
         i,
-        deal.tricks * per,
-        "misère failed: {0:trick} × {1} = {2}",
+        deal.tricks * per * f,
+        "misère failed: {0:trick} × {1}" + fx + " = {2}",
         deal.tricks,
         per,
-        deal.tricks * per,
+        deal.tricks * per * f,
     )
 
 
@@ -611,6 +823,40 @@ def _score_all_pass(
         st.to_pool(away[0], conv.passes_dealer_bonus, "all-pass: dealer's bonus", helps=False)
 
 
+def _score_opening(st: _State, deal: AllPass, circle: int, factor: int) -> None:
+    """A deal of an opening circle (RULES.md 8.1, 8.8): tricks × 2^k into the mountain,
+    2^k into the pool of a player with no trick (it never helps), and every active player
+    earns a bomb ×2^k. ``passes.*`` do not apply."""
+    seat = st.seat
+    for name, n in deal.tricks:
+        i = seat[name]
+        if n:
+            st.to_mountain(
+                i,
+                n * factor,
+                "opening circle {0}: {1:trick} × {2} = {3}",
+                circle,
+                n,
+                factor,
+                n * factor,
+            )
+        else:
+            st.to_pool(i, factor, f"opening circle {circle}: no tricks", helps=False)
+    for name, _ in deal.tricks:
+        st.bombs[seat[name]].append(factor)
+        st.events.append((name, "earned", factor))
+
+
+def _blind_bombs(st: _State, conv: Convention, deal: AllPass) -> None:
+    """Blind passes (``bombs.blind``): each blind player earns a bomb ×2."""
+    if not conv.bombs_blind:
+        st.unpriced.append("a blind pass needs bombs.blind = true: no bomb earned")
+        return
+    for name in deal.blind:
+        st.bombs[st.seat[name]].append(2)
+        st.events.append((name, "earned", 2))
+
+
 def _score_adjustment(st: _State, deal: Adjustment) -> None:
     i = st.seat[deal.player]
     note = deal.note
@@ -629,6 +875,39 @@ def _finished(st: _State, conv: Convention) -> bool:
     if conv.closing == "each":
         return min(pools) >= st.target
     return sum(pools) >= st.target * len(pools)
+
+
+def _score_preference(st: _State, conv: Convention, deal: Preference) -> None:
+    """The "Preference" combination (RULES.md 8.5, 8.8): the holder's mountain is written off
+    to 0; every pool below the target is filled up to it, his own first, then the others
+    clockwise from him; for each point put into another player's pool he writes
+    ``help_whists`` whists on that player. The game is then finished."""
+    if not conv.preference_combo:
+        st.unpriced.append("the Preference combination needs preference_combo = true: not scored")
+        return
+    i = st.seat[deal.player]
+    if st.mountain[i] > 0:
+        st.to_mountain(
+            i, -st.mountain[i], "Preference: the mountain written off: {0}", st.mountain[i]
+        )
+    n = len(st.names)
+    for q in [(i + k) % n for k in range(n)]:
+        gap = norm(st.target - st.pool[q])
+        if not st.present[q] or gap <= 0:
+            continue
+        st.to_pool_raw(q, gap, "Preference of {0}: the pool filled up: {1}", deal.player, gap)
+        if q != i:
+            amount = gap * conv.help_whists
+            st.to_whists(
+                i,
+                q,
+                amount,
+                "Preference: {0:point} to {1} × {2} = {3}",
+                gap,
+                st.names[q],
+                conv.help_whists,
+                amount,
+            )
 
 
 def _score_join(st: _State, deal: Join) -> None:
@@ -682,6 +961,12 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     size = len(seats)
     scored: list[Scored] = []
     problems: list[Problem] = []
+    unpriced: list[Problem] = []
+    first_closed: str | None = None
+    target = game.target
+    circles = conv.bombs_opening
+    circle_size = len(seats)
+    opening_left = len(circles) * circle_size  # opening deals still to come (RULES.md 8.1)
     streak = 0
     finished = False
     for number, entry in enumerate(game.entries, 1):
@@ -696,7 +981,23 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
             out = (seat[dealer],)
         else:
             out = tuple(seat[p] for p in sitting_out(seats, dealer))
-        if isinstance(deal, Contract):
+        opening = 0  # this deal's opening factor 2^k (0: not an opening deal)
+        if opening_left and dealer is not None:
+            done = len(circles) * circle_size - opening_left
+            circle = done // circle_size
+            opening = 2 ** circles[circle]
+            opening_left -= 1
+            if not isinstance(deal, AllPass):
+                st.unpriced.append(
+                    f"circle {circle + 1} of the opening (bombs.opening) is played in all-pass "
+                    "deals only"
+                )
+                opening = 0
+        if opening and isinstance(deal, AllPass):
+            if deal.blind:
+                st.unpriced.append("no blind pass in the opening circles (bombs.opening)")
+            _score_opening(st, deal, circle + 1, opening)
+        elif isinstance(deal, Contract):
             if deal.level < min_level and not entry.forced:
                 problems.append(
                     Problem(
@@ -711,12 +1012,16 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
             streak += 1
             price = conv.passes_price(streak)
             _score_all_pass(st, conv, deal, out, price)
+            if deal.blind:
+                _blind_bombs(st, conv, deal)
         elif isinstance(deal, Misere):
             _score_misere(st, conv, deal, out)
             if conv.passes_misere_ends:
                 streak = 0
         elif isinstance(deal, Adjustment):
             _score_adjustment(st, deal)
+        elif isinstance(deal, Preference):
+            _score_preference(st, conv, deal)
         elif isinstance(deal, Join):
             _score_join(st, deal)
             seats = joined(seats, deal)
@@ -730,8 +1035,32 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
             problems.append(
                 Problem(number, "the game had already finished (record it as forced to go on)")
             )
+        if st.unpriced:
+            unpriced.extend(Problem(number, why) for why in st.unpriced)
+            st.unpriced = []
+        if first_closed is None and max(st.pool) >= target:
+            first_closed = _first_to_close(st)
         finished = _finished(st, conv)
-        scored.append(Scored(number, entry, tuple(st.writes), streak, price, min_level, finished))
+        if st.factor != 1 or st.events:
+            scored.append(
+                Scored(
+                    number,
+                    entry,
+                    tuple(st.writes),
+                    streak,
+                    price,
+                    min_level,
+                    finished,
+                    st.factor,
+                    tuple(st.events),
+                )
+            )
+            st.factor = 1
+            st.events = []
+        else:
+            scored.append(
+                Scored(number, entry, tuple(st.writes), streak, price, min_level, finished)
+            )
     if strict and problems:
         raise DealError(problems[0].message, f"deal {problems[0].number}")
     names = st.names
@@ -753,4 +1082,39 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
         min_level=conv.exit_level(streak),
         problems=tuple(problems),
         sitting_out=sitting_out(seats, next_dealer),
+        unpriced=tuple(unpriced),
+        bombs=MappingProxyType(
+            {name: tuple(st.bombs[i]) for i, name in enumerate(names) if st.bombs[i]}
+        ),
+        opening=_opening_next(circles, circle_size, opening_left),
+        first_closed=first_closed,
     )
+
+
+def _first_to_close(st: _State) -> str | None:
+    """Who of this deal's pool writes first reached the target (``None``: nobody yet)."""
+    target = st.target
+    if all(p < target for p in st.pool):
+        return None
+    pools = list(st.pool)
+    for w in st.writes:  # back to the pools before the deal
+        if w.column == POOL:
+            pools[st.seat[w.player]] -= w.amount
+    for q, p in enumerate(pools):
+        if p >= target and st.present[q]:
+            return st.names[q]  # already there before the deal (a join's average)
+    for w in st.writes:
+        if w.column == POOL:
+            q = st.seat[w.player]
+            pools[q] += w.amount
+            if pools[q] >= target:
+                return w.player
+    return None
+
+
+def _opening_next(circles: tuple[int, ...], size: int, left: int) -> tuple[int, int, int] | None:
+    """The next deal's opening circle ``(circle, circles, 2^k)``, or ``None``."""
+    if not left:
+        return None
+    circle = (len(circles) * size - left) // size
+    return circle + 1, len(circles), 2 ** circles[circle]

@@ -62,6 +62,49 @@ class Settlement:
     currency: str
     money: dict[str, Amount]
     payments: tuple[Payment, ...]
+    prizes: tuple[Prize, ...] = ()
+    """Prize whists (RULES.md 8.6), counted as game whists by both methods."""
+    combination: tuple[str, ...] = ()
+    """How the "Preference" combination ended the game (RULES.md 8.5), one line per write."""
+
+
+@dataclass(frozen=True)
+class Prize:
+    """One prize write: ``writer`` writes ``amount`` whists on ``on`` for ``why``."""
+
+    writer: str
+    on: str
+    amount: Amount
+    why: str
+
+
+def prizes(sheet: Sheet, mountains: dict[str, Amount]) -> tuple[Prize, ...]:
+    """The prizes of a "horse-race" game (RULES.md 8.6, 8.8): the first player to close writes
+    ``prizes.first_close`` on every other player; the player(s) with the smallest mountain
+    (after the unclosed pools went into the mountains, before the amnesty) write
+    ``prizes.min_mountain`` on every player not tied with them; when all tie, nobody."""
+    conv = sheet.convention
+    out: list[Prize] = []
+    players = sheet.players
+    first = conv.prizes_first_close
+    if first and sheet.first_closed is not None:
+        out += [
+            Prize(sheet.first_closed, p, first, "prize: first to close the pool")
+            for p in players
+            if p != sheet.first_closed
+        ]
+    low_prize = conv.prizes_min_mountain
+    if low_prize:
+        low = min(mountains.values())
+        lowest = [p for p in players if mountains[p] == low]
+        if len(lowest) < len(players):
+            for writer in lowest:
+                out += [
+                    Prize(writer, p, low_prize, "prize: the smallest mountain")
+                    for p in players
+                    if p not in lowest
+                ]
+    return tuple(out)
 
 
 def minor_unit(currency: str) -> Fraction:
@@ -91,8 +134,7 @@ def largest_remainder(values: Sequence[Amount], unit: Fraction = Fraction(1)) ->
     return [norm(f * unit) for f in floors]
 
 
-def _game_whists(sheet: Sheet) -> dict[str, Amount]:
-    w = sheet.whists
+def _game_whists(sheet: Sheet, w: dict[str, dict[str, Amount]]) -> dict[str, Amount]:
     return {
         a: norm(sum((w[a][b] - w[b][a] for b in sheet.players if b != a), Fraction(0)))
         for a in sheet.players
@@ -119,7 +161,13 @@ def settle(
     low = min(mountains.values())
     m = {p: norm(mountains[p] - low) for p in players}
     average = norm(Fraction(sum(m.values()), n))
-    game = _game_whists(sheet)
+    won = prizes(sheet, mountains) if _has_prizes(sheet) else ()
+    whists = sheet.whists
+    if won:
+        whists = {a: dict(row) for a, row in whists.items()}
+        for prize in won:
+            whists[prize.writer][prize.on] = norm(whists[prize.writer][prize.on] + prize.amount)
+    game = _game_whists(sheet, whists)
     entries = {p: norm(Fraction(10 * m[p], n)) for p in players}
     mountain_whists = {p: norm(10 * (average - m[p])) for p in players}
     pairwise: dict[tuple[str, str], Amount] = {}
@@ -129,7 +177,7 @@ def settle(
         for a in players:
             for b in players:
                 if a != b:
-                    diff = norm(sheet.whists[a][b] + entries[b] - sheet.whists[b][a] - entries[a])
+                    diff = norm(whists[a][b] + entries[b] - whists[b][a] - entries[a])
                     if rounding == "whole":
                         diff = round_half_up(diff)
                     pairwise[(a, b)] = diff
@@ -166,7 +214,30 @@ def settle(
         currency=currency,
         money=money,
         payments=tuple(payments(money, players)),
+        prizes=won,
+        combination=_combination(sheet),
     )
+
+
+def _combination(sheet: Sheet) -> tuple[str, ...]:
+    """The writes of the "Preference" combination that ended the game, if one did."""
+    from prefcalc.amounts import fmt
+    from prefcalc.model import Preference
+
+    for scored in sheet.scored:
+        deal = scored.entry.deal
+        if isinstance(deal, Preference) and scored.writes:
+            head = f"{deal.player}'s Preference combination (deal {scored.number}) ended the game:"
+            return (
+                head,
+                *(f"{w.player}: {fmt(w.amount)} {w.target} ({w.reason})" for w in scored.writes),
+            )
+    return ()
+
+
+def _has_prizes(sheet: Sheet) -> bool:
+    conv = sheet.convention
+    return bool(conv.prizes_first_close or conv.prizes_min_mountain)
 
 
 def payments(balances: dict[str, Amount], order: Sequence[str]) -> list[Payment]:

@@ -21,6 +21,7 @@ from prefcalc.model import (
     Game,
     Join,
     Misere,
+    Preference,
     Role,
     SetTerm,
 )
@@ -88,7 +89,19 @@ def sheet_text(sheet: Sheet, game: Game, width: int = WIDTH) -> str:
     lines += table_lines
     if sheet.convention.closing != "each":
         lines.append(points_left_line(sheet))
+    if sheet.opening is not None:
+        circle, circles, factor = sheet.opening
+        lines.append(
+            f"opening circle {circle} of {circles}: all-pass deals at ×{factor} per trick, "
+            f"every player earns a bomb ×{factor}"
+        )
+    if sheet.bombs:
+        lines.append(
+            "bombs (oldest first): "
+            + "; ".join(f"{p} {bombs_text(sheet.bombs.get(p, ()))}" for p in sheet.players)
+        )
     lines.extend(f"warning: {problem}" for problem in sheet.problems)
+    lines.extend(f"cannot price: {problem}" for problem in sheet.unpriced)
     return "\n".join(lines)
 
 
@@ -221,6 +234,8 @@ def games_text(games: Sequence[Any]) -> str:
 
 
 def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
+    conv = sheet.convention
+    bombs = bool(conv.bombs_opening) or conv.bombs_blind or bool(sheet.bombs)  # Classic only
     return {
         "convention": sheet.convention.name,
         "target": sheet.target,
@@ -230,6 +245,7 @@ def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
                 "pool": to_json_number(sheet.pool[p]),
                 "mountain": to_json_number(sheet.mountain[p]),
                 "whists": {q: to_json_number(sheet.whists[p][q]) for q in sheet.players if q != p},
+                **({"bombs": list(sheet.bombs.get(p, ()))} if bombs else {}),
             }
             for p in sheet.players
         ],
@@ -240,13 +256,24 @@ def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
         "lowest_contract": sheet.min_level,
         "finished": sheet.finished,
         "problems": [str(p) for p in sheet.problems],
+        **({"unpriced": [str(p) for p in sheet.unpriced]} if sheet.unpriced else {}),
+        **(
+            {"opening": dict(zip(("circle", "circles", "factor"), sheet.opening, strict=True))}
+            if sheet.opening is not None
+            else {}
+        ),
     }
 
 
 # --- the log ---------------------------------------------------------------------------------
 
 
-ROLE_WORDS: dict[Role, str] = {"w": "whist", "p": "pass", "h": "half-whist"}
+ROLE_WORDS: dict[Role, str] = {
+    "w": "whist",
+    "p": "pass",
+    "h": "half-whist",
+    "r": "returned the whist",
+}
 
 
 class DealWords(NamedTuple):
@@ -280,13 +307,15 @@ def deal_words(entry: Entry) -> DealWords:
             f"{p} {role}" + (f" {n}" if n is not None else "") for p, role, n in defenders
         )
         tricks = "not played" if deal.tricks is None else f"took {deal.tricks}"
-        text = f"{deal.declarer} {label} {tricks}; {answers}"
+        text = f"{deal.declarer} {label}{_classic_text(deal)} {tricks}; {answers}"
         return DealWords("contract", deal.declarer, label, deal.tricks, defenders, text + forced)
     if isinstance(deal, Misere):
-        text = f"{deal.declarer} misère, took {deal.tricks}"
+        text = f"{deal.declarer} misère{_classic_text(deal)}, took {deal.tricks}"
         return DealWords("misère", deal.declarer, "misère", deal.tricks, (), text + forced)
     if isinstance(deal, AllPass):
         text = "all-pass: " + ", ".join(f"{n} {t}" for n, t in deal.tricks)
+        if deal.blind:
+            text += f" ({', '.join(deal.blind)} blind)"
         return DealWords("all-pass", "", "", None, (), text + forced)
     if isinstance(deal, SetTerm):
         what = "target" if deal.key == "target" else "whist price"
@@ -295,11 +324,38 @@ def deal_words(entry: Entry) -> DealWords:
     if isinstance(deal, Adjustment):
         text = f"adjustment for {deal.player}: {deal.note}"
         return DealWords("adjustment", deal.player, "", None, (), text + forced)
+    if isinstance(deal, Preference):
+        text = f"{deal.player} declares the Preference combination: the game ends"
+        return DealWords("preference", deal.player, "", None, (), text + forced)
     if isinstance(deal, Join):
         seat = f"after {deal.after}" if deal.after else "in the last seat"
         text = f"{deal.player} joins the game, {seat}"
         return DealWords("join", deal.player, "", None, (), text + forced)
     assert_never(deal)
+
+
+def _classic_text(deal: Contract | Misere) -> str:
+    """`` (dark, no talon)``: the Classic flags of a game or misère; ``""`` when none."""
+    parts = [word for word, on in (("dark", deal.dark), ("no talon", deal.no_talon)) if on]
+    if deal.bomb is not None:
+        parts.append(f"bomb ×{deal.bomb}")
+    if isinstance(deal, Contract):
+        if deal.talon is not None:
+            parts.append(f"talon {deal.talon}")
+        if deal.returned_by is not None:
+            parts.append(f"whist returned by {deal.returned_by}")
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def bombs_text(bombs: Sequence[int]) -> str:
+    """A player's bombs as players write them, oldest first: ``×2 ×4 ×8``; ``-`` for none."""
+    return " ".join(f"×{b}" for b in bombs) or "-"
+
+
+def bomb_event_lines(scored: Scored) -> list[str]:
+    """What a deal did to the bombs, one line each: ``Anna: earns a bomb ×4``."""
+    verbs = {"earned": "earns", "used": "uses up", "kept": "keeps (remise)"}
+    return [f"{who}: {verbs[what]} a bomb ×{factor}" for who, what, factor in scored.bombs]
 
 
 def deal_text(entry: Entry) -> str:
@@ -344,6 +400,10 @@ def log_json(sheet: Sheet) -> list[dict[str, Any]]:
             }
             for w in s.writes
         ]
+        if s.factor != 1:
+            item["factor"] = s.factor
+        if s.bombs:
+            item["bombs"] = [{"player": p, "event": e, "factor": f} for p, e, f in s.bombs]
         out.append(item)
     return out
 
@@ -352,12 +412,18 @@ def explain_text(sheet: Sheet, number: int) -> str:
     s = sheet.scored[number - 1]
     head = f"deal {s.number}" + (f", dealt by {s.entry.dealer}" if s.entry.dealer else "")
     lines = [f"{head}: {deal_text(s.entry)}"]
-    if isinstance(s.entry.deal, AllPass):
+    if isinstance(s.entry.deal, AllPass) and s.price is None and s.bombs:
+        factor = max(f for _, what, f in s.bombs if what == "earned")
+        lines.append(f"opening circle deal at ×{factor} per trick (not in the all-pass streak)")
+    elif isinstance(s.entry.deal, AllPass):
         lines.append(f"all-pass deal {s.streak} in a row, price ×{fmt(s.price or 0)}")
     elif isinstance(s.entry.deal, Contract) and s.min_level > 6:
         lines.append(f"lowest contract after the all-pass streak: {s.min_level}")
+    if s.factor != 1:
+        lines.append(f"deal factor ×{s.factor}")
     writes = write_lines(s)
     lines.extend(f"  {line}" for line in writes) if writes else lines.append("  nothing written")
+    lines.extend(f"  {line}" for line in bomb_event_lines(s))
     if s.finished:
         lines.append("the game is finished after this deal")
     return "\n".join(lines)
@@ -387,6 +453,9 @@ def settlement_steps(s: Settlement) -> list[str]:
     """The steps a player would do on paper, one line each (sub-lines indented)."""
     players = s.players
     lines = []
+    if s.combination:
+        lines.append(s.combination[0])
+        lines += [f"   {line}" for line in s.combination[1:]]
     lines.append(
         f"1. Unclosed pools into the mountain: largest pool {fmt(s.pool_max)}, "
         f"each missing point × {fmt(s.pool_factor)}"
@@ -399,6 +468,9 @@ def settlement_steps(s: Settlement) -> list[str]:
     lines.append(f"2. Amnesty: the smallest mountain {fmt(s.amnesty)} is taken off every mountain")
     lines.append("   " + ", ".join(f"{p} {fmt(s.amnestied[p])}" for p in players))
     n = len(players)
+    if s.prizes:
+        lines.append("   Prizes (judged on the mountains before the amnesty; game whists):")
+        lines += [f"   {p.writer} writes {fmt(p.amount)} on {p.on} ({p.why})" for p in s.prizes]
     if s.method == "pairwise":
         lines.append(
             f"3. Mountains into whists: every opponent writes 10 × mountain / {n} on each player"
@@ -509,4 +581,14 @@ def settlement_json(s: Settlement) -> dict[str, Any]:
             {"from": p.payer, "to": p.payee, "amount": float(to_decimal(p.amount, unit))}
             for p in s.payments
         ],
+        **(
+            {
+                "prizes": [
+                    {"from": p.writer, "on": p.on, "whists": to_json_number(p.amount), "why": p.why}
+                    for p in s.prizes
+                ]
+            }
+            if s.prizes
+            else {}
+        ),
     }

@@ -283,3 +283,83 @@ def require_tool(what: str, *names: str) -> str:
     if os.environ.get("PREFCALC_REQUIRE_TOOLS") == "1":
         pytest.fail(f"{what} is required here (PREFCALC_REQUIRE_TOOLS=1)")
     pytest.skip(f"{what} is not installed")
+
+
+def random_classic_game(
+    seed: int | random.Random,
+    deals: int,
+    players: int = 3,
+    target: int = 50,
+    options: dict[str, object] | None = None,
+) -> Game:
+    """A random legal Classic night (RULES.md 8.1): the opening circles, then all-pass deals
+    (some with blind passes), misères and contracts, some of them dark. Under
+    ``bombs.order = declared`` a declarer names one of his bombs now and then."""
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    names = ("Anna", "Boris", "Vera", "Dima", "Egor")[:players]
+    ref = ConventionRef("classic", dict(options or {}))
+    conv = resolve_convention(ref)
+    base = Game(
+        players=names,
+        convention=ref,
+        target=target,
+        first_dealer=names[0],
+        created="2026-11-30T20:00:00+01:00",
+    )
+    entries: list[Entry] = []
+    last: str | None = None
+    opening = len(conv.bombs_opening) * players
+    streak = 0
+    for k in range(deals):
+        dealer = names[0] if last is None else seat_after(names, last)
+        last = dealer
+        active = [p for p in names if p not in sitting_out(names, dealer)]
+        roll = rng.random()
+        deal: Contract | Misere | AllPass
+        if k < opening or roll < 0.2:
+            cuts = sorted(rng.randint(0, 10) for _ in range(len(active) - 1))
+            parts = [b - a for a, b in zip([0, *cuts], [*cuts, 10], strict=True)]
+            blind: tuple[str, ...] = ()
+            if k >= opening and conv.bombs_blind and rng.random() < 0.4:
+                blind = tuple(p for p in active if rng.random() < 0.5)
+            entries.append(
+                Entry(AllPass(tuple(zip(active, parts, strict=True)), blind), dealer, f"t{k}")
+            )
+            if k >= opening:
+                streak += 1
+            continue
+        declarer = rng.choice(active)
+        dark = conv.dark_games and rng.random() < 0.25
+        bomb = None
+        if conv.bombs_order == "declared" and rng.random() < 0.5:
+            held = score(base._replace(entries=tuple(entries)), conv).bombs.get(declarer, ())
+            bomb = rng.choice(held) if held else None
+        if roll < 0.3:
+            deal = Misere(
+                declarer, 0 if rng.random() < 0.6 else rng.randint(1, 4), dark=dark, bomb=bomb
+            )
+            streak = 0
+        else:
+            defenders = [p for p in active if p != declarer]
+            rng.shuffle(defenders)
+            first, second = defenders
+            level = rng.randint(conv.exit_level(streak), 10)
+            suit = rng.choice(["s", "c", "d", "h", "nt"])
+            shape = rng.random()
+            must_whist = level == 6 and suit == "s" and dark and conv.dark_six_whisted
+            tricks: int | None = None
+            if shape < 0.15 and not must_whist:
+                pair = (Defender(first, "p"), Defender(second, "p"))
+            elif shape < 0.22 and level <= 7 and not must_whist:
+                pair = (Defender(first, "p"), Defender(second, "h"))
+            else:
+                tricks = max(0, min(10, level + rng.choice([-3, -2, -1, 0, 0, 0, 1, 2])))
+                if shape < 0.6 and not must_whist:
+                    pair = (Defender(first, "w"), Defender(second, "p"))
+                else:
+                    a = rng.randint(0, 10 - tricks)
+                    pair = (Defender(first, "w", a), Defender(second, "w", 10 - tricks - a))
+            deal = Contract(declarer, level, suit, tricks, pair, dark=dark, bomb=bomb)
+            streak = 0
+        entries.append(Entry(deal, dealer, f"t{k}"))
+    return base._replace(entries=tuple(entries))

@@ -66,6 +66,22 @@ SECTION_3: dict[str, Any] = {
     "misere_penalty": 10,
 }
 
+# RULES.md section 8: every option is off in Sochi, Leningrad and Rostov.
+SECTION_8: dict[str, Any] = {
+    "dark_games": False,
+    "dark_six_whisted": False,
+    "stalingrad": False,
+    "bombs.opening": (),
+    "bombs.blind": False,
+    "bombs.order": "oldest",
+    "liability_after_close": "none",
+    "talon_bonus": False,
+    "return_whist": False,
+    "preference_combo": False,
+    "prizes.first_close": 0,
+    "prizes.min_mountain": 0,
+}
+
 
 def _typed(value: Any) -> tuple[type, Any]:
     """Compare values with their type, so that True is not 1 and "10" is not 10."""
@@ -73,16 +89,18 @@ def _typed(value: Any) -> tuple[type, Any]:
 
 
 def test_every_option_is_in_the_rules_tables() -> None:
-    assert set(OPTION_BY_KEY) == set(SECTION_6) | set(SECTION_3)
+    assert set(OPTION_BY_KEY) == set(SECTION_6) | set(SECTION_3) | set(SECTION_8)
     assert len(OPTIONS) == len(OPTION_BY_KEY)
 
 
-@pytest.mark.parametrize("column", range(3), ids=PRESETS)
+@pytest.mark.parametrize("column", range(3), ids=PRESETS[:3])
 def test_presets_match_rules_section_6_value_by_value(column: int) -> None:
     conv = load_preset(PRESETS[column])
     for key, row in SECTION_6.items():
         assert _typed(conv.value(key)) == _typed(row[column]), key
     for key, value in SECTION_3.items():
+        assert _typed(conv.value(key)) == _typed(value), key
+    for key, value in SECTION_8.items():
         assert _typed(conv.value(key)) == _typed(value), key
 
 

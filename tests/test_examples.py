@@ -23,12 +23,12 @@ import pytest
 from support import run_cli
 
 from prefcalc.ledger import load, resolve_convention
-from prefcalc.model import Adjustment, AllPass, Contract, Game, Misere
-from prefcalc.scoring import Sheet, score
+from prefcalc.model import Adjustment, AllPass, Contract, Game, Misere, Preference
+from prefcalc.scoring import Scored, Sheet, score
 from prefcalc.settlement import Settlement, settle
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-NAMES = ("sochi-3", "leningrad-4", "rostov-3", "gusarik-2", "rostov-5")
+NAMES = ("sochi-3", "leningrad-4", "rostov-3", "gusarik-2", "rostov-5", "classic-3")
 METHODS = ("pairwise", "average")
 
 # Defenders' norm by contract level (RULES.md 3; ten_norm 0 in all three presets).
@@ -58,6 +58,12 @@ EVERY_DEAL_TYPE = {
     "gusarik own tricks",
     "gusarik shortfall",
     "five at the table",
+    "opening circle",
+    "blind pass",
+    "dark game",
+    "bomb used",
+    "bomb kept",
+    "preference",
 }
 
 
@@ -109,6 +115,14 @@ def deal_types(g: Game, s: Sheet) -> set[str]:
     for entry, scored in zip(g.entries, s.scored, strict=True):
         deal = entry.deal
         streak = streak + 1 if isinstance(deal, AllPass) else 0
+        kinds |= _classic_types(deal, scored)
+        if (
+            isinstance(deal, AllPass)
+            and any(e[1] == "earned" for e in scored.bombs)
+            and (not deal.blind)
+        ):
+            streak = 0  # an opening deal is not in the all-pass streak
+            continue
         if isinstance(deal, Adjustment):
             if deal.note.strip():
                 kinds.add("adjustment")
@@ -131,6 +145,21 @@ def deal_types(g: Game, s: Sheet) -> set[str]:
             w.column == "whists" and w.player == deal.declarer for w in scored.writes
         ):
             kinds.add("help")  # only a helper writes whists from the declarer's seat
+    return kinds
+
+
+def _classic_types(deal: object, scored: Scored) -> set[str]:
+    """The Classic parts of a deal (RULES.md 8.1, 8.5), read from the record and its bombs."""
+    kinds: set[str] = set()
+    if isinstance(deal, AllPass) and deal.blind:
+        kinds.add("blind pass")
+    elif isinstance(deal, AllPass) and scored.bombs:
+        kinds.add("opening circle")
+    if isinstance(deal, Contract | Misere) and deal.dark:
+        kinds.add("dark game")
+    kinds |= {f"bomb {what}" for _, what, _ in scored.bombs if what in ("used", "kept")}
+    if isinstance(deal, Preference):
+        kinds.add("preference")
     return kinds
 
 
@@ -189,7 +218,7 @@ def test_ledger_covers_its_deal_types(name: str) -> None:
 def test_examples_together_cover_everything() -> None:
     covered = set().union(*(deal_types(game(n), sheet(n)) for n in NAMES))
     assert covered >= EVERY_DEAL_TYPE, sorted(EVERY_DEAL_TYPE - covered)
-    assert {game(n).convention.preset for n in NAMES} == {"sochi", "leningrad", "rostov"}
+    assert {game(n).convention.preset for n in NAMES} == {"sochi", "leningrad", "rostov", "classic"}
     assert {expected(n)["finished"] for n in NAMES} == {True, False}
     names = [p for n in NAMES for p in game(n).players]
     assert any(not p.isascii() for p in names)
@@ -209,6 +238,7 @@ def test_sheet(name: str) -> None:
     got = {a: {b: Fraction(v) for b, v in row.items() if v} for a, row in s.whists.items()}
     wanted = {a: {b: q(v) for b, v in row.items() if v} for a, row in want["whists"].items()}
     assert {a: row for a, row in got.items() if row} == wanted
+    assert {p: list(b) for p, b in s.bombs.items()} == want.get("bombs", {})
 
 
 # --- the settlement -----------------------------------------------------------------------------

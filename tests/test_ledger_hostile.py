@@ -92,7 +92,7 @@ CASES: list[tuple[str, Mutation, str]] = [
     ("deal not an object", lambda d: d["deals"].append([1, 2]), "deals[3]"),
     ("newer schema", lambda d: d.update(schema=9), "written by a newer prefcalc"),
     ("schema as text", lambda d: d.update(schema="2"), "not a prefcalc ledger"),
-    # schema-2 records this release stores but cannot score yet are named, not guessed at
+    # a schema-2 record the game's convention does not allow is refused naming its field
     ("dark game", _deal(0, dark=True), "deals[0].dark"),
     # a join is scored now: a bad one is refused like a bad deal
     (

@@ -833,6 +833,89 @@ def draw_sheet(
     return shape
 
 
+# --- Classic bombs on the sheet (RULES.md 8.1) -------------------------------------------------
+
+BombMark = tuple[str, bool]  # the bomb as drawn on paper ("C" ×2, "CC" ×4, "CCC" ×8), used
+
+
+def bomb_mark(factor: int) -> str:
+    """A bomb as players draw it: one ``C`` per doubling (×2 ``C``, ×4 ``CC``, ×8 ``CCC``)."""
+    return "C" * max(1, factor.bit_length() - 1)
+
+
+def bomb_marks(sheet: Sheet) -> dict[str, list[BombMark]]:
+    """Every player's bombs in the order earned, each marked used once a made game used it
+    up (the earliest unused bomb of that factor: the oldest, or the declared one)."""
+    earned: dict[str, list[list[Any]]] = {}
+    for scored in sheet.scored:
+        for who, what, factor in scored.bombs:
+            if what == "earned":
+                earned.setdefault(who, []).append([factor, False])
+            elif what == "used":
+                bomb = next(b for b in earned[who] if b[0] == factor and not b[1])
+                bomb[1] = True
+    return {p: [(bomb_mark(f), used) for f, used in bombs] for p, bombs in earned.items()}
+
+
+def _draw_bombs(
+    writer: Writer,
+    page: Page,
+    shape: SheetShape,
+    names: Sequence[str],
+    marks: dict[str, list[BombMark]],
+) -> None:
+    """Each player's bombs after his name, oldest first; a used one is crossed out."""
+    lay = writer.lay
+    metrics = writer.metrics
+    for sector in shape.sectors:
+        name = names[sector.seat]
+        bombs = marks.get(name)
+        if not bombs:
+            continue
+        box = sector.name
+        length = box.w if sector.name_angle == 0 else box.h
+        depth = box.h if sector.name_angle == 0 else box.w
+        name_size = min(lay.name_size, depth / 1.25)  # as _put_name draws the name
+        while name_size > 5 and metrics.width(name, name_size, True) > length:
+            name_size -= 0.5
+        name_w = metrics.width(metrics.fit(name, name_size, length, True), name_size, True)
+        along = (length + name_w) / 2 + name_size * 0.8
+        room = length - along - 2
+        size = min(lay.value_size, depth / 1.6)
+
+        def width(size: float, bombs: list[BombMark] = bombs) -> float:
+            gap = metrics.width("  ", size)
+            return sum(metrics.width(m, size) for m, _ in bombs) + gap * (len(bombs) - 1)
+
+        while size > 3 and width(size) > room:
+            size -= 0.25
+        gap = metrics.width("  ", size)
+        for mark, used in bombs:
+            w = metrics.width(mark, size)
+            if sector.name_angle == 0:
+                x = box.x0 + along
+                y = box.y0 + (box.h - name_size) / 2 + name_size * 0.2
+                page.items.append((x, y, mark, False, size, 0.0))
+                if used:
+                    mid = y + size * 0.35
+                    page.art.append(_rule(x - 0.5, mid, x + w + 0.5, mid, 0.0))
+            elif sector.name_angle == 90:  # reads upwards along the left edge
+                x = box.x0 + (box.w + name_size) / 2 - name_size * 0.2
+                y = box.y0 + along
+                page.turned.append((x, y, 90, mark, False, size))
+                if used:
+                    mid = x - size * 0.35
+                    page.art.append(_rule(mid, y - 0.5, mid, y + w + 0.5, 0.0))
+            else:  # reads downwards along the right edge
+                x = box.x1 - (box.w + name_size) / 2 + name_size * 0.2
+                y = box.y1 - along
+                page.turned.append((x, y, -90, mark, False, size))
+                if used:
+                    mid = x + size * 0.35
+                    page.art.append(_rule(mid, y + 0.5, mid, y - w - 0.5, 0.0))
+            along += w + gap
+
+
 # --- the settlement -------------------------------------------------------------------------
 
 
@@ -1150,7 +1233,10 @@ def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
         f"1 whist = {price} · {date} · players clockwise from the top: "
         f"{', '.join(players)} · {state}"
     )
-    draw_sheet(writer, players, title, target, running_entries(sheet), note)
+    shape = draw_sheet(writer, players, title, target, running_entries(sheet), note)
+    marks = bomb_marks(sheet)
+    if marks:
+        _draw_bombs(writer, writer.pages[0], shape, players, marks)
     flow = Flow(writer)
     _settlement_pages(flow, game, sheet)
     _balance_page(flow, sheet)

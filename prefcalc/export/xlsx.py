@@ -45,7 +45,7 @@ from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 from prefcalc.amounts import Amount
 from prefcalc.conventions import OPTIONS, to_toml_value
 from prefcalc.ledger import write_atomic
-from prefcalc.model import Entry, Game, whist_price
+from prefcalc.model import Contract, Entry, Game, Misere, whist_price
 from prefcalc.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet
 from prefcalc.settlement import Settlement, minor_unit, settle
 from prefcalc.views import deal_words
@@ -239,6 +239,10 @@ def _deal_columns(number: int, entry: Entry) -> dict[int, Any]:
 def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
     column_of = {key: _FIRST_WRITTEN + k for k, key in enumerate(keys)}
     headers = [_text(h) for h in (*DEAL_HEADERS, *(_written_header(key) for key in keys))]
+    factor_col = 0  # Classic (RULES.md 8.1): the deal factor F, after the written columns
+    if _has_factor(sheet):
+        headers.append(FACTOR_HEADER)
+        factor_col = len(headers)
     ws.append(headers)
     for cell in ws[1]:
         cell.style = _HEADER
@@ -255,6 +259,8 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
             row[14] = scored.streak
             row[15] = _num(scored.price)
         row[_DEAL_TEXT] = _text(row[_DEAL_TEXT])
+        if factor_col and isinstance(entry.deal, Contract | Misere):
+            row[factor_col] = scored.factor
         found = warnings.get(scored.number)
         if found:
             row[_WARNING] = _text("; ".join(found))
@@ -296,6 +302,21 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
     last_row = max(len(sheet.scored) + 1, 2)
     ws.freeze_panes = "A2"
     ws.auto_filter.ref = f"A1:{get_column_letter(len(headers))}{last_row}"
+
+
+FACTOR_HEADER = "Factor F (bomb × dark)"
+"""The Deals column of a Classic game: every game's and misère's deal factor."""
+
+
+def _has_factor(sheet: Sheet) -> bool:
+    """Whether the game can have a deal factor (bombs or dark games), or has one."""
+    conv = sheet.convention
+    return (
+        conv.dark_games
+        or bool(conv.bombs_opening)
+        or conv.bombs_blind
+        or any(s.factor != 1 for s in sheet.scored)
+    )
 
 
 # --- Sheet --------------------------------------------------------------------------------------
@@ -558,8 +579,14 @@ def _write_settlement(
     g.text(amnesty, 1, "Amnesty: the smallest mountain")
     g.formula(amnesty, 2, f"=MIN(E{top}:E{bottom})", s1.amnesty)
 
-    # 2. Method 1: pairwise.
+    # Prizes (RULES.md 8.6): game whists of both methods, as values.
+    prize_ref: dict[tuple[str, str], str] = {}
+    prize_won: dict[tuple[str, str], Amount] = {}
     row = amnesty + 2
+    if s1.prizes:
+        row = _write_prizes(g, row, s1, prize_ref, prize_won)
+
+    # 2. Method 1: pairwise.
     g.text(row, 1, "2. Method 1 (pairwise)", _TITLE)
     g.header(row + 1, ["Player", "10 × mountain / N: every opponent writes this on him"])
     entry_row = {p: row + 2 + i for i, p in enumerate(players)}
@@ -575,8 +602,10 @@ def _write_settlement(
         g.text(r, 1, a)
         for b in players:
             if b != a:
-                held = sheet.whists[a][b] + s1.mountain_entries[b]
+                held = sheet.whists[a][b] + s1.mountain_entries[b] + prize_won.get((a, b), 0)
                 formula = f"={refs.whists(a, b)}+$B${entry_row[b]}"
+                if prize_ref:
+                    formula += f"+{prize_ref[(a, b)]}"
                 g.formula(r, 2 + players.index(b), formula, held)
     row += 3 + n
     g.text(row, 1, "Pairwise balance: what the row player gains from the column player")
@@ -617,7 +646,8 @@ def _write_settlement(
     columns = {
         p: [
             f"=10*($B${average}-F{m_row[p]})",
-            f"=SUM({refs.written_by(p)})-SUM({refs.written_on(p)})",
+            f"=SUM({refs.written_by(p)})-SUM({refs.written_on(p)})"
+            + (_prize_net(players, p, prize_ref) if prize_ref else ""),
         ]
         for p in players
     }
@@ -653,6 +683,46 @@ def _write_settlement(
     ws.column_dimensions["A"].width = 34.0
     for c in range(2, 8):
         ws.column_dimensions[get_column_letter(c)].width = 16.0
+
+
+def _write_prizes(
+    g: _Grid,
+    row: int,
+    s: Settlement,
+    refs: dict[tuple[str, str], str],
+    won: dict[tuple[str, str], Amount],
+) -> int:
+    """The prizes (RULES.md 8.6) as Settlement rows: one line per prize write, then the
+    whists each player writes on each opponent for them (counted as game whists by both
+    methods). Fills ``refs`` with the cell of every pair; returns the next free row."""
+    players = s.players
+    g.text(row, 1, "Prizes (game whists of both methods, RULES.md 8.6)", _TITLE)
+    g.header(row + 1, ["Writer", "On", "Whists", "Why"])
+    r = row + 2
+    for prize in s.prizes:
+        g.text(r, 1, prize.writer)
+        g.text(r, 2, prize.on)
+        g.points(r, 3, prize.amount)
+        g.text(r, 4, prize.why)
+        won[(prize.writer, prize.on)] = won.get((prize.writer, prize.on), 0) + prize.amount
+        r += 1
+    r += 1
+    g.text(r, 1, "Prize whists the row player writes on the column player")
+    g.header(r + 1, ["Player", *(f"on {p}" for p in players)])
+    for i, a in enumerate(players):
+        line = r + 2 + i
+        g.text(line, 1, a)
+        for j, b in enumerate(players):
+            if b != a:
+                g.points(line, 2 + j, won.get((a, b), 0))
+                refs[(a, b)] = f"${get_column_letter(2 + j)}${line}"
+    return r + 3 + len(players)
+
+
+def _prize_net(players: Sequence[str], p: str, refs: dict[tuple[str, str], str]) -> str:
+    """``+ (prize whists p writes) − (prize whists written on p)`` as a formula tail."""
+    out = "".join(f"+{refs[(p, q)]}" for q in players if q != p)
+    return out + "".join(f"-{refs[(q, p)]}" for q in players if q != p)
 
 
 def _write_result(

@@ -1,0 +1,49 @@
+"""The sheets of Sochi, Leningrad and Rostov games (2 to 5 players, late arrivals) are
+unchanged by the Classic rules (RULES.md 8: every new option is off outside Classic).
+
+``fixtures/legacy-sheets.json`` holds a digest of 200 random games (pools, mountains, whists,
+every write with its reason, the settlement) computed by prefcalc before the Classic rules
+were added (commit 7ecd883) with this same digest; this code must reproduce every one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from support import random_game
+
+from prefcalc.amounts import fmt
+from prefcalc.ledger import resolve_convention
+from prefcalc.scoring import score
+from prefcalc.settlement import settle
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "legacy-sheets.json"
+EXPECTED: dict[str, str] = json.loads(FIXTURE.read_text(encoding="utf-8"))["sheets"]
+
+
+def digest(seed: int) -> str:
+    preset = ("sochi", "leningrad", "rostov")[seed % 3]
+    players = (2, 3, 4, 5)[seed % 4]
+    game = random_game(
+        seed, 60, players, preset, target=(10, 20, 30)[seed % 3], joins=seed % 5 == 0
+    )
+    sheet = score(game, resolve_convention(game.convention))
+    parts = [
+        repr(sorted((p, fmt(v)) for p, v in sheet.pool.items())),
+        repr(sorted((p, fmt(v)) for p, v in sheet.mountain.items())),
+        repr(sorted((p, q, fmt(v)) for p, r in sheet.whists.items() for q, v in r.items())),
+    ]
+    for s in sheet.scored:
+        for w in s.writes:
+            parts.append(f"{s.number}|{w.player}|{w.column}|{w.on}|{fmt(w.amount)}|{w.reason}")
+    parts.append(repr(sorted((p, fmt(v)) for p, v in settle(sheet, "average").whists.items())))
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("seed", range(0, 200, 8))
+def test_non_classic_sheets_are_unchanged(seed: int) -> None:
+    for k in range(seed, seed + 8):
+        assert digest(k) == EXPECTED[str(k)], f"seed {k}"
