@@ -950,7 +950,8 @@ def _guarded(run: Callable[[], Any]) -> int:
         _fail(_no_such_option(exc))
         return 2
     except typer.TyperException as exc:
-        _fail(exc.format_message())
+        # typer 0.29 words a bad choice through pydantic ("Value error, 'a5' is not one of")
+        _fail(exc.format_message().replace("Value error, ", ""))
         return int(getattr(exc, "exit_code", 2))
     except BrokenPipeError:
         return 0
