@@ -366,8 +366,9 @@ def check_output(target: Path, ledger: Path | None = None, what: str = "the expo
         return
     if _ANY_TEMP.fullmatch(real.name):
         raise PrefcalcError(f"cannot write {what} over a prefcalc temporary file", shown)
-    if real.name.endswith(".lock") and real.with_name(real.name[: -len(".lock")]).exists():
-        raise PrefcalcError(f"cannot write {what} over a prefcalc lock file", shown)
+    for side in (".lock", ".redo"):  # a ledger's lock, and what undo keeps for redo
+        if real.name.endswith(side) and real.with_name(real.name[: -len(side)]).exists():
+            raise PrefcalcError(f"cannot write {what} over a prefcalc {side[1:]} file", shown)
     if _holds_a_ledger(real):
         raise PrefcalcError(f"cannot write {what} over a prefcalc ledger", shown)
 
@@ -383,6 +384,8 @@ def _check_not_the_ledger(real: Path, ledger: Path, what: str, shown: str) -> No
         )
     if real in locks:
         raise PrefcalcError(f"cannot write {what} over the lock file of {ledger}", shown)
+    if real in [base.with_name(base.name + ".redo") for base in bases]:
+        raise PrefcalcError(f"cannot write {what} over what undo kept of {ledger}", shown)
     for base in bases:
         if real.parent == base.parent and temp_pattern(base.name).fullmatch(real.name):
             raise PrefcalcError(

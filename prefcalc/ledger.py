@@ -391,8 +391,10 @@ def _load(path: Path, shown: str) -> Game:
 
 
 def _remove_stale_temporaries(path: Path) -> None:
-    """Temporary files of writers that were killed mid-write (only writers hold the lock)."""
+    """Temporary files of writers that were killed mid-write (only writers hold the lock):
+    the ledger's and those of what undo keeps for redo (written under the same lock)."""
     files.remove_stale_temporaries(path)
+    files.remove_stale_temporaries(redo_path(path))
 
 
 def _existing_ledger(path: Path) -> Path:

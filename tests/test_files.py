@@ -143,6 +143,7 @@ EXPORT_ONTO: list[tuple[str, Callable[[Path], None] | None, str, list[str], str]
     ("default output of night.xlsx", None, "night.xlsx", ["xlsx"], "over the ledger"),
     ("default output of night.pdf", None, "night.pdf", ["pdf"], "over the ledger"),
     ("-o the lock file", None, "game.json", ["pdf", "-o", "game.json.lock"], "lock file"),
+    ("-o the redo file", None, "game.json", ["pdf", "-o", "game.json.redo"], "what undo kept"),
     (
         "-o a stale temporary file",
         _stale_temp,
@@ -503,6 +504,18 @@ def test_the_sweep_removes_only_the_ledgers_own_temporary_files(
     after = snapshot(tmp_path)
     assert {k: v for k, v in after.items() if k != name} == kept
     assert len(load(ledger).entries) == 3
+
+
+def test_the_sweep_also_removes_a_killed_redo_writers_leftovers(
+    tmp_path: Path, cli: Callable[..., tuple[int, str, str]]
+) -> None:
+    ledger = write_ledger(tmp_path / "game.json")
+    own = tmp_path / ".game.json.redo.31337.123456789.tmp"
+    own.write_text("a killed redo writer's leftovers", encoding="utf-8")
+    decoy = tmp_path / ".other.json.redo.31337.123456789.tmp"
+    decoy.write_text("not ours", encoding="utf-8")
+    assert cli(*PASSES, "--file", str(ledger))[0] == 0
+    assert not own.exists() and decoy.exists()
 
 
 # --- never hang: a FIFO (or a device) is refused, never opened blocking ------------------------
