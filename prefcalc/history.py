@@ -437,8 +437,11 @@ def ledger_files(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
             )
             continue
         if stat.S_ISDIR(st.st_mode):
-            for file in _walk(Path(path)):
-                add(file)
+            for file, problem in _walk(Path(path)):
+                if problem is None:
+                    add(file)
+                else:
+                    warnings.append(f"{_where(str(file))}: skipped, {problem}")
         elif stat.S_ISREG(st.st_mode):
             add(Path(path))
         else:
@@ -446,17 +449,23 @@ def ledger_files(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
     return found, warnings
 
 
-def _walk(folder: Path) -> Iterator[Path]:
+def _walk(folder: Path) -> Iterator[tuple[Path, str | None]]:
+    """Every ``*.json`` below ``folder`` (hidden ones left out), with the reason it cannot be
+    read when it is not a regular file (a FIFO is named, never opened)."""
     for root, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(names):
             if name.endswith(".json") and not name.startswith("."):
                 full = Path(root) / name
                 try:
-                    if stat.S_ISREG(os.stat(full).st_mode):
-                        yield full
-                except OSError:
+                    mode = os.stat(full).st_mode
+                except OSError as exc:
+                    yield full, str(exc.strerror or exc)
                     continue
+                if stat.S_ISREG(mode):
+                    yield full, None
+                else:
+                    yield full, f"it is {files.kind_of(mode)}"
 
 
 def read_nights(paths: Sequence[Path], cache: Cache | None = None) -> tuple[list[Night], list[str]]:

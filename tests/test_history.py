@@ -317,6 +317,23 @@ def test_files_that_are_not_ledgers_are_skipped_with_one_line_each(tmp_path: Pat
     assert "Traceback" not in done.stderr
 
 
+def test_a_fifo_or_a_dangling_link_in_a_club_folder_is_named_never_opened(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    club = _club(tmp_path / "club")
+    os.mkfifo(club / "pipe.json")
+    (club / "gone.json").symlink_to(tmp_path / "nowhere.json")
+    done = invoke(["history", str(club)], tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = sorted(done.stderr.splitlines())
+    assert len(lines) == 2
+    assert "gone.json: skipped" in lines[0]
+    assert "pipe.json: skipped, it is a FIFO" in lines[1]
+    assert "4 games:" in done.stdout
+
+
 def test_the_default_folder_is_the_data_folders_games(tmp_path: Path, data_home: Path) -> None:
     games = data_home / "prefcalc" / "games"
     _club(games)
