@@ -569,10 +569,7 @@ def _check_contract(
     if "h" in roles:
         if roles != ["h", "p"]:
             raise DealError("half-whist needs a passing partner (the other defender passes)")
-        if not half_whist:
-            raise DealError("half-whist is not played under this convention (half_whist = false)")
-        if deal.level > 7:
-            raise DealError(f"half-whist is only possible on 6 and 7, not on {deal.level}")
+        _check_half_whist(deal, half_whist)
         if deal.tricks is not None:
             raise DealError("a half-whisted game is not played: write its tricks as '-'")
         return
@@ -624,15 +621,20 @@ def _check_dealer_return(
         raise DealError("the dealer plays the defence: the passers' tricks are not written")
 
 
+def _check_half_whist(deal: Contract, half_whist: bool) -> None:
+    """A half-whist is allowed by the convention and only on a 6 or a 7 (RULES.md 4.2)."""
+    if not half_whist:
+        raise DealError("half-whist is not played under this convention (half_whist = false)")
+    if deal.level > 7:
+        raise DealError(f"half-whist is only possible on 6 and 7, not on {deal.level}")
+
+
 def _check_returned(deal: Contract, roles: list[Role], half_whist: bool) -> None:
     """Role ``r``: the first defender returned the whist after the second's half-whist
     (RULES.md 8.4): a played game with the returner as the lone whister."""
     if roles != ["h", "r"]:
         raise DealError("r (returned the whist) needs the other defender's half-whist (h)")
-    if not half_whist:
-        raise DealError("half-whist is not played under this convention (half_whist = false)")
-    if deal.level > 7:
-        raise DealError(f"half-whist is only possible on 6 and 7, not on {deal.level}")
+    _check_half_whist(deal, half_whist)
     if deal.tricks is None:
         raise DealError("a returned whist is played: give the declarer's tricks (0-10)")
     returner = next(d for d in deal.defenders if d.role == "r")
