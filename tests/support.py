@@ -160,6 +160,27 @@ def sample_game(convention: str = "sochi") -> Game:
     )
 
 
+def _random_start(
+    seed: int | random.Random,
+    players: int,
+    convention: str,
+    target: int,
+    options: dict[str, object] | None,
+) -> tuple[random.Random, Game, Convention]:
+    """The generator, the empty game and its rules a random record starts from."""
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    names = ("Anna", "Boris", "Vera", "Dima", "Egor")[:players]
+    ref = ConventionRef(convention, dict(options or {}))
+    base = Game(
+        players=names,
+        convention=ref,
+        target=target,
+        first_dealer=names[0],
+        created="2026-11-30T20:00:00+01:00",
+    )
+    return rng, base, resolve_convention(ref)
+
+
 def random_game(
     seed: int | random.Random,
     deals: int,
@@ -176,17 +197,8 @@ def random_game(
     avoided (the scorer reports them as problems; they still score). With ``joins``, late
     arrivals take random seats now and then (up to five players), never after the finish.
     """
-    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    names = ("Anna", "Boris", "Vera", "Dima", "Egor")[:players]
-    ref = ConventionRef(convention, dict(options or {}))
-    conv = resolve_convention(ref)
-    base = Game(
-        players=names,
-        convention=ref,
-        target=target,
-        first_dealer=names[0],
-        created="2026-11-30T20:00:00+01:00",
-    )
+    rng, base, conv = _random_start(seed, players, convention, target, options)
+    names = base.players
     entries: list[Entry] = []
     streak = 0
     seats = names
@@ -295,17 +307,8 @@ def random_classic_game(
     """A random legal Classic night (RULES.md 8.1): the opening circles, then all-pass deals
     (some with blind passes), misères and contracts, some of them dark. Under
     ``bombs.order = declared`` a declarer names one of his bombs now and then."""
-    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    names = ("Anna", "Boris", "Vera", "Dima", "Egor")[:players]
-    ref = ConventionRef("classic", dict(options or {}))
-    conv = resolve_convention(ref)
-    base = Game(
-        players=names,
-        convention=ref,
-        target=target,
-        first_dealer=names[0],
-        created="2026-11-30T20:00:00+01:00",
-    )
+    rng, base, conv = _random_start(seed, players, "classic", target, options)
+    names = base.players
     entries: list[Entry] = []
     last: str | None = None
     opening = len(conv.bombs_opening) * players

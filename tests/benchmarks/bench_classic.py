@@ -3,15 +3,14 @@ blind passes and used by the declarers, dark games) against ``json.loads`` of it
 
 from __future__ import annotations
 
-import json
 from functools import cache
 
-from run import Figure, best_of
+from bench_scoring import scoring_against_json
+from run import Figure
 from support import random_classic_game
 
-from prefcalc.ledger import game_to_json_text, resolve_convention
+from prefcalc.ledger import game_to_json_text
 from prefcalc.model import Game
-from prefcalc.scoring import score
 
 DEALS = 100_000
 
@@ -23,11 +22,7 @@ def _game() -> tuple[Game, str]:
 
 
 def scoring() -> tuple[float, float, str]:
-    game, text = _game()
-    conv = resolve_convention(game.convention)
-    floor = best_of(lambda: json.loads(text), 5)
-    ours = best_of(lambda: score(game, conv), 5)
-    return ours, floor, f"json.loads of the record's JSON ({len(text) / 1e6:.1f} MB, best of 5)"
+    return scoring_against_json(*_game())
 
 
 FIGURES: list[Figure] = [

@@ -25,7 +25,11 @@ def _game() -> tuple[Game, str]:
 
 
 def scoring() -> tuple[float, float, str]:
-    game, text = _game()
+    return scoring_against_json(*_game())
+
+
+def scoring_against_json(game: Game, text: str) -> tuple[float, float, str]:
+    """Scoring ``game`` against ``json.loads`` of its record ``text`` (best of 5 each)."""
     conv = resolve_convention(game.convention)
     floor = best_of(lambda: json.loads(text), 5)
     ours = best_of(lambda: score(game, conv), 5)
