@@ -300,7 +300,7 @@ def delete(game: Game, number: int, *, force: bool = False) -> Game:
 
 def join(game: Game, name: str, *, after: str | None = None, time: str | None = None) -> Game:
     """The game with ``name`` seated after ``after`` (default: the last seat) between deals
-    (RULES.md 8.7): his pool and mountain start at the exact averages of the seated players.
+    (docs/rules.md §8.7): his pool and mountain start at the exact averages of the seated players.
     Refused once the game has finished, at five players and for a name already playing."""
     seats = seating(game)
     now = sheet(game)
@@ -340,7 +340,7 @@ def _parse(deal: DealInput, game: Game, dealer: str | None = None) -> Deal:
 
 
 def _check_rules(conv: Convention, deal: Deal) -> None:
-    """Refuse a deal the convention does not allow whatever came before it (RULES.md 8: a
+    """Refuse a deal the convention does not allow whatever came before it (docs/rules.md §8: a
     dark game without ``dark_games``, a pass on 6♠ under ``stalingrad``...); never forced."""
     bad = refusal(conv, deal)
     if bad is not None:
@@ -375,7 +375,7 @@ def _checked(
     """
     new = game._replace(entries=entries)
     result = score(new, conv)
-    if result.unpriced:  # never forced: the rules cannot price the deal at all (RULES.md 8)
+    if result.unpriced:  # never forced: the rules cannot price the deal at all (docs/rules.md §8)
         was = {(p.number, p.message) for p in before.unpriced} if before is not None else set()
         bad = [p for p in result.unpriced if p.number >= first and (p.number, p.message) not in was]
         if bad:

@@ -1,4 +1,4 @@
-"""Classic preference and the other rules of RULES.md section 8 that need the convention to
+"""Classic preference and the other rules of docs/rules.md §8 that need the convention to
 decide whether a deal may be recorded at all.
 
 :func:`refusal` is the one place that says whether a deal fits the *rules* (a dark game
@@ -8,7 +8,7 @@ CLI) refuses such a deal with one line; loading a ledger refuses it naming the f
 scoring engine, re-scoring a night under other rules, scores what it can and lists the deals
 it cannot price (:attr:`prefcalc.scoring.Sheet.unpriced`).
 
-The deal factor ``F = bomb × (2 if dark)`` (RULES.md 8.1) is named in every reason by
+The deal factor ``F = bomb × (2 if dark)`` (docs/rules.md §8.1) is named in every reason by
 :func:`factor_words`.
 """
 

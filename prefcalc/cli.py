@@ -246,7 +246,7 @@ def misere(
 
 
 def _classic_words(dark: bool, no_talon: bool, bomb: int | None) -> list[str]:
-    """The Classic flags of a game or misère as the shorthand writes them (RULES.md 8.1)."""
+    """The Classic flags of a game or misère as the shorthand writes them (docs/rules.md §8.1)."""
     words = [flag for flag, on in (("--dark", dark), ("--no-talon", no_talon)) if on]
     return words + ([f"--bomb={bomb}"] if bomb is not None else [])
 

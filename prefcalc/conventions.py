@@ -1,4 +1,4 @@
-"""Conventions as data: every option of RULES.md, validated, loaded from TOML.
+"""Conventions as data: every option of docs/rules.md, validated, loaded from TOML.
 
 A preset (``templates/sochi.toml``...) is a TOML file naming every option. A table's house
 rules are a file of the same shape (optionally ``base = "sochi"`` plus the keys that differ),
@@ -41,7 +41,7 @@ PRESET_TARGETS = {"classic": 50}
 
 
 def default_target(convention: str) -> int:
-    """The pool target of a new game when none is given: 50 for Classic (RULES.md 8.1), 20."""
+    """The pool target of a new game when none is given: 50 for Classic (docs/rules.md §8.1), 20."""
     return PRESET_TARGETS.get(convention.strip().lower(), 20)
 
 
@@ -238,7 +238,7 @@ SECTION_8: frozenset[str] = frozenset(
         "prizes.min_mountain",
     }
 )
-"""The options of RULES.md section 8: off unless set, so a full house-rules table (or a
+"""The options of docs/rules.md §8: off unless set, so a full house-rules table (or a
 ledger's stored table) written before they existed still loads, with them off."""
 
 SECTIONS = ("passes", "bombs", "prizes")
@@ -298,7 +298,7 @@ class Convention(NamedTuple):
         return getattr(self, OPTION_BY_KEY[key].attr)
 
     def options(self) -> dict[str, Any]:
-        """Every option as ``{dotted key: value}`` in the order of RULES.md."""
+        """Every option as ``{dotted key: value}`` in the order of docs/rules.md §6.1."""
         return {option.key: self.value(option.key) for option in OPTIONS}
 
     def with_options(self, values: Mapping[str, Any], source: str = "--set") -> "Convention":

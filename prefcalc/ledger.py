@@ -323,7 +323,7 @@ def deal_to_json(entry: Entry) -> dict[str, Any]:
 
 
 def _classic_json(deal: Contract | Misere, out: dict[str, Any]) -> None:
-    """The Classic fields of a game or misère (RULES.md 8.1), written only when set."""
+    """The Classic fields of a game or misère (docs/rules.md §8.1), written only when set."""
     if deal.dark:
         out["dark"] = True
     if deal.no_talon:

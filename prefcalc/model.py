@@ -28,7 +28,7 @@ Suit: TypeAlias = Literal["s", "c", "d", "h", "nt"]
 """Spades, clubs, diamonds, hearts, no trump."""
 Role: TypeAlias = Literal["w", "p", "h", "r"]
 """A defender's answer: whist, pass, half-whist, returned the whist after the other's
-half-whist (RULES.md 8.4)."""
+half-whist (docs/rules.md §8.4)."""
 
 SUITS: tuple[Suit, ...] = ("s", "c", "d", "h", "nt")
 SUIT_SYMBOLS: dict[Suit, str] = {"s": "♠", "c": "♣", "d": "♦", "h": "♥", "nt": "NT"}
@@ -57,13 +57,13 @@ class Contract(NamedTuple):
     tricks: int | None
     defenders: tuple[Defender, ...]
     dark: bool = False
-    """Ordered blind (Classic, RULES.md 8.1): the deal counts ×2."""
+    """Ordered blind (Classic, docs/rules.md §8.1): the deal counts ×2."""
     no_talon: bool = False
     """Played without the talon: outranks the same game in bidding, no effect on the score."""
     bomb: int | None = None
     """The bomb the declarer names (``bombs.order = declared``): its factor, e.g. 4."""
     talon: int | None = None
-    """The tricks the talon gave the declarer (``talon_bonus``, 4-5 players, RULES.md 8.3)."""
+    """The tricks the talon gave the declarer (``talon_bonus``, 4-5 players, docs/rules.md §8.3)."""
     returned_by: str | None = None
     """The sitting-out dealer who returned the whist after both defenders passed (8.4)."""
 
@@ -109,14 +109,14 @@ class Adjustment(NamedTuple):
 
 
 class Preference(NamedTuple):
-    """The "Preference" combination (RULES.md 8.5): ``player`` declares it and the game
+    """The "Preference" combination (docs/rules.md §8.5): ``player`` declares it and the game
     ends at once (his mountain off, every pool filled up to the target)."""
 
     player: str
 
 
 class Join(NamedTuple):
-    """A late arrival (RULES.md 8.7): ``player`` takes his seat after ``after`` (``None``: the
+    """A late arrival (docs/rules.md §8.7): ``player`` takes his seat after ``after`` (``None``: the
     last seat) between deals. An entry with no dealer; the seating from here on includes him."""
 
     player: str
@@ -420,7 +420,7 @@ def seat_after(seats: tuple[str, ...], name: str) -> str:
 
 
 def sitting_out(seats: tuple[str, ...], dealer: str | None) -> tuple[str, ...]:
-    """Who sits out a deal (RULES.md 2, 8.7): the dealer at four; the dealer and the next
+    """Who sits out a deal (docs/rules.md §2, §8.7): the dealer at four; the dealer and the next
     dealer at five; nobody at two or three (Gusarik's dummy never scores)."""
     if dealer is None or dealer not in seats:
         return ()
@@ -605,7 +605,7 @@ def _check_contract(
 def _check_dealer_return(
     seats: tuple[str, ...], deal: Contract, dealer: str, roles: list[Role]
 ) -> None:
-    """A whist returned by the sitting-out dealer after both defenders passed (RULES.md 8.4):
+    """A whist returned by the sitting-out dealer after both defenders passed (docs/rules.md §8.4):
     a played game with the dealer as the only whister."""
     if deal.returned_by != dealer or not sitting_out(seats, dealer):
         raise DealError(
@@ -622,7 +622,7 @@ def _check_dealer_return(
 
 
 def _check_half_whist(deal: Contract, half_whist: bool) -> None:
-    """A half-whist is allowed by the convention and only on a 6 or a 7 (RULES.md 4.2)."""
+    """A half-whist is allowed by the convention and only on a 6 or a 7 (docs/rules.md §4.2)."""
     if not half_whist:
         raise DealError("half-whist is not played under this convention (half_whist = false)")
     if deal.level > 7:
@@ -631,7 +631,7 @@ def _check_half_whist(deal: Contract, half_whist: bool) -> None:
 
 def _check_returned(deal: Contract, roles: list[Role], half_whist: bool) -> None:
     """Role ``r``: the first defender returned the whist after the second's half-whist
-    (RULES.md 8.4): a played game with the returner as the lone whister."""
+    (docs/rules.md §8.4): a played game with the returner as the lone whister."""
     if roles != ["h", "r"]:
         raise DealError("r (returned the whist) needs the other defender's half-whist (h)")
     _check_half_whist(deal, half_whist)
@@ -650,7 +650,7 @@ def _check_returned(deal: Contract, roles: list[Role], half_whist: bool) -> None
 
 
 def _check_gusarik(deal: Contract, other: str, half_whist: bool) -> None:
-    """Two players (Gusarik, RULES.md 8.7): the other player defends alone with the dummy:
+    """Two players (Gusarik, docs/rules.md §8.7): the other player defends alone with the dummy:
     ``w`` (plays, answers for the whole defence), ``h`` (leaves for his tricks, 6 and 7
     only) or ``p`` (the game counts as made)."""
     if len(deal.defenders) != 1 or deal.defenders[0].player != other:
@@ -689,7 +689,8 @@ def _check_gusarik(deal: Contract, other: str, half_whist: bool) -> None:
 
 
 def _check_join(seats: tuple[str, ...], join: Join) -> None:
-    """A late arrival (RULES.md 8.7, 8.8): up to five players, a new name, after a seated one."""
+    """A late arrival (docs/rules.md §8.7, §8.8): up to five players, a new name, after a
+    seated one."""
     if len(seats) >= MAX_PLAYERS:
         raise DealError(f"the table is full: {MAX_PLAYERS} players at most ({', '.join(seats)})")
     key = name_key(join.player)

@@ -143,14 +143,14 @@ _VALUED = frozenset({"--bomb", "--blind", "--talon", "--returned-by"})
 
 
 NOTATION_FLAGS = ("--dark", "--no-talon", "--bomb", "--talon", "--returned-by", "--blind")
-"""The flags a deal's words may carry (Classic, RULES.md 8): front ends pass them on."""
+"""The flags a deal's words may carry (Classic, docs/rules.md §8): front ends pass them on."""
 
 
 def split_flags(
     words: Sequence[str], allowed: Sequence[str], what: str
 ) -> tuple[list[str], dict[str, str | bool]]:
     """The words of a game or misère without its Classic flags (``--dark``, ``--no-talon``,
-    RULES.md 8.1), and the flags found (``{"--dark": True}``)."""
+    docs/rules.md §8.1), and the flags found (``{"--dark": True}``)."""
     rest: list[str] = []
     found: dict[str, str | bool] = {}
     queue = list(words)
@@ -224,7 +224,7 @@ def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
 
 
 def _talon(flags: dict[str, str | bool]) -> int | None:
-    """``--talon N``: the tricks the talon gave the declarer (0-2, RULES.md 8.3)."""
+    """``--talon N``: the tricks the talon gave the declarer (0-2, docs/rules.md §8.3)."""
     text = flags.get("--talon")
     if not isinstance(text, str):
         return None
@@ -238,7 +238,7 @@ def _talon(flags: dict[str, str | bool]) -> int | None:
 
 
 def _returner(flags: dict[str, str | bool], players: Sequence[str]) -> str | None:
-    """``--returned-by NAME``: the dealer who returned the whist (RULES.md 8.4)."""
+    """``--returned-by NAME``: the dealer who returned the whist (docs/rules.md §8.4)."""
     text = flags.get("--returned-by")
     return resolve_player(text, players) if isinstance(text, str) else None
 
@@ -377,7 +377,7 @@ def parse_join(words: Sequence[str], players: Sequence[str]) -> Join:
 
 
 def parse_preference(words: Sequence[str], players: Sequence[str]) -> Preference:
-    """``Anna``: the player who declares the "Preference" combination (RULES.md 8.5)."""
+    """``Anna``: the player who declares the "Preference" combination (docs/rules.md §8.5)."""
     if len(words) != 1:
         raise NotationError("the Preference combination needs PLAYER, e.g. preference Anna")
     return Preference(resolve_player(words[0], players))

@@ -315,7 +315,7 @@ BombLevels = Annotated[
 
 
 class BombsOptions(_Frozen):
-    """Classic bombs (ёлочки, RULES.md 8.1)."""
+    """Classic bombs (ёлочки, docs/rules.md §8.1)."""
 
     opening: BombLevels | None = None
     blind: Flag | None = None
@@ -323,7 +323,7 @@ class BombsOptions(_Frozen):
 
 
 class PrizesOptions(_Frozen):
-    """Prizes of a "horse-race" game (RULES.md 8.6), in whists."""
+    """Prizes of a "horse-race" game (docs/rules.md §8.6), in whists."""
 
     first_close: NonNegative | None = None
     min_mountain: NonNegative | None = None

@@ -1,6 +1,6 @@
 """The scoring engine: ``score(game, convention) -> Sheet``.
 
-A pure function of the record and the convention (RULES.md sections 2-4): one small
+A pure function of the record and the convention (docs/rules.md §2-§4): one small
 function per kind of deal, the pool cap with the help rule, closing, and the all-pass
 streak with its prices and exit levels. Every write to the sheet is a :class:`Write`
 carrying its reason, so ``explain`` and the exports can show why a number is what it is.
@@ -11,7 +11,7 @@ gentleman's split, a semi-responsible shortfall) makes them fractional; nothing 
 A trick contract is scored in the parts a player thinks in: not played (both passed, or
 half-whist: it counts as made), the declarer (made → pool, remise → mountain), the defence
 (whists for tricks, consolation, greedy or gentleman lone whister, the whisters' shortfall)
-and the sitting-out dealer's consolation. They use the letters of RULES.md section 4:
+and the sitting-out dealer's consolation. They use the letters of docs/rules.md §4:
 
     L   the contract's level (6-10)
     t   the declarer's tricks
@@ -112,7 +112,7 @@ class Scored(NamedTuple):
     min_level: int
     finished: bool
     factor: int = 1
-    """F, the deal factor (RULES.md 8.1): the declarer's bomb × 2 if dark."""
+    """F, the deal factor (docs/rules.md §8.1): the declarer's bomb × 2 if dark."""
     bombs: tuple[tuple[str, str, int], ...] = ()
     """What the deal did to the bombs: ``(player, "earned" | "used" | "kept", factor)``."""
 
@@ -148,12 +148,12 @@ class Sheet(NamedTuple):
     """Deals this convention cannot price as recorded (a Classic night re-scored under
     Sochi: a dark game, a bomb); they are scored without what it cannot price."""
     bombs: Mapping[str, tuple[int, ...]] = MappingProxyType({})
-    """Every player's bombs (their factors) in the order earned (Classic, RULES.md 8.1)."""
+    """Every player's bombs (their factors) in the order earned (Classic, docs/rules.md §8.1)."""
     opening: tuple[int, int, int] | None = None
     """During the opening circles: the next deal's circle, the number of circles and its
     factor ``2^k``; ``None`` once they are over (or without them)."""
     first_closed: str | None = None
-    """The first player whose pool reached the target (``prizes.first_close``, RULES.md 8.8:
+    """The first player whose pool reached the target (``prizes.first_close``, docs/rules.md §8.8:
     the first pool write that reached it, in the order of the writes)."""
 
     @property
@@ -332,7 +332,7 @@ def _consolation(conv: Convention, w: Amount) -> Amount:
 
 
 def _score_contract(st: _State, conv: Convention, deal: Contract, away: tuple[int, ...]) -> None:
-    """A trick contract (RULES.md 4.1-4.2), in the parts a player thinks in.
+    """A trick contract (docs/rules.md §4.1-§4.2), in the parts a player thinks in.
 
     The writes come in this order: the whisters' shortfall, the declarer, the defence's
     whists, the sitting-out dealer's consolation (``explain`` and the exports show them so).
@@ -358,7 +358,7 @@ def _score_contract(st: _State, conv: Convention, deal: Contract, away: tuple[in
         _dealer_return(st, conv, terms, away)
     else:
         whisters = deal.whisters
-        if not whisters:  # role r: the returner is the lone whister, greedy (RULES.md 8.4)
+        if not whisters:  # role r: the returner is the lone whister, greedy (docs/rules.md §8.4)
             whisters = tuple(x for x in deal.defenders if x.role == "r")
             conv = conv._replace(lone_whister="greedy")
         failed = _shortfall(st, conv, terms, whisters)
@@ -376,7 +376,7 @@ def _score_contract(st: _State, conv: Convention, deal: Contract, away: tuple[in
 def _talon_bonus(
     st: _State, conv: Convention, deal: Contract, k: "_Terms", away: tuple[int, ...]
 ) -> None:
-    """The 4-player dealer's talon bonus (RULES.md 8.3): the sitting-out dealer writes
+    """The 4-player dealer's talon bonus (docs/rules.md §8.3): the sitting-out dealer writes
     ``N × W × F`` whists on the declarer for the N tricks the talon gave him, made or not."""
     n = deal.talon or 0
     if not conv.talon_bonus:
@@ -398,7 +398,7 @@ def _talon_bonus(
 
 
 def _dealer_return(st: _State, conv: Convention, k: "_Terms", away: tuple[int, ...]) -> None:
-    """Both defenders passed and the sitting-out dealer returned the whist (RULES.md 8.4):
+    """Both defenders passed and the sitting-out dealer returned the whist (docs/rules.md §8.4):
     he is the only whister, greedy (``d × W``), fully responsible for the norm (liability 1,
     also after a pool closed) and on a remise writes the consolation of both defenders
     (``2 × u × C``); the passers write nothing, and there is no dealer's consolation."""
@@ -446,7 +446,7 @@ class _Terms(NamedTuple):
     c: Amount  # C
     u: int  # u = max(0, L − t)
     d: int  # d = 10 − t
-    f: int = 1  # F, the deal factor (RULES.md 8.1): bomb × (2 if dark)
+    f: int = 1  # F, the deal factor (docs/rules.md §8.1): bomb × (2 if dark)
     fx: str = ""  # F in a reason: `` × 16 (triple bomb, dark)``, ``""`` when F = 1
 
 
@@ -465,7 +465,7 @@ def _terms(
 def _deal_factor(
     st: _State, conv: Convention, deal: Contract | Misere
 ) -> tuple[int, str, int | None]:
-    """The deal factor ``F = bomb × (2 if dark)`` of a game or misère (RULES.md 8.1), its
+    """The deal factor ``F = bomb × (2 if dark)`` of a game or misère (docs/rules.md §8.1), its
     words for the reasons (`` × 16 (triple bomb, dark)``) and the index of the declarer's
     bomb it uses (``None``: none). What the convention cannot price (a dark game without
     ``dark_games``, a bomb the declarer does not hold) is left out and listed."""
@@ -499,7 +499,7 @@ def _deal_factor(
 
 def _bomb_after(st: _State, declarer: str, use: int, made: bool) -> None:
     """The declarer's bomb: used up when the contract is made (an unplayed game counts as
-    made), kept on a remise (RULES.md 8.1)."""
+    made), kept on a remise (docs/rules.md §8.1)."""
     held = st.bombs[st.seat[declarer]]
     if made:
         st.events.append((declarer, "used", held.pop(use)))
@@ -515,7 +515,7 @@ def _not_played(
     f: int = 1,
     fx: str = "",
 ) -> None:
-    """Not played (RULES.md 4.2): both defenders passed, or one passed and the other said
+    """Not played (docs/rules.md §4.2): both defenders passed, or one passed and the other said
     half-whist. Either way the game counts as made (``P`` into the declarer's pool); the
     half-whister writes ``W`` per trick for half the norm (2 tricks on a 6, 1 on a 7)."""
     level = deal.level
@@ -551,7 +551,7 @@ def _not_played(
 
 
 def _declarer(st: _State, conv: Convention, k: _Terms, excluded: tuple[int, ...]) -> None:
-    """The declarer of a played contract (RULES.md 4.1.1): made (``u = 0``) → ``P`` into
+    """The declarer of a played contract (docs/rules.md §4.1.1): made (``u = 0``) → ``P`` into
     the pool (help rule, ``mountain_first``), never to the ``excluded`` seats; remise →
     ``u × P × remise_factor`` into his mountain."""
     if not k.u:
@@ -586,9 +586,9 @@ def _declarer(st: _State, conv: Convention, k: _Terms, excluded: tuple[int, ...]
 def _defence_whists(
     st: _State, conv: Convention, deal: Contract, k: _Terms, whisters: tuple[Defender, ...]
 ) -> None:
-    """The defence's whists on the declarer (RULES.md 4.1.2-3): ``W`` per defence trick and,
-    on a remise, ``u × C`` consolation per consoled player. The other half of the defence,
-    its shortfall (:func:`_shortfall`), is written before the declarer's part."""
+    """The defence's whists on the declarer (docs/rules.md §4.1.2-§4.1.3): ``W`` per defence
+    trick and, on a remise, ``u × C`` consolation per consoled player. The other half of the
+    defence, its shortfall (:func:`_shortfall`), is written before the declarer's part."""
     if len(whisters) == 2:
         _two_whisters(st, k, whisters)
     else:
@@ -628,7 +628,7 @@ def _lone_whister(st: _State, conv: Convention, k: _Terms, a: int, b: int) -> No
 
 
 def _gusarik_whister(st: _State, k: _Terms, lone: Defender) -> None:
-    """Two players (Gusarik, RULES.md 8.7): the lone defender plays with the dummy, greedy
+    """Two players (Gusarik, docs/rules.md §8.7): the lone defender plays with the dummy, greedy
     whatever ``lone_whister`` says: ``d × W`` and, on a remise, ``u × C`` once (the dummy
     writes nothing). His shortfall (the whole norm) is written by :func:`_shortfall`."""
     i = st.seat[lone.player]
@@ -639,7 +639,7 @@ def _gusarik_whister(st: _State, k: _Terms, lone: Defender) -> None:
 
 def _dealer(st: _State, conv: Convention, k: _Terms, dealer: int) -> None:
     """4 players: on a remise the sitting-out dealer writes ``u × C`` consolation too
-    (RULES.md 4.1.4, ``dealer_consolation``)."""
+    (docs/rules.md §4.1.4, ``dealer_consolation``)."""
     if k.u and conv.dealer_consolation:
         _consolation_of(st, k, dealer, "dealer's consolation: {0:undertrick} × {1} = {2}")
 
@@ -668,7 +668,7 @@ def _consolation_of(st: _State, k: _Terms, i: int, template: str) -> None:
 def _shortfall(
     st: _State, conv: Convention, k: _Terms, whisters: tuple[Defender, ...]
 ) -> tuple[int, ...]:
-    """The defence's shortfall (RULES.md 4.1.5): each whister who failed his norm writes
+    """The defence's shortfall (docs/rules.md §4.1.5): each whister who failed his norm writes
     ``W × liability`` per missing trick into his mountain. Returns the failed seats."""
     level = k.level
     liability = conv.liability
@@ -713,7 +713,7 @@ def _shortfall(
 def _pool_closed(st: _State) -> bool:
     """Whether a seated player's pool has reached the target (``liability_after_close``:
     the shortfall is written before any pool write of its deal, so this is the state the
-    deal started with, RULES.md 8.8)."""
+    deal started with, docs/rules.md §8.8)."""
     target = st.target
     return any(p >= target for p, here in zip(st.pool, st.present, strict=True) if here)
 
@@ -819,12 +819,12 @@ def _score_all_pass(
     for name, n in tricks:
         if n == 0 and bonus:
             st.to_pool(seat[name], bonus, "all-pass: no tricks", helps=False)
-    if away and conv.passes_dealer_bonus:  # the dealer only, also at five (RULES.md 8.8)
+    if away and conv.passes_dealer_bonus:  # the dealer only, also at five (docs/rules.md §8.8)
         st.to_pool(away[0], conv.passes_dealer_bonus, "all-pass: dealer's bonus", helps=False)
 
 
 def _score_opening(st: _State, deal: AllPass, circle: int, factor: int) -> None:
-    """A deal of an opening circle (RULES.md 8.1, 8.8): tricks × 2^k into the mountain,
+    """A deal of an opening circle (docs/rules.md §8.1, §8.8): tricks × 2^k into the mountain,
     2^k into the pool of a player with no trick (it never helps), and every active player
     earns a bomb ×2^k. ``passes.*`` do not apply."""
     seat = st.seat
@@ -878,7 +878,7 @@ def _finished(st: _State, conv: Convention) -> bool:
 
 
 def _score_preference(st: _State, conv: Convention, deal: Preference) -> None:
-    """The "Preference" combination (RULES.md 8.5, 8.8): the holder's mountain is written off
+    """The "Preference" combination (docs/rules.md §8.5, §8.8): the holder's mountain is written off
     to 0; every pool below the target is filled up to it, his own first, then the others
     clockwise from him; for each point put into another player's pool he writes
     ``help_whists`` whists on that player. The game is then finished."""
@@ -911,7 +911,7 @@ def _score_preference(st: _State, conv: Convention, deal: Preference) -> None:
 
 
 def _score_join(st: _State, deal: Join) -> None:
-    """A late arrival (RULES.md 8.7): his pool and mountain start at the exact averages of
+    """A late arrival (docs/rules.md §8.7): his pool and mountain start at the exact averages of
     every player seated before him; he has no whists."""
     seated = [q for q, here in enumerate(st.present) if here]
     k = len(seated)
@@ -966,7 +966,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     target = game.target
     circles = conv.bombs_opening
     circle_size = len(seats)
-    opening_left = len(circles) * circle_size  # opening deals still to come (RULES.md 8.1)
+    opening_left = len(circles) * circle_size  # opening deals still to come (docs/rules.md §8.1)
     streak = 0
     finished = False
     for number, entry in enumerate(game.entries, 1):

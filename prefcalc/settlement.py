@@ -1,8 +1,8 @@
-"""End-of-night settlement (RULES.md section 5): pools to mountains, amnesty, the two
+"""End-of-night settlement (docs/rules.md §5): pools to mountains, amnesty, the two
 traditional methods, rounding policies, money and payments.
 
 Everything is exact (``Fraction``) until a rounding policy says otherwise; ``whole`` rounds
-exactly where RULES.md 5.5 says each method rounds on paper.
+exactly where docs/rules.md §5.5 says each method rounds on paper.
 """
 
 from __future__ import annotations
@@ -63,9 +63,9 @@ class Settlement:
     money: dict[str, Amount]
     payments: tuple[Payment, ...]
     prizes: tuple[Prize, ...] = ()
-    """Prize whists (RULES.md 8.6), counted as game whists by both methods."""
+    """Prize whists (docs/rules.md §8.6), counted as game whists by both methods."""
     combination: tuple[str, ...] = ()
-    """How the "Preference" combination ended the game (RULES.md 8.5), one line per write."""
+    """How the "Preference" combination ended the game (docs/rules.md §8.5), one line per write."""
 
 
 @dataclass(frozen=True)
@@ -79,10 +79,10 @@ class Prize:
 
 
 def prizes(sheet: Sheet, mountains: dict[str, Amount]) -> tuple[Prize, ...]:
-    """The prizes of a "horse-race" game (RULES.md 8.6, 8.8): the first player to close writes
-    ``prizes.first_close`` on every other player; the player(s) with the smallest mountain
-    (after the unclosed pools went into the mountains, before the amnesty) write
-    ``prizes.min_mountain`` on every player not tied with them; when all tie, nobody."""
+    """The prizes of a "horse-race" game (docs/rules.md §8.6, §8.8): the first player to
+    close writes ``prizes.first_close`` on every other player; the player(s) with the
+    smallest mountain (after the unclosed pools went into the mountains, before the amnesty)
+    write ``prizes.min_mountain`` on every player not tied with them; when all tie, nobody."""
     conv = sheet.convention
     out: list[Prize] = []
     players = sheet.players

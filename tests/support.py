@@ -304,7 +304,7 @@ def random_classic_game(
     target: int = 50,
     options: dict[str, object] | None = None,
 ) -> Game:
-    """A random legal Classic night (RULES.md 8.1): the opening circles, then all-pass deals
+    """A random legal Classic night (docs/rules.md §8.1): the opening circles, then all-pass deals
     (some with blind passes), misères and contracts, some of them dark. Under
     ``bombs.order = declared`` a declarer names one of his bombs now and then."""
     rng, base, conv = _random_start(seed, players, "classic", target, options)

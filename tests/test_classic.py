@@ -1,6 +1,6 @@
-"""Classic preference and the rest of RULES.md section 8.1-8.6, with hand-computed numbers.
+"""Classic preference and the rest of docs/rules.md §8.1-§8.6, with hand-computed numbers.
 
-Every expected number below is worked out by hand from RULES.md in the comment above it.
+Every expected number below is worked out by hand from docs/rules.md in the comment above it.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def test_dark_four_players_dealer_consolation_doubled() -> None:
 def test_dark_pool_points_above_the_target_still_help() -> None:
     # target 10, Anna at 6 (8 not played): a dark 7 gives 4 × 2 = 8, 4 fit, 4 help Boris
     # (Boris and Vera tie at 0 points and 0 mountain: the first clockwise from Anna);
-    # 4 × 10 = 40 whists (help whists are not multiplied by F, RULES.md 8.8)
+    # 4 × 10 = 40 whists (help whists are not multiplied by F, docs/rules.md §8.8)
     g = make_game(
         P3,
         ["game Anna 8h - Boris:p Vera:p", "game Anna 7h - Boris:p Vera:p --dark"],
@@ -273,7 +273,7 @@ def _opened(options: dict[str, object], lines: list[str]) -> prefcalc.Sheet:
 
 
 def test_worked_example_8_1_declared_bombs() -> None:
-    # RULES.md 8.1: A plays 7♥ on a ×2 and takes 7, B whists (3 tricks), C passes: A pool +8,
+    # docs/rules.md §8.1: A plays 7♥ on a ×2 and takes 7, B whists (3 tricks), C passes: A pool +8,
     # B writes 24; then 6♠ on a ×4 taken with 5: A mountain +8, B (5 × 2 + 2) × 4 = 48, C 8.
     base = _opened(DECLARED, [])
     s = _opened(
@@ -326,13 +326,14 @@ def test_worked_example_8_1_oldest_bombs() -> None:
 
 
 def test_seed_checks_dark_misere_and_dark_8_on_a_triple_bomb() -> None:
-    # T11: a dark misère on a triple bomb, made: 10 × 8 × 2 = 160 (target 1000: no help)
+    # docs/rules.md §8.1: a dark misère on a triple bomb, made: 10 × 8 × 2 = 160 (target 1000:
+    # no help)
     s = sheet_of(
         make_game(P3, [*NINE, "misere Anna 0 --dark --bomb 8"], options=DECLARED, target=1000)
     )
     assert s.pool["Anna"] == 2 + 160
     assert "misère made × 16 (triple bomb, dark): 160" in [w[3] for w in _writes(s, 10)]
-    # L412: a dark 8 on a triple bomb: each whister's trick costs 6 × 16 = 96
+    # docs/rules.md §8.1: a dark 8 on a triple bomb: each whister's trick costs 6 × 16 = 96
     s = sheet_of(
         make_game(
             P3,
@@ -625,7 +626,7 @@ def test_cli_talon_and_return_round_trip(tmp_path: Path) -> None:
 
 
 def test_seed_check_preference_combination() -> None:
-    # RULES.md 8.5: Sochi target 10; pools A 6, B 10, C 3; mountains A 12, C 4 →
+    # docs/rules.md §8.5: Sochi target 10; pools A 6, B 10, C 3; mountains A 12, C 4 →
     # A mountain −12, A pool +4, C pool +7, A writes 70 whists on C; the game is finished.
     # Built: A 8♠ not played (6); B 10♠ not played (10); C 6♠ not played (2) and a 1-point
     # adjustment (3); mountains by adjustment.
@@ -740,7 +741,7 @@ def test_classic_preset_is_sochi_plus_rules_8_1() -> None:
         "liability_after_close": 1,
         "preference_combo": True,
     }
-    assert classic.bombs_order == "oldest"  # RULES.md 8.8
+    assert classic.bombs_order == "oldest"  # docs/rules.md §8.8
     assert classic.name == "Classic"
 
 

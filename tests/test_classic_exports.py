@@ -1,4 +1,4 @@
-"""Exports of a Classic night (RULES.md 8): the deal factor as a column of the XLSX Deals
+"""Exports of a Classic night (docs/rules.md §8): the deal factor as a column of the XLSX Deals
 sheet, prizes as Settlement rows whose formulas LibreOffice recomputes to prefcalc's numbers,
 and each player's bombs on the PDF pool sheet."""
 

@@ -1,4 +1,4 @@
-"""Invariants over random Classic nights (RULES.md 8.1): bombs are used only by made
+"""Invariants over random Classic nights (docs/rules.md §8.1): bombs are used only by made
 contracts and never lost, totals are the sum of the writes, a Classic night re-scored under
 Sochi reports the deals it cannot price instead of failing."""
 

@@ -1,6 +1,6 @@
-"""Conventions as data: the presets against RULES.md section 6, house rules and --set.
+"""Conventions as data: the presets against docs/rules.md §6, house rules and --set.
 
-The expected preset values are copied by hand from the table in RULES.md section 6 (and
+The expected preset values are copied by hand from the table in docs/rules.md §6 (and
 section 3 for the prices), not from the TOML files.
 """
 
@@ -30,7 +30,7 @@ from prefcalc.errors import ConventionError
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 HALF = Fraction(1, 2)
 
-# RULES.md section 6, one row per key: (Sochi, Leningrad, Rostov).
+# docs/rules.md §6, one row per key: (Sochi, Leningrad, Rostov).
 SECTION_6: dict[str, tuple[Any, Any, Any]] = {
     "whist_factor": (1, 2, 1),
     "remise_factor": (1, 2, 1),
@@ -58,7 +58,7 @@ SECTION_6: dict[str, tuple[Any, Any, Any]] = {
     "help_whists": (10, 10, 10),
     "pool_to_mountain": (1, 2, 1),
 }
-# RULES.md section 3 (the same in every preset): game prices 2-4-6-8-10, misère 10 made,
+# docs/rules.md §3 (the same in every preset): game prices 2-4-6-8-10, misère 10 made,
 # 10 per trick failed (before remise_factor).
 SECTION_3: dict[str, Any] = {
     "game_prices": (2, 4, 6, 8, 10),
@@ -66,7 +66,7 @@ SECTION_3: dict[str, Any] = {
     "misere_penalty": 10,
 }
 
-# RULES.md section 8: every option is off in Sochi, Leningrad and Rostov.
+# docs/rules.md §8: every option is off in Sochi, Leningrad and Rostov.
 SECTION_8: dict[str, Any] = {
     "dark_games": False,
     "dark_six_whisted": False,

@@ -1,10 +1,10 @@
 """The bundled example evenings against their hand computations.
 
 Each ``examples/<name>.json`` ledger is scored and settled and compared with the ``[expected]``
-block of ``examples/<name>.md``, which was computed by hand from RULES.md. The record itself is
-checked too: a real evening (20+ deals, increasing evening timestamps) that covers the deal
-types its ``covers`` list promises, and together they cover every deal type and every table
-size (Gusarik for two, three, four and five players).
+block of ``examples/<name>.md``, which was computed by hand from docs/rules.md. The record
+itself is checked too: a real evening (20+ deals, increasing evening timestamps) that covers
+the deal types its ``covers`` list promises, and together they cover every deal type and every
+table size (Gusarik for two, three, four and five players).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NAMES = ("sochi-3", "leningrad-4", "rostov-3", "gusarik-2", "rostov-5", "classic-3")
 METHODS = ("pairwise", "average")
 
-# Defenders' norm by contract level (RULES.md 3; ten_norm 0 in all three presets).
+# Defenders' norm by contract level (docs/rules.md §3; ten_norm 0 in all three presets).
 NORM = {6: 4, 7: 2, 8: 1, 9: 1, 10: 0}
 
 EVERY_DEAL_TYPE = {
@@ -149,7 +149,8 @@ def deal_types(g: Game, s: Sheet) -> set[str]:
 
 
 def _classic_types(deal: object, scored: Scored) -> set[str]:
-    """The Classic parts of a deal (RULES.md 8.1, 8.5), read from the record and its bombs."""
+    """The Classic parts of a deal (docs/rules.md §8.1, §8.5), read from the record and its
+    bombs."""
     kinds: set[str] = set()
     if isinstance(deal, AllPass) and deal.blind:
         kinds.add("blind pass")
@@ -282,7 +283,7 @@ def test_settlement_pairwise_balances(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_expected_block_is_consistent(name: str) -> None:
-    """The hand computation agrees with itself (RULES.md 5: both methods, zero sum)."""
+    """The hand computation agrees with itself (docs/rules.md §5: both methods, zero sum)."""
     want = expected(name)
     players = list(want["pool"])
     n = len(players)

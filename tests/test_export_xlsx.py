@@ -41,7 +41,7 @@ TOLERANCE = Fraction(1, 10**9)
 
 # Rostov with two house rules so that fractions appear where the issue asks for them. With
 # the preset's even game prices every gentleman half and every semi-responsible shortfall is
-# whole; odd prices make them halves. passes.ties = split (002:L593) halves the all-pass
+# whole; odd prices make them halves. passes.ties = split (docs/rules.md §4.4) halves the all-pass
 # whists of two tied players. The adjustment note looks like a formula and an error value.
 LINES_3 = [
     "game Anna 6s 5 Boris:w Vera:p",  # gentleman: (5 × 1 + 2 × 1 × 10) / 2 = 12½ each

@@ -1,5 +1,5 @@
 """The sheets of Sochi, Leningrad and Rostov games (2 to 5 players, late arrivals) are
-unchanged by the Classic rules (RULES.md 8: every new option is off outside Classic).
+unchanged by the Classic rules (docs/rules.md §8: every new option is off outside Classic).
 
 ``fixtures/legacy-sheets.json`` holds a digest of 200 random games (pools, mountains, whists,
 every write with its reason, the settlement) computed by prefcalc before the Classic rules

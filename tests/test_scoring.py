@@ -1,7 +1,7 @@
-"""The scoring rule book: one test per rule of RULES.md sections 2-4, numbers worked by hand.
+"""The scoring rule book: one test per rule of docs/rules.md §2-§4, numbers worked by hand.
 
-Every expected number below is computed from RULES.md, never copied from the engine. The
-working is in the test name or in a comment; the notation of RULES.md is used throughout:
+Every expected number below is computed from docs/rules.md, never copied from the engine. The
+working is in the test name or in a comment; the notation of docs/rules.md is used throughout:
 ``P`` game price (6: 2, 7: 4, 8: 6, 9: 8, 10: 10), ``W = P × whist_factor`` whists per
 defender trick, ``C`` consolation per undertrick (``W``, or a flat 10 in Rostov), ``u``
 undertricks, ``d`` defence tricks.
@@ -254,7 +254,7 @@ def test_gentleman_halves_are_exact_fractions_when_the_total_is_odd() -> None:
 
 
 # =========================================================================================
-# 4.1.4 / 4.1.6  Four players: the sitting-out dealer consoles; the seed checks of 002:L273
+# 4.1.4 / 4.1.6  Four players: the sitting-out dealer consoles; the checks of docs/rules.md §4.1.6
 # =========================================================================================
 # 4 players, Dima deals and sits out. Anna plays a 6 and takes 4: u = 2, d = 6.
 # Sochi prices P = W = C = 2. Declarer's mountain 2 × 2 = 4 in all three cases.
@@ -449,7 +449,8 @@ def test_lone_whister_shortfall_on_7_8_9(
         ("game Anna 8s 10 Vera:w0 Boris:w0", {"pool:Anna": 6, "mountain:Boris": 6}),
         # 9 made with 10, Vera first: Boris (second) pays 1 × 8 = 8.
         ("game Anna 9h 10 Vera:w0 Boris:w0", {"pool:Anna": 8, "mountain:Boris": 8}),
-        # 9 made with 9, whisters 1 and 0 (002:L247): the pair met the norm of 1, nobody pays.
+        # 9 made with 9, whisters 1 and 0 (docs/rules.md §7.5): the pair met the norm of 1,
+        # nobody pays.
         ("game Anna 9h 9 Boris:w1 Vera:w0", {"pool:Anna": 8, "Boris>Anna": 8}),
     ],
 )  # fmt: skip
@@ -508,7 +509,7 @@ def test_two_whisters_both(line: str, convention: str, expected: dict[str, int])
         ("game Anna 7h 7 Boris:w3 Vera:w0", {"pool:Anna": 4, "Boris>Anna": 12, "mountain:Vera": 4}),
         # 8 made with 8, whisters 2 and 0: Vera pays 1 × 6 = 6.
         ("game Anna 8s 8 Boris:w2 Vera:w0", {"pool:Anna": 6, "Boris>Anna": 12, "mountain:Vera": 6}),
-        # 9 made with 9, whisters 1 and 0 (002:L247): Vera pays 1 × 8 = 8 (split: nobody).
+        # 9 made with 9, whisters 1 and 0 (docs/rules.md §7.5): Vera pays 1 × 8 = 8 (split: nobody).
         ("game Anna 9s 9 Boris:w1 Vera:w0", {"pool:Anna": 8, "Boris>Anna": 8, "mountain:Vera": 8}),
         # 9 made with 10: both pay 1 × 8 = 8.
         ("game Anna 9s 10 Boris:w0 Vera:w0", {"pool:Anna": 8, "mountain:Boris": 8, "mountain:Vera": 8}),
@@ -777,7 +778,7 @@ def test_all_pass_two_players_with_no_tricks_both_earn_the_bonus() -> None:
 
 def test_all_pass_amnesty_subtracts_the_smallest_trick_count_first() -> None:
     # 2, 5, 3 less 2 → 0, 3, 1. Price 1, then 2: Boris 3 + 6 = 9, Vera 1 + 2 = 3.
-    # Engine's choice (RULES.md is silent): the zero bonus goes only to a player who really
+    # Engine's choice (docs/rules.md §4.4): the zero bonus goes only to a player who really
     # took no trick, not to the one whose count the amnesty brought down to 0.
     sheet = play([PASS, PASS], passes_amnesty=True)
     assert totals(sheet) == {"mountain:Boris": 9, "mountain:Vera": 3}
@@ -799,7 +800,7 @@ def test_all_pass_the_dealer_cannot_be_given_tricks() -> None:
 
 
 # =========================================================================================
-# 4.4  All-pass deals scored in whists (Rostov, 002:L374)
+# 4.4  All-pass deals scored in whists (Rostov, docs/rules.md §4.4, §7.8)
 # =========================================================================================
 
 
@@ -843,7 +844,7 @@ def test_rostov_all_pass_ties_for_the_fewest(
 
 
 def test_rostov_all_pass_seed_check_with_four_active_players() -> None:
-    # 4.4 seed check: A 3, B 4, C 2, D 1 → D writes 10 on A, 15 on B, 5 on C.
+    # docs/rules.md §4.4.1: A 3, B 4, C 2, D 1 → D writes 10 on A, 15 on B, 5 on C.
     # In a real 4-player game the dealer sits out and takes no tricks, so the record cannot
     # hold four trick counts (check_deal refuses it). The engine's all-pass scoring is
     # reached here with an entry built by hand, past check_deal, with no dealer named
@@ -856,7 +857,7 @@ def test_rostov_all_pass_seed_check_with_four_active_players() -> None:
 
 def test_rostov_all_pass_seed_check_playable_form_dealer_writes_1_into_his_pool() -> None:
     # The same deal as a real 4-player game can record it: Dima deals, sits out, takes
-    # nothing and writes 1 into his pool (002:L375). A 4, B 4, C 2: Vera writes
+    # nothing and writes 1 into his pool (docs/rules.md §4.4). A 4, B 4, C 2: Vera writes
     # 5 × 2 = 10 on Anna and 10 on Boris.
     sheet = play(["passes Anna=4 Boris=4 Vera=2 @Dima"], "rostov", P4)
     assert totals(sheet) == {"Vera>Anna": 10, "Vera>Boris": 10, "pool:Dima": 1}
@@ -900,7 +901,7 @@ def test_misere_ends_the_streak_by_option(misere_ends: bool, expected: list[obje
 
 
 def test_an_adjustment_does_not_end_the_streak() -> None:
-    # Engine's choice (RULES.md is silent): a manual correction is not a deal.
+    # Engine's choice (docs/rules.md §4.4): a manual correction is not a deal.
     sheet = play([PASS, "adjust Anna --mountain 1 --note fix", PASS])
     assert prices(sheet) == [1, None, 2]
 
@@ -1222,10 +1223,10 @@ def test_leningrad_has_no_help_the_pool_runs_on() -> None:
 
 
 def test_help_none_with_closing_each_caps_the_pool_and_writes_off() -> None:
-    # RULES.md pairs help = none only with closing = total (Leningrad). For a house rule of
+    # The presets pair help = none only with closing = total (Leningrad). For a house rule of
     # closing = each with no help, the engine still caps the pool at the target and treats
-    # the excess as points nobody can take: Anna (10, mountain 0) plays a 7: 4 onto Boris's
-    # and Vera's mountains.
+    # the excess as points nobody can take (docs/rules.md §4.5): Anna (10, mountain 0) plays
+    # a 7: 4 onto Boris's and Vera's mountains.
     lines = [*setup("Anna pool 10", "Boris pool 5"), "game Anna 7h - Boris:p Vera:p"]
     assert last(play(lines, target=10, help="none")) == {"mountain:Boris": 4, "mountain:Vera": 4}
 
@@ -1246,7 +1247,7 @@ def test_adjustments_may_be_negative_and_fractional() -> None:
 
 
 def test_adjustments_go_straight_into_the_pool_without_cap_or_help() -> None:
-    # Engine's choice (RULES.md is silent): a manual correction is written as given.
+    # Engine's choice (docs/rules.md §2): a manual correction is written as given.
     sheet = play(setup("Anna pool 12"), target=10)
     assert totals(sheet) == {"pool:Anna": 12}
 

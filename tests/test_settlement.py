@@ -1,4 +1,4 @@
-"""Settlement (RULES.md section 5), with every number worked out by hand."""
+"""Settlement (docs/rules.md §5), with every number worked out by hand."""
 
 from __future__ import annotations
 

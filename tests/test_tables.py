@@ -1,4 +1,4 @@
-"""Every table size (RULES.md 8.7): five players, Gusarik for two, and a late arrival.
+"""Every table size (docs/rules.md §8.7): five players, Gusarik for two, and a late arrival.
 
 The evenings here are computed by hand in the comments; the engine must agree write by write.
 """

@@ -833,7 +833,7 @@ def draw_sheet(
     return shape
 
 
-# --- Classic bombs on the sheet (RULES.md 8.1) -------------------------------------------------
+# --- Classic bombs on the sheet (docs/rules.md §8.1) ----------------------------------------
 
 BombMark = tuple[str, bool]  # the bomb as drawn on paper ("C" ×2, "CC" ×4, "CCC" ×8), used
 

@@ -13,7 +13,7 @@ Four sheets, in this order:
     ``SUM`` formulas over the Deals columns, and below them the running totals after every
     deal (formulas too), so a number corrected in Deals flows through.
 ``Settlement``
-    RULES.md section 5 step by step for both methods in exact arithmetic, as formulas over
+    docs/rules.md §5 step by step for both methods in exact arithmetic, as formulas over
     the Sheet totals: unclosed pools into the mountain (``pool_to_mountain`` from Rules),
     the amnesty, method 1's ``10 × m / N`` entries, held whists and pairwise balances,
     method 2's average mountain, mountain results and game whists, the results in whists
@@ -239,7 +239,7 @@ def _deal_columns(number: int, entry: Entry) -> dict[int, Any]:
 def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
     column_of = {key: _FIRST_WRITTEN + k for k, key in enumerate(keys)}
     headers = [_text(h) for h in (*DEAL_HEADERS, *(_written_header(key) for key in keys))]
-    factor_col = 0  # Classic (RULES.md 8.1): the deal factor F, after the written columns
+    factor_col = 0  # Classic (docs/rules.md §8.1): the deal factor F, after the written columns
     if _has_factor(sheet):
         headers.append(FACTOR_HEADER)
         factor_col = len(headers)
@@ -579,7 +579,7 @@ def _write_settlement(
     g.text(amnesty, 1, "Amnesty: the smallest mountain")
     g.formula(amnesty, 2, f"=MIN(E{top}:E{bottom})", s1.amnesty)
 
-    # Prizes (RULES.md 8.6): game whists of both methods, as values.
+    # Prizes (docs/rules.md §8.6): game whists of both methods, as values.
     prize_ref: dict[tuple[str, str], str] = {}
     prize_won: dict[tuple[str, str], Amount] = {}
     row = amnesty + 2
@@ -692,7 +692,7 @@ def _write_prizes(
     refs: dict[tuple[str, str], str],
     won: dict[tuple[str, str], Amount],
 ) -> int:
-    """The prizes (RULES.md 8.6) as Settlement rows: one line per prize write, then the
+    """The prizes (docs/rules.md §8.6) as Settlement rows: one line per prize write, then the
     whists each player writes on each opponent for them (counted as game whists by both
     methods). Fills ``refs`` with the cell of every pair; returns the next free row."""
     players = s.players
