@@ -38,7 +38,7 @@ from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.errors import PrefcalcError
 from prefcalc.export.fonts import BOLD, REGULAR, FontBook
 from prefcalc.ledger import write_atomic
-from prefcalc.model import Adjustment, Game, seating, whist_price
+from prefcalc.model import Adjustment, Game, Join, seating, whist_price
 from prefcalc.resources import bundled
 from prefcalc.scoring import POOL, WHISTS, Sheet
 from prefcalc.settlement import settle
@@ -1053,12 +1053,32 @@ def _settlement_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
 # --- the running balance -------------------------------------------------------------------
 
 
+def night_series(sheet: Sheet) -> list[tuple[str, list[tuple[float, float]]]]:
+    """Each player's running balance as chart points ``(deal, whists)``: from 0 before the
+    first deal for those who sat down at the start, from the deal he joined for a player
+    who joined later (never a line at 0 before he sat down, which reads as "broke even")."""
+    from prefcalc.history import running_balance
+
+    balances = running_balance(sheet)
+    later = {s.entry.deal.player for s in sheet.scored if isinstance(s.entry.deal, Join)}
+    series: list[tuple[str, list[tuple[float, float]]]] = []
+    for p in sheet.players:
+        points = [] if p in later else [(0.0, 0.0)]
+        seated = p not in later
+        for scored, balance in zip(sheet.scored, balances, strict=True):
+            deal = scored.entry.deal
+            seated = seated or (isinstance(deal, Join) and deal.player == p)
+            if seated:
+                points.append((float(scored.number), float(balance[p])))
+        series.append((p, points))
+    return series
+
+
 def _balance_page(flow: Flow, sheet: Sheet) -> None:
     """A page with every player's running balance over the deals of the night (a chart)."""
     if not sheet.scored:
         return
     from prefcalc.export.charts import line_chart
-    from prefcalc.history import running_balance
 
     writer = flow.writer
     lay = writer.lay
@@ -1073,15 +1093,7 @@ def _balance_page(flow: Flow, sheet: Sheet) -> None:
     flow.page.items.append((flow.left, flow.y, note, False, lay.size, 0.3))
     flow.y -= lead * 1.5
     height = flow.y - flow.bottom - lead
-    balances = running_balance(sheet)
-    series = [
-        (
-            p,
-            [(0.0, 0.0)]
-            + [(float(s.number), float(b[p])) for s, b in zip(sheet.scored, balances, strict=True)],
-        )
-        for p in sheet.players
-    ]
+    series = night_series(sheet)
     art, texts = line_chart(
         flow.left,
         flow.y - height,
