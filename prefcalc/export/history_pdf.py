@@ -184,7 +184,14 @@ def build_history_pdf(h: History, paper: str = "a4") -> tuple[bytes, list[str]]:
         flow.y = flow.top
         flow.heading("Running balance over the season")
         flow.page.items.append(
-            (flow.left, flow.y, "Each player's total in whists after every game he played (a point per evening).", False, size, 0.3)
+            (
+                flow.left,
+                flow.y,
+                "Each player's total in whists after every game he played (a point per evening).",
+                False,
+                size,
+                0.3,
+            )
         )
         flow.y -= lead * 1.5
         height = flow.y - flow.bottom - lead
