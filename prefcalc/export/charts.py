@@ -35,21 +35,27 @@ PALETTE = (
 #: Dash patterns (on, off in points) for each round of the palette: solid, dashed, dotted.
 DASHES: tuple[tuple[float, ...] | None, ...] = (None, (6.0, 3.0), (1.5, 2.0))
 
-#: Marker shapes (reportlab's names), one per player up to twelve, then again.
+#: Marker shapes (reportlab's names), one per player up to twelve, then again: six filled
+#: shapes, four hollow ones (white inside) and two more outlines.
 MARKERS = (
     "FilledCircle",
     "FilledSquare",
     "FilledTriangle",
     "FilledDiamond",
     "FilledCross",
+    "FilledStarFive",
     "Circle",
     "Square",
     "Triangle",
     "Diamond",
-    "Cross",
-    "FilledStarFive",
-    "StarFive",
+    "StarSix",
+    "ArrowHead",
 )
+
+
+def filled(marker: str) -> bool:
+    """Whether ``marker`` is drawn filled with the line's colour (else white inside)."""
+    return marker.startswith("Filled")
 
 
 class Style(NamedTuple):
@@ -195,7 +201,7 @@ def line_chart(
 def _marker(look: Style, size: float) -> Any:
     sign = makeMarker(look.marker)
     sign.size = size
-    sign.fillColor = colors.HexColor(look.colour)
+    sign.fillColor = colors.HexColor(look.colour) if filled(look.marker) else colors.white
     sign.strokeColor = colors.HexColor(look.colour)
     sign.strokeWidth = 0.8
     return sign

@@ -201,12 +201,18 @@ def _show_axes(chart: Any) -> None:
 
 #: The chart's marker for each of the PDF's marker shapes (:data:`charts.MARKERS`).
 _XLSX_MARKERS = {
+    "FilledCircle": "circle",
+    "FilledSquare": "square",
+    "FilledTriangle": "triangle",
+    "FilledDiamond": "diamond",
+    "FilledCross": "x",
+    "FilledStarFive": "star",
     "Circle": "circle",
     "Square": "square",
     "Triangle": "triangle",
     "Diamond": "diamond",
-    "Cross": "x",
-    "StarFive": "star",
+    "StarSix": "plus",
+    "ArrowHead": "dash",
 }
 _XLSX_DASHES: dict[tuple[float, ...] | None, str] = {
     None: "solid",
@@ -229,7 +235,7 @@ def balance_chart(
     after it, header at ``header_row``, data down to ``last_row``. Player ``k`` is drawn in
     the PDF chart's style ``k`` (:func:`prefcalc.export.charts.style`: colour, dashes, and
     its marker if ``markers``); an empty cell is a gap in the line, never a zero."""
-    from prefcalc.export.charts import style
+    from prefcalc.export.charts import filled, style
 
     chart = LineChart()
     chart.title = title
@@ -251,9 +257,10 @@ def balance_chart(
         line.graphicalProperties.line.solidFill = look.colour.lstrip("#")
         line.graphicalProperties.line.prstDash = _XLSX_DASHES.get(look.dash, "solid")
         if markers:
-            line.marker.symbol = _XLSX_MARKERS[look.marker.removeprefix("Filled")]
+            line.marker.symbol = _XLSX_MARKERS[look.marker]
             line.marker.size = 6
-            line.marker.graphicalProperties = GraphicalProperties(solidFill=look.colour.lstrip("#"))
+            inside = look.colour.lstrip("#") if filled(look.marker) else "FFFFFF"
+            line.marker.graphicalProperties = GraphicalProperties(solidFill=inside)
             line.marker.graphicalProperties.line.solidFill = look.colour.lstrip("#")
         else:
             line.marker.symbol = "none"
