@@ -1,8 +1,9 @@
 """``prefcalc share --png``: the pool sheet as an image for the group chat.
 
-The image is the first page of the printable PDF (:mod:`prefcalc.export.pdf`) rendered by
-PDFium through pypdfium2, so it is exactly the sheet that prints: one drawing of the sheet,
-the same fonts and fallbacks. (reportlab's own bitmap renderer, renderPM, draws only
+The image is the printable PDF's first page (:mod:`prefcalc.export.pdf`): the sheet with the
+result under it (who pays whom), drawn without the page furniture (no footer, no "page 1 of
+4"), rendered by PDFium through pypdfium2: one drawing of the sheet, the same fonts and
+fallbacks as the print. (reportlab's own bitmap renderer, renderPM, draws only
 ``reportlab.graphics`` drawings, not the canvas the sheet is drawn on.) Pillow, which
 reportlab already requires, encodes the PNG.
 """
@@ -41,8 +42,8 @@ def sheet_png(pdf: bytes, scale: float = SCALE) -> bytes:
 
 def write_png(game: Game, sheet: Sheet, path: Path, paper: str = "a4") -> list[str]:
     """Write the pool sheet of ``game`` as a PNG image to ``path``; return warnings to show."""
-    from prefcalc.export.pdf import build_pdf
+    from prefcalc.export.pdf import build_picture
 
-    built = build_pdf(game, sheet, paper)
+    built = build_picture(game, sheet, paper)
     write_atomic(Path(path), sheet_png(built.data), "the image")
     return built.warnings

@@ -9,31 +9,68 @@ same escaping of control characters as the sheet.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from reportlab.graphics import renderPDF  # type: ignore[import-untyped]
 from reportlab.graphics.charts.lineplots import LinePlot  # type: ignore[import-untyped]
 from reportlab.graphics.shapes import Drawing, Line, Rect  # type: ignore[import-untyped]
+from reportlab.graphics.widgets.markers import makeMarker  # type: ignore[import-untyped]
 from reportlab.lib import colors  # type: ignore[import-untyped]
 
 from prefcalc.export.fonts import REGULAR
 
-#: Line colours, distinguishable in print and for the common colour-vision deficiencies
-#: (Okabe-Ito), then darker variants for clubs with many players.
+#: Line colours: the Okabe-Ito colour-blind-safe set (Okabe & Ito, "Color Universal Design",
+#: 2008) without its orange, sky blue and yellow, whose contrast on white is below the 3:1 that
+#: WCAG 2.1 (1.4.11, non-text contrast) asks of a line: every colour here reaches it, and any
+#: two differ by a CIE76 distance of 50 or more. Past five players the colours come again
+#: with another dash pattern (:data:`DASHES`), and every player has his own marker.
 PALETTE = (
-    "#0072B2",
-    "#D55E00",
-    "#009E73",
-    "#CC79A7",
-    "#E69F00",
-    "#56B4E9",
-    "#000000",
-    "#F0E442",
-    "#004C7A",
-    "#8F3F00",
-    "#006B4E",
-    "#8A4F70",
+    "#0072B2",  # blue
+    "#D55E00",  # vermillion
+    "#009E73",  # bluish green
+    "#CC79A7",  # reddish purple
+    "#000000",  # black
 )
+
+#: Dash patterns (on, off in points) for each round of the palette: solid, dashed, dotted.
+DASHES: tuple[tuple[float, ...] | None, ...] = (None, (6.0, 3.0), (1.5, 2.0))
+
+#: Marker shapes (reportlab's names), one per player up to twelve, then again: six filled
+#: shapes, four hollow ones (white inside) and two more outlines.
+MARKERS = (
+    "FilledCircle",
+    "FilledSquare",
+    "FilledTriangle",
+    "FilledDiamond",
+    "FilledCross",
+    "FilledStarFive",
+    "Circle",
+    "Square",
+    "Triangle",
+    "Diamond",
+    "StarSix",
+    "ArrowHead",
+)
+
+
+def filled(marker: str) -> bool:
+    """Whether ``marker`` is drawn filled with the line's colour (else white inside)."""
+    return marker.startswith("Filled")
+
+
+class Style(NamedTuple):
+    """How player ``k``'s line is drawn: colour, dash pattern (None = solid) and marker."""
+
+    colour: str
+    dash: tuple[float, ...] | None
+    marker: str
+
+
+def style(k: int) -> Style:
+    """Player ``k``'s style: the colours in turn, the next dash pattern each round."""
+    n = len(PALETTE)
+    return Style(PALETTE[k % n], DASHES[(k // n) % len(DASHES)], MARKERS[k % len(MARKERS)])
+
 
 Art = Callable[[Any], None]
 Point = tuple[float, float]
@@ -41,7 +78,20 @@ Text = tuple[float, float, str, bool, float, float]  # the PDF writer's item: x,
 
 
 def colour(k: int) -> Any:
-    return colors.HexColor(PALETTE[k % len(PALETTE)])
+    return colors.HexColor(style(k).colour)
+
+
+def segments(points: Sequence[Point | None]) -> list[list[Point]]:
+    """The runs of ``points`` between the breaks (``None``): each is drawn as its own line,
+    so nothing is drawn across a break (an evening the player missed)."""
+    out: list[list[Point]] = [[]]
+    for point in points:
+        if point is None:
+            if out[-1]:
+                out.append([])
+        else:
+            out[-1].append(point)
+    return [run for run in out if run]
 
 
 def _draw(drawing: Any, x: float, y: float) -> Art:
@@ -56,13 +106,16 @@ def line_chart(
     y: float,
     width: float,
     height: float,
-    series: Sequence[tuple[str, Sequence[Point]]],
+    series: Sequence[tuple[str, Sequence[Point | None]]],
     x_title: str,
     y_title: str,
     size: float = 8.0,
+    markers: bool = False,
 ) -> tuple[list[Art], list[Text]]:
     """A line chart in the box at (``x``, ``y``) (its lower left corner): one line per
-    ``(name, points)``; the legend on the right. Returns what to draw and the texts."""
+    ``(name, points)``, broken where a point is ``None``; the legend on the right. Player
+    ``k`` is drawn in :func:`style` ``k`` (with its marker on every point if ``markers``).
+    Returns what to draw and the texts."""
     legend_w = min(width * 0.25, 160.0)
     plot_w = width - legend_w - 50
     plot_h = height - 40
@@ -70,10 +123,17 @@ def line_chart(
     lp = LinePlot()
     lp.x, lp.y = 45, 30
     lp.width, lp.height = plot_w, plot_h
-    drawn = [(name, thinned(points)) for name, points in series if points]
-    lp.data = [points for _, points in drawn] or [[(0.0, 0.0)]]
-    xs = [p[0] for _, points in drawn for p in points] or [0.0, 1.0]
-    ys = [p[1] for _, points in drawn for p in points] or [0.0]
+    drawn = [(name, [thinned(run) for run in segments(points)]) for name, points in series]
+    drawn = [(name, runs) for name, runs in drawn if runs]
+    data: list[list[Point]] = []
+    owner: list[int] = []
+    for k, (_, runs) in enumerate(drawn):
+        for run in runs:
+            data.append(run)
+            owner.append(k)
+    lp.data = data or [[(0.0, 0.0)]]
+    xs = [p[0] for run in data for p in run] or [0.0, 1.0]
+    ys = [p[1] for run in data for p in run] or [0.0]
     lp.xValueAxis.valueMin = min(xs)
     lp.xValueAxis.valueMax = max(max(xs), min(xs) + 1)
     low, high = min(0.0, *ys), max(0.0, *ys)
@@ -90,10 +150,15 @@ def line_chart(
     lp.yValueAxis.visibleGrid = True
     lp.yValueAxis.gridStrokeColor = colors.HexColor("#DDDDDD")
     lp.yValueAxis.gridStrokeWidth = 0.5
-    for k in range(len(drawn)):
-        lp.lines[k].strokeColor = colour(k)
-        lp.lines[k].strokeWidth = 1.4
-    if not drawn:
+    for d, k in enumerate(owner):
+        look = style(k)
+        lp.lines[d].strokeColor = colors.HexColor(look.colour)
+        lp.lines[d].strokeWidth = 1.4
+        if look.dash:
+            lp.lines[d].strokeDashArray = list(look.dash)
+        if markers:
+            lp.lines[d].symbol = _marker(look, size * 0.6)
+    if not data:
         lp.lines[0].strokeColor = colors.white
     drawing.add(lp)
     # the zero line, darker than the grid
@@ -108,23 +173,38 @@ def line_chart(
     step = size * 1.5
     shown = int(plot_h // step)
     for k, (name, _) in enumerate(drawn[:shown]):
-        ly = top - k * step
+        look = style(k)
+        ly = top - k * step - y + size * 0.35
         drawing.add(
             Line(
                 legend_x - x,
-                ly - y + size * 0.35,
-                legend_x - x + 14,
-                ly - y + size * 0.35,
-                strokeColor=colour(k),
+                ly,
+                legend_x - x + 20,
+                ly,
+                strokeColor=colors.HexColor(look.colour),
                 strokeWidth=2,
+                strokeDashArray=list(look.dash) if look.dash else None,
             )
         )
-        texts.append((legend_x + 18, ly, name, False, size, 0.0))
+        if markers:
+            sign = _marker(look, size * 0.7)
+            sign.x, sign.y = legend_x - x + 10, ly
+            drawing.add(sign)
+        texts.append((legend_x + 24, top - k * step, name, False, size, 0.0))
     if len(drawn) > shown:
         texts.append(
-            (legend_x + 18, top - shown * step, f"… {len(drawn) - shown} more", False, size, 0.3)
+            (legend_x + 24, top - shown * step, f"… {len(drawn) - shown} more", False, size, 0.3)
         )
     return [_draw(drawing, x, y)], texts
+
+
+def _marker(look: Style, size: float) -> Any:
+    sign = makeMarker(look.marker)
+    sign.size = size
+    sign.fillColor = colors.HexColor(look.colour) if filled(look.marker) else colors.white
+    sign.strokeColor = colors.HexColor(look.colour)
+    sign.strokeWidth = 0.8
+    return sign
 
 
 def bar_rows(

@@ -184,20 +184,18 @@ def build_history_pdf(h: History, paper: str = "a4") -> tuple[bytes, list[str]]:
         flow.y = flow.top
         flow.heading("Running balance over the season")
         flow.page.items.append(
-            (flow.left, flow.y, "Each player's total in whists after every game.", False, size, 0.3)
+            (
+                flow.left,
+                flow.y,
+                "Each player's total in whists after every game he played (a point per evening).",
+                False,
+                size,
+                0.3,
+            )
         )
         flow.y -= lead * 1.5
         height = flow.y - flow.bottom - lead
-        running = h.running()
-        series = []
-        for s in h.players:
-            points = [(0.0, 0.0)]
-            started = False
-            for k, (night, totals) in enumerate(zip(h.games, running, strict=True), 1):
-                started = started or any(_same(p, s) for p in night.players)
-                if started:
-                    points.append((float(k), float(totals[s.name])))
-            series.append((s.name, points))
+        series = season_series(h)
         art, items = line_chart(
             flow.left,
             flow.y - height,
@@ -207,6 +205,7 @@ def build_history_pdf(h: History, paper: str = "a4") -> tuple[bytes, list[str]]:
             "game",
             "whists",
             size,
+            markers=True,
         )
         flow.page.art.extend(art)
         flow.page.items.extend(items)
@@ -216,6 +215,25 @@ def build_history_pdf(h: History, paper: str = "a4") -> tuple[bytes, list[str]]:
         flow.heading("Games")
         _table(flow, _games_rows(h.games), [True, False, False, True, False, False])
     return writer.render(), warnings
+
+
+def season_series(h: History) -> list[tuple[str, list[tuple[float, float] | None]]]:
+    """Each player's total in whists as chart points ``(game, whists)``: a point only for
+    the games he played, and a break (``None``) for every run of games he missed, so no line
+    is drawn through an evening he was not at the table."""
+    series: list[tuple[str, list[tuple[float, float] | None]]] = []
+    running = h.running()
+    for s in h.players:
+        points: list[tuple[float, float] | None] = []
+        for k, (night, totals) in enumerate(zip(h.games, running, strict=True), 1):
+            if any(_same(p, s) for p in night.players):
+                points.append((float(k), float(totals[s.name])))
+            elif points and points[-1] is not None:
+                points.append(None)
+        while points and points[-1] is None:
+            points.pop()
+        series.append((s.name, points))
+    return series
 
 
 def _same(name: str, s: Standing) -> bool:

@@ -26,6 +26,7 @@ from typing import Any
 
 from openpyxl import Workbook  # type: ignore[import-untyped]
 from openpyxl.chart import BarChart, LineChart, Reference  # type: ignore[import-untyped]
+from openpyxl.chart.shapes import GraphicalProperties  # type: ignore[import-untyped]
 from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 
 from prefcalc.amounts import Amount
@@ -198,11 +199,44 @@ def _show_axes(chart: Any) -> None:
     chart.x_axis.tickLblPos = "low"  # the labels at the bottom, not on the zero line
 
 
+#: The chart's marker for each of the PDF's marker shapes (:data:`charts.MARKERS`).
+_XLSX_MARKERS = {
+    "FilledCircle": "circle",
+    "FilledSquare": "square",
+    "FilledTriangle": "triangle",
+    "FilledDiamond": "diamond",
+    "FilledCross": "x",
+    "FilledStarFive": "star",
+    "Circle": "circle",
+    "Square": "square",
+    "Triangle": "triangle",
+    "Diamond": "diamond",
+    "StarSix": "plus",
+    "ArrowHead": "dash",
+}
+_XLSX_DASHES: dict[tuple[float, ...] | None, str] = {
+    None: "solid",
+    (6.0, 3.0): "dash",
+    (1.5, 2.0): "sysDot",
+}
+
+
 def balance_chart(
-    ws: Any, first_col: int, header_row: int, last_row: int, series: int, title: str, x: str
+    ws: Any,
+    first_col: int,
+    header_row: int,
+    last_row: int,
+    series: int,
+    title: str,
+    x: str,
+    markers: bool = False,
 ) -> Any:
     """A line chart of the table at ``first_col`` (categories) and the ``series`` columns
-    after it, header at ``header_row``, data down to ``last_row``."""
+    after it, header at ``header_row``, data down to ``last_row``. Player ``k`` is drawn in
+    the PDF chart's style ``k`` (:func:`prefcalc.export.charts.style`: colour, dashes, and
+    its marker if ``markers``); an empty cell is a gap in the line, never a zero."""
+    from prefcalc.export.charts import filled, style
+
     chart = LineChart()
     chart.title = title
     chart.y_axis.title = "whists"
@@ -216,9 +250,20 @@ def balance_chart(
     )
     chart.add_data(data, titles_from_data=True)
     chart.set_categories(Reference(ws, min_col=first_col, min_row=header_row + 1, max_row=last_row))
-    for s in chart.series:
-        s.smooth = False
-        s.marker.symbol = "none"
+    chart.display_blanks = "gap"
+    for k, line in enumerate(chart.series):
+        look = style(k)
+        line.smooth = False
+        line.graphicalProperties.line.solidFill = look.colour.lstrip("#")
+        line.graphicalProperties.line.prstDash = _XLSX_DASHES.get(look.dash, "solid")
+        if markers:
+            line.marker.symbol = _XLSX_MARKERS[look.marker]
+            line.marker.size = 6
+            inside = look.colour.lstrip("#") if filled(look.marker) else "FFFFFF"
+            line.marker.graphicalProperties = GraphicalProperties(solidFill=inside)
+            line.marker.graphicalProperties.line.solidFill = look.colour.lstrip("#")
+        else:
+            line.marker.symbol = "none"
     _show_axes(chart)
     chart.height = 9
     chart.width = 18
@@ -228,20 +273,26 @@ def balance_chart(
 def _write_balance(ws: Any, h: History) -> None:
     labels = ["#", "Date", *(s.name for s in h.players)]
     _header(ws, 1, labels)
-    started: set[str] = set()
     running = h.running()
     for r, (night, totals) in enumerate(zip(h.games, running, strict=True), 2):
         ws.cell(r, 1, r - 1)
         _label(ws, r, 2, night.date[:10] or "no date")
-        started.update(name_key(p) for p in night.players)
+        here = {name_key(p) for p in night.players}
         for k, s in enumerate(h.players):
-            if s.key in started:
+            if s.key in here:  # an evening he missed stays empty: a gap, not a line
                 _points(ws, r, 3 + k, totals[s.name])
     _widths(ws, [4, 10, *(max(len(s.name), 8) for s in h.players)])
     ws.freeze_panes = "C2"
     if h.games and h.players:
         chart = balance_chart(
-            ws, 2, 1, len(h.games) + 1, len(h.players), "Running balance over the season", "game"
+            ws,
+            2,
+            1,
+            len(h.games) + 1,
+            len(h.players),
+            "Running balance over the season",
+            "game",
+            markers=True,
         )
         ws.add_chart(chart, f"{get_column_letter(len(labels) + 2)}2")
 

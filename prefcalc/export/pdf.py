@@ -27,7 +27,7 @@ import math
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.errors import PrefcalcError
 from prefcalc.export.fonts import BOLD, REGULAR, FontBook
 from prefcalc.ledger import write_atomic
-from prefcalc.model import Adjustment, Game, seating, whist_price
+from prefcalc.model import Adjustment, Game, Join, seating, whist_price
 from prefcalc.resources import bundled
 from prefcalc.scoring import POOL, WHISTS, Sheet
 from prefcalc.settlement import settle
@@ -198,9 +198,11 @@ def _split(box: Box, parts: int, horizontal: bool) -> list[Box]:
 
 
 def _whists_sector(
-    region: Box, opponents: list[int], side: str, lay: Layout
+    region: Box, opponents: list[int], side: str, lay: Layout, rows: int = 1
 ) -> tuple[Box, int, list[tuple[int, Box]], list[tuple[float, float, float, float]]]:
-    """Cut a whist region into the name strip (at the sheet's edge) and the columns."""
+    """Cut a whist region into the name strip (at the sheet's edge) and the columns; a top or
+    bottom region in ``rows`` rows of columns (2: four columns two by two, each twice as
+    wide)."""
     pad = lay.padding
     name_depth = lay.name_size * 1.45
     if side == "top":
@@ -215,19 +217,45 @@ def _whists_sector(
     else:
         name = Box(region.x1 - name_depth, region.y0, region.x1, region.y1)
         area, angle, horizontal = Box(region.x0, region.y0, name.x0, region.y1), -90, False
-    boxes = _split(area, len(opponents), horizontal)
     separators = []
-    for prev in boxes[:-1]:
-        if horizontal:
-            separators.append((prev.x1, area.y0 + pad, prev.x1, area.y1 - pad))
-        else:
-            separators.append((area.x0 + pad, prev.y0, area.x1 - pad, prev.y0))
+    if horizontal and rows > 1:
+        boxes = []
+        per_row = -(-len(opponents) // rows)
+        for k, band in enumerate(_split(area, rows, False)):
+            row = _split(band, per_row, True)
+            boxes.extend(row)
+            for prev in row[:-1]:
+                separators.append((prev.x1, band.y0 + pad, prev.x1, band.y1 - pad))
+            if k:
+                separators.append((band.x0 + pad, band.y1, band.x1 - pad, band.y1))
+        boxes = boxes[: len(opponents)]
+    else:
+        boxes = _split(area, len(opponents), horizontal)
+        for prev in boxes[:-1]:
+            if horizontal:
+                separators.append((prev.x1, area.y0 + pad, prev.x1, area.y1 - pad))
+            else:
+                separators.append((area.x0 + pad, prev.y0, area.x1 - pad, prev.y0))
     columns = [(opp, b.inset(pad)) for opp, b in zip(opponents, boxes, strict=True)]
     return name.inset(pad / 2), angle, columns, separators
 
 
+#: The 5-player sheet's band depths (fractions of the half-height, as ``whists`` and ``pool``
+#: of the layout): every player has four whist columns, so the whist band takes more of
+#: the depth (the pool band keeps its depth, the mountain, with room to spare, gives it).
+FIVE_WHISTS = 0.36
+FIVE_POOL = 0.22
+
+
 def sheet_shape(players: int, area: Box, lay: Layout) -> SheetShape:
-    """The drawing of PAPER_SHEET.md fitted into ``area``, with a box for every entry."""
+    """The drawing of PAPER_SHEET.md fitted into ``area``, with a box for every entry.
+
+    On the 5-player sheet the whist band is deeper (:data:`FIVE_WHISTS`) and each bottom
+    sector, half the sheet wide, has its four columns two by two: each column is as wide as
+    two, so a run of whists does not wrap after four writes.
+    """
+    if players == 5:
+        lay = replace(lay, whists=FIVE_WHISTS, pool=FIVE_POOL)
     cx, cy = (area.x0 + area.x1) / 2, (area.y0 + area.y1) / 2
     a, b = area.w / 2, area.h / 2
     s1 = 1 - lay.whists
@@ -258,8 +286,16 @@ def sheet_shape(players: int, area: Box, lay: Layout) -> SheetShape:
     top_mountain = Box(cx - a2 * t, cy + b2 * t, cx + a2 * t, cy + b2)
     sectors: list[Sector] = []
 
-    def add(seat: int, region: Box, opps: list[int], side: str, pool: Box, mountain: Box) -> None:
-        name, angle, columns, seps = _whists_sector(region, opps, side, lay)
+    def add(
+        seat: int,
+        region: Box,
+        opps: list[int],
+        side: str,
+        pool: Box,
+        mountain: Box,
+        rows: int = 1,
+    ) -> None:
+        name, angle, columns, seps = _whists_sector(region, opps, side, lay, rows)
         sectors.append(
             Sector(seat, name, angle, columns, seps, pool.inset(pad), mountain.inset(pad))
         )
@@ -324,6 +360,7 @@ def sheet_shape(players: int, area: Box, lay: Layout) -> SheetShape:
             "bottom",
             Box(cx + gap, cy - b1, cx + a2, cy - b2),
             Box(cx + gap, cy - b2, cx + a2 * t, cy - b2 * t),
+            rows=2,
         )
         add(
             3,
@@ -332,6 +369,7 @@ def sheet_shape(players: int, area: Box, lay: Layout) -> SheetShape:
             "bottom",
             Box(cx - a2, cy - b1, cx - gap, cy - b2),
             Box(cx - a2 * t, cy - b2, cx - gap, cy - b2 * t),
+            rows=2,
         )
         add(
             4,
@@ -460,7 +498,9 @@ class Writer:
         self.pages.append(Page())
         return self.pages[-1]
 
-    def render(self) -> bytes:
+    def render(self, footer: bool = True) -> bytes:
+        """The PDF; ``footer=False`` leaves out the page furniture (``page 1 of 4``), for a
+        page that is sent as a picture."""
         lay = self.lay
         buffer = io.BytesIO()
         canvas = Canvas(buffer, pagesize=(lay.width, lay.height), invariant=1)
@@ -468,9 +508,10 @@ class Writer:
         canvas.setCreator(f"prefcalc {__version__}")
         total = len(self.pages)
         for number, page in enumerate(self.pages, 1):
-            foot = f"{self.footer} · page {number} of {total}"
-            y = lay.margin - lay.footer_size * 0.2
-            page.items.append((lay.margin, y, foot, False, lay.footer_size, 0.45))
+            if footer:
+                foot = f"{self.footer} · page {number} of {total}"
+                y = lay.margin - lay.footer_size * 0.2
+                page.items.append((lay.margin, y, foot, False, lay.footer_size, 0.45))
             for draw in page.art:
                 draw(canvas)
             self._text(canvas, page)
@@ -769,6 +810,47 @@ def _put_name(writer: Writer, page: Page, sector: Sector, name: str, lay: Layout
         page.turned.append((x, y, -90, shown, True, size))
 
 
+def _result_lines(
+    writer: Writer, page: Page, result: Sequence[tuple[str, str]], bottom: float
+) -> float:
+    """Write the ``(label, text)`` lines from ``bottom`` up (the label bold, the text
+    wrapped beside it); return the y above them."""
+    lay = writer.lay
+    metrics = writer.metrics
+    size = lay.size + 1
+    lead = size * lay.leading
+    label_w = max(metrics.width(label, size, True) for label, _ in result) + 6
+    room = lay.width - 2 * lay.margin - label_w
+    rows: list[tuple[str, str]] = []
+    for label, text in result:
+        for k, part in enumerate(metrics.wrap(text, size, room)):
+            rows.append((label if k == 0 else "", part))
+    y = bottom + size * 0.3 + lead * (len(rows) - 1)
+    top = y + size
+    for label, text in rows:
+        if label:
+            page.items.append((lay.margin, y, label, True, size, 0.0))
+        page.items.append((lay.margin + label_w, y, text, False, size, 0.0))
+        y -= lead
+    return top
+
+
+def result_lines(game: Game, sheet: Sheet) -> list[tuple[str, str]]:
+    """The settlement under the sheet, as people read it at the table: every player's result
+    in whists and money from the best down, then who pays whom (pairwise, exact)."""
+    s = settle(sheet, "pairwise", "exact", whist_price(game), game.currency)
+    order = sorted(s.players, key=lambda p: (-s.whists[p], s.players.index(p)))
+    standing = "   ".join(
+        f"{rank}. {p} {signed(s.whists[p])} ({money_text(s.money[p], s.currency)})"
+        for rank, p in enumerate(order, 1)
+    )
+    pays = "   ".join(
+        f"{x.payer} pays {x.payee} {money_text(x.amount, s.currency)}" for x in s.payments
+    )
+    label = "Result:" if sheet.finished else "Result if the game ended now:"
+    return [(label, standing), ("Who pays whom:", pays or "nobody owes anything")]
+
+
 def _rule(x0: float, y0: float, x1: float, y1: float, gray: float) -> Callable[[Any], None]:
     def draw(canvas: Any) -> None:
         canvas.setStrokeGray(gray)
@@ -787,17 +869,22 @@ def draw_sheet(
     entries: dict[tuple[str, str, str | None], list[Token]] | None,
     target_note: str = "",
     one_line: bool = False,
+    result: Sequence[tuple[str, str]] = (),
+    footer: bool = True,
 ) -> SheetShape:
     """Page 1: the title, the drawing, the names and (unless blank) the running entries.
 
     ``target`` is what the game runs to, written in the circle; ``target_note`` a smaller
     line under it (``15 × 4`` when the pools together must reach 60). ``one_line`` keeps
-    the title on one line, smaller if need be.
+    the title on one line, smaller if need be. ``result`` are ``(label, text)`` lines
+    written under the sheet (the settlement); ``footer=False`` leaves no room for a footer.
     """
     lay = writer.lay
     page = writer.page()
     top = _title_lines(writer, page, title, lay, one_line)
-    bottom = lay.margin + lay.footer_size * 1.6
+    bottom = lay.margin + (lay.footer_size * 1.6 if footer else 0.0)
+    if result:
+        bottom = _result_lines(writer, page, result, bottom) + 4
     area = Box(lay.margin, bottom, lay.width - lay.margin, top)
     shape = sheet_shape(len(names), area, lay)
     page.art.append(_draw_frame(shape))
@@ -1053,12 +1140,32 @@ def _settlement_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
 # --- the running balance -------------------------------------------------------------------
 
 
+def night_series(sheet: Sheet) -> list[tuple[str, list[tuple[float, float]]]]:
+    """Each player's running balance as chart points ``(deal, whists)``: from 0 before the
+    first deal for those who sat down at the start, from the deal he joined for a player
+    who joined later (never a line at 0 before he sat down, which reads as "broke even")."""
+    from prefcalc.history import running_balance
+
+    balances = running_balance(sheet)
+    later = {s.entry.deal.player for s in sheet.scored if isinstance(s.entry.deal, Join)}
+    series: list[tuple[str, list[tuple[float, float]]]] = []
+    for p in sheet.players:
+        points = [] if p in later else [(0.0, 0.0)]
+        seated = p not in later
+        for scored, balance in zip(sheet.scored, balances, strict=True):
+            deal = scored.entry.deal
+            seated = seated or (isinstance(deal, Join) and deal.player == p)
+            if seated:
+                points.append((float(scored.number), float(balance[p])))
+        series.append((p, points))
+    return series
+
+
 def _balance_page(flow: Flow, sheet: Sheet) -> None:
     """A page with every player's running balance over the deals of the night (a chart)."""
     if not sheet.scored:
         return
     from prefcalc.export.charts import line_chart
-    from prefcalc.history import running_balance
 
     writer = flow.writer
     lay = writer.lay
@@ -1073,15 +1180,7 @@ def _balance_page(flow: Flow, sheet: Sheet) -> None:
     flow.page.items.append((flow.left, flow.y, note, False, lay.size, 0.3))
     flow.y -= lead * 1.5
     height = flow.y - flow.bottom - lead
-    balances = running_balance(sheet)
-    series = [
-        (
-            p,
-            [(0.0, 0.0)]
-            + [(float(s.number), float(b[p])) for s, b in zip(sheet.scored, balances, strict=True)],
-        )
-        for p in sheet.players
-    ]
+    series = night_series(sheet)
     art, texts = line_chart(
         flow.left,
         flow.y - height,
@@ -1214,13 +1313,9 @@ class Built:
     strings: int  # drawString-like calls (the benchmark draws as many on a bare canvas)
 
 
-def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
-    """The printable scoresheet of ``game`` as PDF bytes, with the warnings to show."""
-    lay = load_layout(paper)
-    book = FontBook()
-    warnings = book.check([printable(t) for t in (*_texts_of(game), sheet.convention.name)])
+def _sheet_page(writer: Writer, game: Game, sheet: Sheet, footer: bool = True) -> None:
+    """Page 1: the title, the sheet with its entries and bombs, and the result under it."""
     players = sheet.players  # the seating at the end (after any join)
-    writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(players)}")
     price = (
         money_text(whist_price(game), game.currency) if game.currency else fmt(whist_price(game))
     )
@@ -1233,15 +1328,48 @@ def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
         f"1 whist = {price} · {date} · players clockwise from the top: "
         f"{', '.join(players)} · {state}"
     )
-    shape = draw_sheet(writer, players, title, target, running_entries(sheet), note)
+    shape = draw_sheet(
+        writer,
+        players,
+        title,
+        target,
+        running_entries(sheet),
+        note,
+        one_line=True,
+        result=result_lines(game, sheet),
+        footer=footer,
+    )
     marks = bomb_marks(sheet)
     if marks:
         _draw_bombs(writer, writer.pages[0], shape, players, marks)
+
+
+def _writer(game: Game, sheet: Sheet, paper: str) -> tuple[Writer, list[str]]:
+    lay = load_layout(paper)
+    book = FontBook()
+    warnings = book.check([printable(t) for t in (*_texts_of(game), sheet.convention.name)])
+    writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(sheet.players)}")
+    return writer, warnings
+
+
+def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
+    """The printable scoresheet of ``game`` as PDF bytes, with the warnings to show."""
+    writer, warnings = _writer(game, sheet, paper)
+    _sheet_page(writer, game, sheet)
     flow = Flow(writer)
     _settlement_pages(flow, game, sheet)
     _balance_page(flow, sheet)
     _log_pages(flow, game, sheet)
     data = writer.render()
+    return Built(data, warnings, len(writer.pages), writer.strings)
+
+
+def build_picture(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
+    """The page people send to the group (``share --png``): the sheet with the result under
+    it, as one PDF page without page furniture (no footer, no page number)."""
+    writer, warnings = _writer(game, sheet, paper)
+    _sheet_page(writer, game, sheet, footer=False)
+    data = writer.render(footer=False)
     return Built(data, warnings, len(writer.pages), writer.strings)
 
 
@@ -1281,10 +1409,13 @@ def write_blank(players: int, target_path: Path, names: list[str], paper: str = 
 __all__ = [
     "Built",
     "build_pdf",
+    "build_picture",
     "draw_sheet",
     "flow_tokens",
     "load_layout",
+    "night_series",
     "printable",
+    "result_lines",
     "running_entries",
     "sheet_shape",
     "target_text",

@@ -45,7 +45,7 @@ from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 from prefcalc.amounts import Amount
 from prefcalc.conventions import OPTIONS, to_toml_value
 from prefcalc.ledger import write_atomic
-from prefcalc.model import Contract, Entry, Game, Misere, whist_price
+from prefcalc.model import Contract, Entry, Game, Join, Misere, whist_price
 from prefcalc.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet
 from prefcalc.settlement import Settlement, minor_unit, settle
 from prefcalc.views import deal_words
@@ -407,6 +407,12 @@ def _write_sheet(
     _write_balance(ws, sheet, head, 3 + len(keys))
 
 
+def seating_at_start(sheet: Sheet) -> list[str]:
+    """The players seated before the first deal (all but those who joined later)."""
+    later = {s.entry.deal.player for s in sheet.scored if isinstance(s.entry.deal, Join)}
+    return [p for p in sheet.players if p not in later]
+
+
 def _write_balance(ws: Any, sheet: Sheet, head: int, first: int) -> None:
     """Beside the running totals: every player's running balance in whists after each deal
     (the exact settlement if the night stopped there; values as of the export) and a native
@@ -420,10 +426,15 @@ def _write_balance(ws: Any, sheet: Sheet, head: int, first: int) -> None:
     )
     title.style = _TITLE
     _header_row(ws, head, ["#", *players], first)
+    seated = set(seating_at_start(sheet))
     for k, (scored, balance) in enumerate(zip(sheet.scored, running_balance(sheet), strict=True)):
         r = head + 1 + k
         ws.cell(r, first, scored.number)
+        if isinstance(scored.entry.deal, Join):
+            seated.add(scored.entry.deal.player)
         for c, p in enumerate(players, first + 1):
+            if p not in seated:  # before he joined: empty (a gap), not a 0 ("broke even")
+                continue
             cell = ws.cell(r, c, _num(balance[p]))
             fmt = _points_format(balance[p])
             if fmt != WHOLE_FORMAT:
