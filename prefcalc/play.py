@@ -8,8 +8,9 @@ second terminal at any moment loses nothing. Between lines the session keeps the
 (and the API its sheet); the ledger is re-read only when its file changed.
 
 On a terminal the prompt is prompt_toolkit's (completion, a history per game); otherwise the
-same lines are read from stdin and the session ends with exit code 0 at the end of input.
-prompt_toolkit is imported only for the terminal.
+same lines are read from stdin, each line standing alone (never read as the answer to a
+question); at the end of input the session ends with exit code 0, or 2 when any line was
+refused. prompt_toolkit is imported only for the terminal.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ import shlex
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import IO
 
 from prefcalc import api
 from prefcalc.errors import NotationError, PrefcalcError, one_line
+from prefcalc.files import BOM
 from prefcalc.model import Entry, Game, seating
 from prefcalc.notation import NOTATION_FLAGS, kind_of, resolve_player
 
@@ -325,46 +327,184 @@ def _yes(answer: str | None) -> bool:
 
 # --- running ---------------------------------------------------------------------------------
 
+MAX_LINE = 4096
+"""Bytes in one line at most. A deal or a command is a few dozen; a longer line is refused
+before it is split into words (the splitting into words and the "did you mean" suggestions
+take time that grows with the square of a line's length: a 1 MB line took half a minute)."""
+
+EXIT_REFUSED = 2
+"""``play`` on standard input ends with this code when any line was refused (each refusal is
+one line on stderr with its line number), as every other refusal of the CLI does."""
+
 
 def run(path: Path) -> int:
     """The session on ``path``: a prompt on a terminal, else the lines of stdin."""
     api.load_current(path)  # a missing or unreadable ledger is refused before anything
-    if sys.stdin.isatty() and sys.stdout.isatty():
+    stdin, stdout = sys.stdin, sys.stdout  # None when the descriptor was closed
+    if _isatty(stdin) and _isatty(stdout):
         return _terminal(path)
-    return run_lines(path, sys.stdin, sys.stdout, sys.stderr)
+    return run_lines(path, stdin, stdout, sys.stderr)
 
 
-def run_lines(path: Path, lines: TextIO, out: TextIO, err: TextIO) -> int:
+def _isatty(stream: IO[str] | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):  # a closed stream
+        return False
+
+
+def run_lines(
+    path: Path,
+    lines: IO[bytes] | IO[str] | None,
+    out: IO[str] | None,
+    err: IO[str] | None,
+) -> int:
     """The session without a terminal: each line of ``lines`` in turn, results on ``out``,
-    a refused line's one-line error on ``err`` (with its line number); 0 at the end."""
-    source: Iterator[str] = iter(lines)
-    count = 0
+    a refused line's one-line error on ``err`` (with its line number).
 
-    def say(text: str) -> None:
-        out.write(text + "\n")
-        out.flush()
+    Every line is a line: nothing is ever read as the answer to a question (a question is
+    asked only on a terminal; here it gets no answer). Each line stands alone: one that is
+    not UTF-8 or is longer than :data:`MAX_LINE` bytes is refused with its number and the
+    others are carried out. A closed or broken output (``| head -c1``) is noted once on
+    ``err`` and the session goes on recording: a deal written to the ledger is never
+    reported as failed. Returns 0 when every line was accepted, :data:`EXIT_REFUSED` when
+    any was refused.
+    """
+    output = _Output(out, err)
+    refused = False
 
     def ask(question: str) -> str | None:
-        nonlocal count
-        say(question.rstrip())
-        answer = next(source, None)
-        count += answer is not None
-        return answer
+        return None  # never a line of the input: a question has no answer here
 
-    session = Session(path, say, ask)
-    for line in source:
-        count += 1
+    session = Session(path, output.say, ask)
+    for count, line in enumerate(_lines(lines), start=1):
         try:
+            if isinstance(line, PrefcalcError):
+                raise line
             session.handle(line)
         except Quit:
             break
-        except PrefcalcError as exc:
-            err.write(f"prefcalc: error: line {count}: {one_line(str(exc))}\n")
-            err.flush()
-        except OSError as exc:  # e.g. a full disk: the write was atomic, nothing is lost
-            err.write(f"prefcalc: error: line {count}: {one_line(str(exc))}\n")
-            err.flush()
-    return 0
+        except (PrefcalcError, OSError) as exc:  # OSError: e.g. a full disk; writes are atomic
+            refused = True
+            output.error(f"prefcalc: error: line {count}: {one_line(str(exc))}")
+    return EXIT_REFUSED if refused else 0
+
+
+def _lines(stream: IO[bytes] | IO[str] | None) -> Iterator[str | PrefcalcError]:
+    """The lines of ``stream`` as text, or the refusal of a line that cannot be one.
+
+    A binary stream is read (a text one's own ``buffer`` when it has one), so each line is
+    decoded alone; a line is read at most :data:`MAX_LINE` bytes at a time and the rest of a
+    longer one is skipped in chunks (linear time, bounded memory). A closed input ends it.
+    """
+    if stream is None:
+        return
+    source = getattr(stream, "buffer", stream)
+    first = True
+    while True:
+        try:
+            chunk = source.readline(MAX_LINE + 1)
+        except (OSError, ValueError):  # a closed or failing input: the end of the lines
+            return
+        if not chunk:
+            return
+        raw = chunk.encode("utf-8", "surrogateescape") if isinstance(chunk, str) else chunk
+        if first and raw.startswith(BOM):  # a file saved by Windows Notepad
+            raw = raw[len(BOM) :]
+        first = False
+        ended = raw.endswith(b"\n")
+        size = len(raw) - ended
+        if size > MAX_LINE:
+            if not ended:
+                size += _skip_line(source)
+            yield NotationError(
+                f"the line is too long ({size:,} bytes; a line is at most {MAX_LINE:,} bytes)"
+                " and was not read"
+            )
+            continue
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield NotationError(
+                f"the line is not UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
+                f"{exc.start + 1}) and was not read"
+            )
+
+
+def _skip_line(source: IO[bytes] | IO[str]) -> int:
+    """Read and drop the rest of a line; return how many bytes it had."""
+    skipped = 0
+    while True:
+        try:
+            chunk = source.readline(65536)
+        except (OSError, ValueError):
+            return skipped
+        raw = chunk.encode("utf-8", "surrogateescape") if isinstance(chunk, str) else chunk
+        if raw.endswith(b"\n"):
+            return skipped + len(raw) - 1
+        skipped += len(raw)
+        if not raw:
+            return skipped
+
+
+class _Output:
+    """The results and the errors of a session on stdin. A stream that is closed or breaks
+    (a reader that went away: ``| head -c1``) is left alone from then on; a broken output is
+    noted once on the error stream, and the lines are still carried out and recorded."""
+
+    def __init__(self, out: IO[str] | None, err: IO[str] | None) -> None:
+        self.out = out
+        self.err = err
+        self.noted = False
+
+    def say(self, text: str) -> None:
+        if self.out is None:
+            self._note("no standard output")
+            return
+        try:
+            self.out.write(text + "\n")
+            self.out.flush()
+        except (OSError, ValueError) as exc:  # ValueError: a stream closed under us
+            _silence(self.out)
+            self.out = None
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self._note(reason)
+
+    def _note(self, reason: str) -> None:
+        if not self.noted:
+            self.noted = True
+            self.error(
+                f"prefcalc: the output is closed ({one_line(reason)}); "
+                "the lines are still carried out and recorded, without their results"
+            )
+
+    def error(self, text: str) -> None:
+        if self.err is None:
+            return
+        try:
+            self.err.write(text + "\n")
+            self.err.flush()
+        except (OSError, ValueError):
+            _silence(self.err)
+            self.err = None
+
+
+def _silence(stream: IO[str]) -> None:
+    """Point a broken standard stream at the null device, so that what is still buffered
+    in it is dropped quietly when the process exits (instead of a second error there)."""
+    import os
+
+    try:
+        fd = stream.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+    except (OSError, ValueError):
+        return
+    try:
+        os.dup2(null, fd)
+    except OSError:
+        pass
+    finally:
+        os.close(null)
 
 
 def history_path(path: Path) -> Path:
