@@ -5,7 +5,8 @@ Each line is a deal or a command in the CLI's shorthand without the ``prefcalc``
 line goes through :mod:`prefcalc.api`, and every accepted change is written to the ledger at
 once by :func:`prefcalc.api.update` (atomic, under the lock), so quitting, a crash or a
 second terminal at any moment loses nothing. Between lines the session keeps the loaded game
-(and the API its sheet); the ledger is re-read only when its file changed.
+(and the API its sheet); the ledger is read for each line and parsed again only when its bytes
+changed (whoever changed them, however fast).
 
 On a terminal the prompt is prompt_toolkit's (completion, a history per game); otherwise the
 same lines are read from stdin, each line standing alone (never read as the answer to a
