@@ -16,14 +16,17 @@ refused. prompt_toolkit is imported only for the terminal.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import os
 import shlex
+import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
-from prefcalc import api
+from prefcalc import api, files
 from prefcalc.errors import NotationError, PrefcalcError, one_line
 from prefcalc.files import BOM
 from prefcalc.model import Entry, Game, seating
@@ -418,10 +421,7 @@ def _lines(stream: IO[bytes] | IO[str] | None) -> Iterator[str | PrefcalcError]:
         if size > MAX_LINE:
             if not ended:
                 size += _skip_line(source)
-            yield NotationError(
-                f"the line is too long ({size:,} bytes; a line is at most {MAX_LINE:,} bytes)"
-                " and was not read"
-            )
+            yield _too_long(size)
             continue
         try:
             yield raw.decode("utf-8")
@@ -430,6 +430,13 @@ def _lines(stream: IO[bytes] | IO[str] | None) -> Iterator[str | PrefcalcError]:
                 f"the line is not UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
                 f"{exc.start + 1}) and was not read"
             )
+
+
+def _too_long(size: int) -> NotationError:
+    return NotationError(
+        f"the line is too long ({size:,} bytes; a line is at most {MAX_LINE:,} bytes)"
+        " and was not read"
+    )
 
 
 def _skip_line(source: IO[bytes] | IO[str]) -> int:
@@ -493,8 +500,6 @@ class _Output:
 def _silence(stream: IO[str]) -> None:
     """Point a broken standard stream at the null device, so that what is still buffered
     in it is dropped quietly when the process exits (instead of a second error there)."""
-    import os
-
     try:
         fd = stream.fileno()
         null = os.open(os.devnull, os.O_WRONLY)
@@ -521,23 +526,190 @@ def history_path(path: Path) -> Path:
     return data_dir() / "history" / f"{stem}-{digest}.txt"
 
 
+HISTORY_KEPT = 1024 * 1024
+"""Bytes read at most from the end of a game's history of typed lines (thousands of lines)."""
+
+_HISTORY_OPEN = (
+    getattr(os, "O_NONBLOCK", 0)  # a FIFO put in its place never blocks the session
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+
+def _open_history_file(file: Path, flags: int) -> int:
+    """A descriptor of the regular file ``file`` (links followed), opened without ever
+    blocking; a FIFO, a folder or a device is refused with :class:`PrefcalcError`."""
+    files.check_regular_if_exists(file, "the history file")  # a FIFO is never opened
+    fd = os.open(file, flags | _HISTORY_OPEN, 0o600)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):  # put in place after the check above
+            raise PrefcalcError(
+                f"the history file is not a regular file (it is {files.kind_of(mode)})"
+            )
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_history(file: Path) -> tuple[list[str], bool, str | None]:
+    """The lines typed at a game before (oldest first, at most the last
+    :data:`HISTORY_KEPT` bytes of them), whether this session can add its own, and why not
+    (``None`` when it can). A missing file is an empty history that is created on first use;
+    a folder, a FIFO or a device in its place is never opened for reading or waited on."""
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fd = _open_history_file(file, os.O_RDONLY)
+    except FileNotFoundError:
+        raw = b""
+    except (OSError, PrefcalcError) as exc:
+        return [], False, _history_problem(file, exc)
+    else:
+        with os.fdopen(fd, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > HISTORY_KEPT:
+                handle.seek(size - HISTORY_KEPT)
+            raw = handle.read(HISTORY_KEPT)
+        if size > HISTORY_KEPT:  # start at a whole entry
+            at = raw.find(b"\n#")
+            raw = raw[at + 1 :] if at >= 0 else b""
+    try:
+        os.close(_open_history_file(file, os.O_WRONLY | os.O_APPEND | os.O_CREAT))
+    except (OSError, PrefcalcError) as exc:
+        return _history_lines(raw), False, _history_problem(file, exc)
+    return _history_lines(raw), True, None
+
+
+def _history_lines(raw: bytes) -> list[str]:
+    """The entries of a history file in prompt_toolkit's format (``+`` before each line of an
+    entry, ``#`` comments between entries), oldest first."""
+    entries: list[str] = []
+    lines: list[str] = []
+    for line in raw.decode("utf-8", "replace").splitlines():
+        if line.startswith("+"):
+            lines.append(line[1:])
+        elif lines:
+            entries.append("\n".join(lines))
+            lines = []
+    if lines:
+        entries.append("\n".join(lines))
+    return entries
+
+
+def append_history(file: Path, line: str) -> None:
+    """Add ``line`` to the history file (opened with the same care as for reading)."""
+    from datetime import datetime
+
+    text = f"\n# {datetime.now()}\n" + "".join(f"+{part}\n" for part in line.split("\n"))
+    data = text.encode("utf-8", "replace")
+    fd = _open_history_file(file, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    try:
+        while data:
+            data = data[os.write(fd, data) :]
+    finally:
+        os.close(fd)
+
+
+def _history_problem(file: Path, exc: OSError | PrefcalcError) -> str:
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return (
+        f"the history of typed lines ({file}) cannot be used: {one_line(reason)}; "
+        "this session keeps its lines only until it ends"
+    )
+
+
+class _Signalled(BaseException):
+    """SIGTERM or SIGHUP reached the session: it ends (the ledger holds every deal)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
 def _terminal(path: Path) -> int:  # pragma: no cover - exercised by the pseudo-terminal tests
+    """The session on a terminal. Whatever ends it (quit, Ctrl-D, SIGTERM, SIGHUP, an
+    error), the terminal's settings are restored as they were at the start: prompt_toolkit
+    puts the terminal in raw mode while it waits for a line. A signal that arrives while a
+    line is carried out is acted on after it (its deal is written or refused as a whole)."""
+    import signal
+    import termios
+
+    fd = sys.stdin.fileno()
+    try:
+        saved: list[Any] | None = termios.tcgetattr(fd)
+    except (termios.error, OSError):
+        saved = None
+    state: dict[str, Any] = {"busy": False, "pending": None, "app": None}
+
+    def on_signal(signum: int, _frame: object) -> None:
+        first = state["pending"] is None
+        state["pending"] = signum
+        if state["busy"] or not first:
+            return  # acted on once the line is carried out
+        app = state["app"]
+        loop = getattr(app, "loop", None)
+        if app is not None and app.is_running and loop is not None and not loop.is_closed():
+            # through prompt_toolkit's own way out, which leaves raw mode first
+            loop.call_soon_threadsafe(_leave, app, signum)
+            return
+        raise _Signalled(signum)
+
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {signum: signal.signal(signum, on_signal) for signum in wanted}
+    try:
+        return _prompt_loop(path, state)
+    except (_Signalled, OSError) as exc:
+        pending = state["pending"]
+        if isinstance(exc, OSError) and pending is None:
+            raise  # not the way out of a signal (e.g. a hung-up terminal's EIO)
+        return 128 + int(pending or 0)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if saved is not None:
+            with contextlib.suppress(termios.error, OSError):
+                termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def _leave(app: Any, signum: int) -> None:  # pragma: no cover - the pseudo-terminal tests
+    """End the prompt on the screen with :class:`_Signalled` (called in its event loop)."""
+    if app.is_running and app.future is not None and not app.future.done():
+        app.exit(exception=_Signalled(signum))
+
+
+def _prompt_loop(  # pragma: no cover - exercised by the pseudo-terminal tests
+    path: Path, state: dict[str, Any]
+) -> int:
     from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import FileHistory
+    from prompt_toolkit.history import InMemoryHistory
 
     from prefcalc.completion import completer, tab_bindings
 
-    history = history_path(path)
-    history.parent.mkdir(parents=True, exist_ok=True)
+    def say(text: str) -> None:
+        with contextlib.suppress(OSError, ValueError):  # a hung-up terminal
+            print(text, flush=True)
+
+    def warn(text: str) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            print(text, file=sys.stderr, flush=True)
+
+    file = history_path(path)
+    typed, keep, problem = read_history(file)
+    history = InMemoryHistory()
+    for line in typed:
+        history.append_string(line)
+    if problem is not None:
+        warn(f"note: {problem}")
+
     prompt: PromptSession[str] = PromptSession(
-        history=FileHistory(str(history)),
+        history=history,
         complete_while_typing=False,  # Tab completes; no menu pops up while a deal is typed
         reserve_space_for_menu=4,
         key_bindings=tab_bindings(),
     )
-
-    def say(text: str) -> None:
-        print(text, flush=True)
+    state["app"] = prompt.app
 
     def ask(question: str) -> str | None:
         try:
@@ -556,11 +728,28 @@ def _terminal(path: Path) -> int:  # pragma: no cover - exercised by the pseudo-
         except EOFError:
             return 0
         except PrefcalcError as exc:  # the ledger became unreadable under us
-            print(f"error: {one_line(str(exc))}", file=sys.stderr, flush=True)
+            warn(f"error: {one_line(str(exc))}")
             return 2
+        state["busy"] = True
         try:
+            if keep and line.strip():
+                try:
+                    append_history(file, line)
+                except (OSError, PrefcalcError) as exc:
+                    keep = False
+                    warn(f"note: {_history_problem(file, exc)}")
+            size = len(line.encode("utf-8", "surrogateescape"))
+            if size > MAX_LINE:
+                raise _too_long(size)
             session.handle(line)
         except Quit:
             return 0
         except (PrefcalcError, OSError) as exc:  # refused (or the disk failed): nothing lost
-            print(f"error: {one_line(str(exc))}", file=sys.stderr, flush=True)
+            warn(f"error: {one_line(str(exc))}")
+        except KeyboardInterrupt:  # Ctrl-C while a line was carried out: its write is whole
+            warn("interrupted (show tells what the ledger holds)")
+        finally:
+            state["busy"] = False
+        pending = state["pending"]
+        if pending is not None:
+            return 128 + int(pending)
