@@ -628,11 +628,53 @@ class _Signalled(BaseException):
         self.signum = signum
 
 
+class _Signals:
+    """SIGTERM and SIGHUP during a session on a terminal, acted on where it is safe.
+
+    At a prompt, the prompt is ended through prompt_toolkit's own way out (which leaves raw
+    mode first): from its event loop if it runs, else as it starts (``pre_run``) or right
+    after it returned. While a line is carried out the signal waits for the line to end, so
+    its deal is written or refused as a whole. Anywhere else it ends the session at once.
+    """
+
+    def __init__(self) -> None:
+        self.pending: int | None = None
+        self.busy = False  # a line is being carried out
+        self.app: Any = None  # the prompt_toolkit application while a prompt is shown
+
+    def handler(self, signum: int, _frame: object) -> None:
+        first = self.pending is None
+        self.pending = signum
+        if not first:
+            return
+        if self.app is not None:
+            loop = getattr(self.app, "loop", None)
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(self.leave)
+            return
+        if not self.busy:
+            raise _Signalled(signum)
+
+    def leave(self) -> None:
+        """End the prompt on the screen if a signal came (in its event loop, or as it
+        starts)."""
+        app = self.app
+        if self.pending is None or app is None:
+            return
+        if app.is_running and app.future is not None and not app.future.done():
+            app.exit(exception=_Signalled(self.pending))
+
+    def check(self) -> None:
+        """Between two steps: end the session if a signal came."""
+        if self.pending is not None:
+            raise _Signalled(self.pending)
+
+
 def _terminal(path: Path) -> int:  # pragma: no cover - exercised by the pseudo-terminal tests
     """The session on a terminal. Whatever ends it (quit, Ctrl-D, SIGTERM, SIGHUP, an
-    error), the terminal's settings are restored as they were at the start: prompt_toolkit
-    puts the terminal in raw mode while it waits for a line. A signal that arrives while a
-    line is carried out is acted on after it (its deal is written or refused as a whole)."""
+    error), the terminal's settings are restored as they were at the start (prompt_toolkit
+    puts the terminal in raw mode while it waits for a line). A signal ends it with exit
+    code 128 + its number, every deal recorded before it kept (see :class:`_Signals`)."""
     import signal
     import termios
 
@@ -641,30 +683,15 @@ def _terminal(path: Path) -> int:  # pragma: no cover - exercised by the pseudo-
         saved: list[Any] | None = termios.tcgetattr(fd)
     except (termios.error, OSError):
         saved = None
-    state: dict[str, Any] = {"busy": False, "pending": None, "app": None}
-
-    def on_signal(signum: int, _frame: object) -> None:
-        first = state["pending"] is None
-        state["pending"] = signum
-        if state["busy"] or not first:
-            return  # acted on once the line is carried out
-        app = state["app"]
-        loop = getattr(app, "loop", None)
-        if app is not None and app.is_running and loop is not None and not loop.is_closed():
-            # through prompt_toolkit's own way out, which leaves raw mode first
-            loop.call_soon_threadsafe(_leave, app, signum)
-            return
-        raise _Signalled(signum)
-
+    signals = _Signals()
     wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
-    previous = {signum: signal.signal(signum, on_signal) for signum in wanted}
+    previous = {signum: signal.signal(signum, signals.handler) for signum in wanted}
     try:
-        return _prompt_loop(path, state)
+        return _prompt_loop(path, signals)
     except (_Signalled, OSError) as exc:
-        pending = state["pending"]
-        if isinstance(exc, OSError) and pending is None:
-            raise  # not the way out of a signal (e.g. a hung-up terminal's EIO)
-        return 128 + int(pending or 0)
+        if isinstance(exc, OSError) and signals.pending is None:
+            raise  # not the way out of a signal
+        return 128 + (signals.pending or 0)  # an OSError: the hung-up terminal's EIO
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
@@ -673,16 +700,9 @@ def _terminal(path: Path) -> int:  # pragma: no cover - exercised by the pseudo-
                 termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
-def _leave(app: Any, signum: int) -> None:  # pragma: no cover - the pseudo-terminal tests
-    """End the prompt on the screen with :class:`_Signalled` (called in its event loop)."""
-    if app.is_running and app.future is not None and not app.future.done():
-        app.exit(exception=_Signalled(signum))
-
-
-def _prompt_loop(  # pragma: no cover - exercised by the pseudo-terminal tests
-    path: Path, state: dict[str, Any]
-) -> int:
+def _prompt_loop(path: Path, signals: _Signals) -> int:  # pragma: no cover - pty tests
     from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import Completer
     from prompt_toolkit.history import InMemoryHistory
 
     from prefcalc.completion import completer, tab_bindings
@@ -709,11 +729,19 @@ def _prompt_loop(  # pragma: no cover - exercised by the pseudo-terminal tests
         reserve_space_for_menu=4,
         key_bindings=tab_bindings(),
     )
-    state["app"] = prompt.app
+
+    def read(message: str, complete: Completer | None) -> str:
+        signals.check()
+        signals.app = prompt.app
+        try:
+            return prompt.prompt(message, completer=complete, pre_run=signals.leave)
+        finally:
+            signals.app = None
+            signals.check()
 
     def ask(question: str) -> str | None:
         try:
-            return prompt.prompt(question, completer=None)
+            return read(question, None)
         except (EOFError, KeyboardInterrupt):
             return None
 
@@ -722,7 +750,7 @@ def _prompt_loop(  # pragma: no cover - exercised by the pseudo-terminal tests
     while True:
         try:
             game = session.game
-            line = prompt.prompt(session.prompt(), completer=completer(game.players))
+            line = read(session.prompt(), completer(game.players))
         except KeyboardInterrupt:
             continue
         except EOFError:
@@ -730,7 +758,7 @@ def _prompt_loop(  # pragma: no cover - exercised by the pseudo-terminal tests
         except PrefcalcError as exc:  # the ledger became unreadable under us
             warn(f"error: {one_line(str(exc))}")
             return 2
-        state["busy"] = True
+        signals.busy = True
         try:
             if keep and line.strip():
                 try:
@@ -749,7 +777,5 @@ def _prompt_loop(  # pragma: no cover - exercised by the pseudo-terminal tests
         except KeyboardInterrupt:  # Ctrl-C while a line was carried out: its write is whole
             warn("interrupted (show tells what the ledger holds)")
         finally:
-            state["busy"] = False
-        pending = state["pending"]
-        if pending is not None:
-            return 128 + int(pending)
+            signals.busy = False
+        signals.check()

@@ -166,3 +166,52 @@ def test_a_huge_history_is_read_from_its_end(tmp_path: Path) -> None:
     assert entries // 4 < len(typed) < entries
     assert typed[0] == f"line {entries - len(typed)}"
     assert all(line.startswith("line ") for line in typed)  # whole entries only
+
+
+# --- when a signal is acted on --------------------------------------------------------------
+
+
+def test_a_signal_while_a_line_is_carried_out_waits_for_the_line() -> None:
+    from prefcalc.play import _Signalled, _Signals
+
+    signals = _Signals()
+    signals.busy = True
+    signals.handler(signal.SIGTERM, None)  # no exception in the middle of a write
+    signals.handler(signal.SIGHUP, None)  # a second one changes nothing
+    signals.busy = False
+    with pytest.raises(_Signalled) as caught:
+        signals.check()  # after the line
+    assert caught.value.signum == signal.SIGHUP
+
+
+def test_a_signal_between_lines_ends_the_session_at_once() -> None:
+    from prefcalc.play import _Signalled, _Signals
+
+    signals = _Signals()
+    signals.check()  # nothing came: nothing happens
+    with pytest.raises(_Signalled):
+        signals.handler(signal.SIGTERM, None)
+
+
+def test_a_signal_before_the_prompt_runs_ends_it_as_it_starts() -> None:
+    from prefcalc.play import _Signalled, _Signals
+
+    class App:  # a prompt about to start: no event loop yet
+        loop = None
+        is_running = True
+
+        def __init__(self) -> None:
+            import asyncio
+
+            self.future: asyncio.Future[str] = asyncio.new_event_loop().create_future()
+
+        def exit(self, exception: BaseException) -> None:
+            self.future.set_exception(exception)
+
+    signals = _Signals()
+    signals.app = app = App()
+    signals.handler(signal.SIGTERM, None)  # waits for the prompt to start
+    assert not app.future.done()
+    signals.leave()  # the prompt's pre_run
+    assert isinstance(app.future.exception(), _Signalled)
+    app.future.get_loop().close()
