@@ -399,7 +399,8 @@ def _lines(stream: IO[bytes] | IO[str] | None) -> Iterator[str | PrefcalcError]:
 
     A binary stream is read (a text one's own ``buffer`` when it has one), so each line is
     decoded alone; a line is read at most :data:`MAX_LINE` bytes at a time and the rest of a
-    longer one is skipped in chunks (linear time, bounded memory). A closed input ends it.
+    longer one is skipped in chunks (linear time, bounded memory). A closed input ends it;
+    one that fails ends it with the refusal of the line that could not be read.
     """
     if stream is None:
         return
@@ -408,7 +409,10 @@ def _lines(stream: IO[bytes] | IO[str] | None) -> Iterator[str | PrefcalcError]:
     while True:
         try:
             chunk = source.readline(MAX_LINE + 1)
-        except (OSError, ValueError):  # a closed or failing input: the end of the lines
+        except ValueError:  # closed under us: the end of the lines
+            return
+        except OSError as exc:  # e.g. a folder as stdin: said, and the end of the lines
+            yield PrefcalcError(f"cannot read standard input: {exc.strerror or exc}")
             return
         if not chunk:
             return
@@ -717,6 +721,7 @@ def _prompt_loop(path: Path, signals: _Signals) -> int:  # pragma: no cover - pt
 
     file = history_path(path)
     typed, keep, problem = read_history(file)
+    last = typed[-1] if typed else None
     history = InMemoryHistory()
     for line in typed:
         history.append_string(line)
@@ -760,7 +765,8 @@ def _prompt_loop(path: Path, signals: _Signals) -> int:  # pragma: no cover - pt
             return 2
         signals.busy = True
         try:
-            if keep and line.strip():
+            if keep and line.strip() and line != last:  # as prompt_toolkit keeps them
+                last = line
                 try:
                     append_history(file, line)
                 except (OSError, PrefcalcError) as exc:

@@ -85,7 +85,7 @@ def test_a_1mb_line_is_refused_before_it_is_split_into_words(
         seen.append(len(text))
         return split(text)
 
-    monkeypatch.setattr(play.shlex, "split", counting)
+    monkeypatch.setattr(shlex, "split", counting)  # as play calls it
     path = _new(tmp_path)
     huge = b"a 7h 7 b:w v:p " + b"x" * (1024 * 1024) + b"\n"
     out, err = io.StringIO(), io.StringIO()
@@ -184,3 +184,20 @@ def test_a_reader_that_leaves_after_one_byte(tmp_path: Path) -> None:
     assert code == 0
     assert "error" not in errors and "Traceback" not in errors
     assert len(api.load(path).entries) == 2
+
+
+def test_an_input_that_fails_is_one_refusal_after_the_lines_read(tmp_path: Path) -> None:
+    class Failing(io.BytesIO):
+        def readline(self, size: int | None = -1) -> bytes:
+            line = super().readline(size)
+            if not line:
+                raise OSError(5, "Input/output error")
+            return line
+
+    path = _new(tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    assert play.run_lines(path, Failing(DEAL_1), out, err) == 2
+    assert err.getvalue() == (
+        "prefcalc: error: line 2: cannot read standard input: Input/output error\n"
+    )
+    assert len(api.load(path).entries) == 1
