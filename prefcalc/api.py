@@ -499,8 +499,9 @@ def redo_file(path: str | Path) -> tuple[Game, Entry]:
         if previous is None or len(previous.entries) != len(before.entries) + 1:
             raise DealError("there is nothing to redo (no undo since the last change)")
         after = redo(before, previous.entries[-1])
-        ledger.write_atomic(real, ledger.game_to_json_text(after), "the ledger")
-        ledger.remember(real, after)
+        text = ledger.game_to_json_text(after)
+        ledger.write_atomic(real, text, "the ledger")
+        ledger.remember(real, after, text)
         back.append(previous.entries[-1])
 
     ledger.update(Path(path), change, then)
@@ -509,8 +510,8 @@ def redo_file(path: str | Path) -> tuple[Game, Entry]:
 
 def load_current(path: str | Path) -> Game:
     """:func:`load`, reusing the game this process last read or wrote at ``path`` while the
-    file is unchanged (a session keeps its game between lines at no cost, and still sees
-    what a second terminal wrote)."""
+    file holds the same bytes (a session keeps its game between lines without parsing it
+    again, and still sees whatever another process wrote, judged by content)."""
     return ledger.load_cached(Path(path))
 
 

@@ -447,7 +447,7 @@ def edit(
 def play(file: FileOpt = None) -> None:
     """The session to keep open all night: one deal or command per line, no prefix
     (game Anna 7h 7 Boris:w Vera:p, or a 7h 7 b:w v:p; undo, insert N, show, settle, help).
-    Reads the lines from stdin when it is not a terminal."""
+    Reads the lines from stdin when it is not a terminal, and then exits 2 if any was refused."""
     from prefcalc.play import run
 
     raise typer.Exit(run(_path(file)))

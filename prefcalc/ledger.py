@@ -10,9 +10,7 @@ file-system side of this lives in :mod:`prefcalc.files` (``write_atomic`` is re-
 The deals are written one per line, so the file stays readable and diffs well.
 """
 
-import contextlib
 import json
-import os
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -371,7 +369,7 @@ def load(path: Path) -> Game:
 
 def load_cached(path: Path) -> Game:
     """:func:`load`, but the game this process last read or wrote at ``path`` is reused
-    while the file is unchanged (same inode, size and modification time)."""
+    while the file holds the same bytes (it is read, not parsed again)."""
     if not files.check_regular_if_exists(path, "the ledger", LedgerError):
         raise LedgerError("no game here (start one with 'prefcalc new')", str(path))
     return _cached_load(files.real_path(path), str(path))
@@ -379,15 +377,19 @@ def load_cached(path: Path) -> Game:
 
 def _load(path: Path, shown: str) -> Game:
     """Read the ledger at ``path``; errors name ``shown`` (the path as the user wrote it)."""
+    return game_from_bytes(_read(path, shown), shown)
+
+
+def _read(path: Path, shown: str) -> bytes:
+    """The bytes of the ledger at ``path``; errors name ``shown``."""
     try:
-        raw = files.read_regular(path, "the ledger", files.MAX_LEDGER, LedgerError)
+        return files.read_regular(path, "the ledger", files.MAX_LEDGER, LedgerError)
     except FileNotFoundError:
         raise LedgerError("no game here (start one with 'prefcalc new')", shown) from None
     except OSError as exc:
         raise LedgerError(f"cannot read the ledger: {exc.strerror or exc}", shown) from None
     except LedgerError as exc:
         raise LedgerError(exc.message, shown) from None
-    return game_from_bytes(raw, shown)
 
 
 def _remove_stale_temporaries(path: Path) -> None:
@@ -440,8 +442,9 @@ def update(
         _remove_stale_temporaries(real)
         after = change(before)
         if after is not before:
-            write_atomic(real, game_to_json_text(after), "the ledger")
-            remember(real, after)
+            text = game_to_json_text(after)
+            write_atomic(real, text, "the ledger")
+            remember(real, after, text)
         if then is not None:
             then(real, before, after)
     return before, after
@@ -499,34 +502,41 @@ def pop_redo(real: Path, current: Game) -> Game | None:
 
 # --- the loaded game, kept between calls -----------------------------------------------------
 
-_known_file: dict[Path, tuple[tuple[int, int, int], Game]] = {}
+_known_file: dict[Path, tuple[bytes, Game]] = {}
 
 
-def _signature(st: os.stat_result) -> tuple[int, int, int]:
-    """A file's identity: every write renames a new file into place (a new inode)."""
-    return (st.st_ino, st.st_size, st.st_mtime_ns)
+def _signature(raw: bytes) -> bytes:
+    """A ledger's identity: the digest of its bytes. Its content decides, never its size or
+    modification time: another process may write a ledger of the same size within the same
+    clock tick (or in place, keeping the inode), and a stale game must never be written over
+    it."""
+    import hashlib
+
+    return hashlib.sha256(raw).digest()
 
 
-def remember(real: Path, game: Game) -> None:
+def remember(real: Path, game: Game, text: str | None = None) -> None:
+    """Keep ``game`` as the content of ``real``, just written as ``text`` (its ledger text;
+    made from the game when not given)."""
+    if text is None:
+        text = game_to_json_text(game)
     _known_file.clear()
-    with contextlib.suppress(OSError):
-        _known_file[real] = (_signature(os.stat(real)), game)
+    _known_file[real] = (_signature(text.encode("utf-8")), game)
 
 
 def _cached_load(real: Path, shown: str) -> Game:
-    """The game at ``real``: the one this process last read or wrote there if the file is
-    unchanged since (a long session re-reads the ledger only when another process wrote
-    it), else read afresh."""
-    try:
-        signature = _signature(os.stat(real))
-    except OSError:
-        return _load(real, shown)
+    """The game at ``real``: the one this process last read or wrote there if the file still
+    holds the same bytes (a long session parses the ledger again only when another process
+    changed it), else read afresh. The file is read every time (under the lock when
+    called by :func:`update`); only the parsing is saved."""
+    raw = _read(real, shown)
+    signature = _signature(raw)
     known = _known_file.get(real)
     if known is not None and known[0] == signature:
         return known[1]
-    game = _load(real, shown)
+    game = game_from_bytes(raw, shown)
     _known_file.clear()
-    _known_file[real] = (signature, game)  # taken before the read: a later change re-reads
+    _known_file[real] = (signature, game)
     return game
 
 

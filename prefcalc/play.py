@@ -5,24 +5,30 @@ Each line is a deal or a command in the CLI's shorthand without the ``prefcalc``
 line goes through :mod:`prefcalc.api`, and every accepted change is written to the ledger at
 once by :func:`prefcalc.api.update` (atomic, under the lock), so quitting, a crash or a
 second terminal at any moment loses nothing. Between lines the session keeps the loaded game
-(and the API its sheet); the ledger is re-read only when its file changed.
+(and the API its sheet); the ledger is read for each line and parsed again only when its bytes
+changed (whoever changed them, however fast).
 
 On a terminal the prompt is prompt_toolkit's (completion, a history per game); otherwise the
-same lines are read from stdin and the session ends with exit code 0 at the end of input.
-prompt_toolkit is imported only for the terminal.
+same lines are read from stdin, each line standing alone (never read as the answer to a
+question); at the end of input the session ends with exit code 0, or 2 when any line was
+refused. prompt_toolkit is imported only for the terminal.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import os
 import shlex
+import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import IO, Any
 
-from prefcalc import api
+from prefcalc import api, files
 from prefcalc.errors import NotationError, PrefcalcError, one_line
+from prefcalc.files import BOM
 from prefcalc.model import Entry, Game, seating
 from prefcalc.notation import NOTATION_FLAGS, kind_of, resolve_player
 
@@ -325,46 +331,190 @@ def _yes(answer: str | None) -> bool:
 
 # --- running ---------------------------------------------------------------------------------
 
+MAX_LINE = 4096
+"""Bytes in one line at most. A deal or a command is a few dozen; a longer line is refused
+before it is split into words (the splitting into words and the "did you mean" suggestions
+take time that grows with the square of a line's length: a 1 MB line took half a minute)."""
+
+EXIT_REFUSED = 2
+"""``play`` on standard input ends with this code when any line was refused (each refusal is
+one line on stderr with its line number), as every other refusal of the CLI does."""
+
 
 def run(path: Path) -> int:
     """The session on ``path``: a prompt on a terminal, else the lines of stdin."""
     api.load_current(path)  # a missing or unreadable ledger is refused before anything
-    if sys.stdin.isatty() and sys.stdout.isatty():
+    stdin, stdout = sys.stdin, sys.stdout  # None when the descriptor was closed
+    if _isatty(stdin) and _isatty(stdout):
         return _terminal(path)
-    return run_lines(path, sys.stdin, sys.stdout, sys.stderr)
+    return run_lines(path, stdin, stdout, sys.stderr)
 
 
-def run_lines(path: Path, lines: TextIO, out: TextIO, err: TextIO) -> int:
+def _isatty(stream: IO[str] | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):  # a closed stream
+        return False
+
+
+def run_lines(
+    path: Path,
+    lines: IO[bytes] | IO[str] | None,
+    out: IO[str] | None,
+    err: IO[str] | None,
+) -> int:
     """The session without a terminal: each line of ``lines`` in turn, results on ``out``,
-    a refused line's one-line error on ``err`` (with its line number); 0 at the end."""
-    source: Iterator[str] = iter(lines)
-    count = 0
+    a refused line's one-line error on ``err`` (with its line number).
 
-    def say(text: str) -> None:
-        out.write(text + "\n")
-        out.flush()
+    Every line is a line: nothing is ever read as the answer to a question (a question is
+    asked only on a terminal; here it gets no answer). Each line stands alone: one that is
+    not UTF-8 or is longer than :data:`MAX_LINE` bytes is refused with its number and the
+    others are carried out. A closed or broken output (``| head -c1``) is noted once on
+    ``err`` and the session goes on recording: a deal written to the ledger is never
+    reported as failed. Returns 0 when every line was accepted, :data:`EXIT_REFUSED` when
+    any was refused.
+    """
+    output = _Output(out, err)
+    refused = False
 
     def ask(question: str) -> str | None:
-        nonlocal count
-        say(question.rstrip())
-        answer = next(source, None)
-        count += answer is not None
-        return answer
+        return None  # never a line of the input: a question has no answer here
 
-    session = Session(path, say, ask)
-    for line in source:
-        count += 1
+    session = Session(path, output.say, ask)
+    for count, line in enumerate(_lines(lines), start=1):
         try:
+            if isinstance(line, PrefcalcError):
+                raise line
             session.handle(line)
         except Quit:
             break
-        except PrefcalcError as exc:
-            err.write(f"prefcalc: error: line {count}: {one_line(str(exc))}\n")
-            err.flush()
-        except OSError as exc:  # e.g. a full disk: the write was atomic, nothing is lost
-            err.write(f"prefcalc: error: line {count}: {one_line(str(exc))}\n")
-            err.flush()
-    return 0
+        except (PrefcalcError, OSError) as exc:  # OSError: e.g. a full disk; writes are atomic
+            refused = True
+            output.error(f"prefcalc: error: line {count}: {one_line(str(exc))}")
+    return EXIT_REFUSED if refused else 0
+
+
+def _lines(stream: IO[bytes] | IO[str] | None) -> Iterator[str | PrefcalcError]:
+    """The lines of ``stream`` as text, or the refusal of a line that cannot be one.
+
+    A binary stream is read (a text one's own ``buffer`` when it has one), so each line is
+    decoded alone; a line is read at most :data:`MAX_LINE` bytes at a time and the rest of a
+    longer one is skipped in chunks (linear time, bounded memory). A closed input ends it;
+    one that fails ends it with the refusal of the line that could not be read.
+    """
+    if stream is None:
+        return
+    source = getattr(stream, "buffer", stream)
+    first = True
+    while True:
+        try:
+            chunk = source.readline(MAX_LINE + 1)
+        except ValueError:  # closed under us: the end of the lines
+            return
+        except OSError as exc:  # e.g. a folder as stdin: said, and the end of the lines
+            yield PrefcalcError(f"cannot read standard input: {exc.strerror or exc}")
+            return
+        if not chunk:
+            return
+        raw = chunk.encode("utf-8", "surrogateescape") if isinstance(chunk, str) else chunk
+        if first and raw.startswith(BOM):  # a file saved by Windows Notepad
+            raw = raw[len(BOM) :]
+        first = False
+        ended = raw.endswith(b"\n")
+        size = len(raw) - ended
+        if size > MAX_LINE:
+            if not ended:
+                size += _skip_line(source)
+            yield _too_long(size)
+            continue
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield NotationError(
+                f"the line is not UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
+                f"{exc.start + 1}) and was not read"
+            )
+
+
+def _too_long(size: int) -> NotationError:
+    return NotationError(
+        f"the line is too long ({size:,} bytes; a line is at most {MAX_LINE:,} bytes)"
+        " and was not read"
+    )
+
+
+def _skip_line(source: IO[bytes] | IO[str]) -> int:
+    """Read and drop the rest of a line; return how many bytes it had."""
+    skipped = 0
+    while True:
+        try:
+            chunk = source.readline(65536)
+        except (OSError, ValueError):
+            return skipped
+        raw = chunk.encode("utf-8", "surrogateescape") if isinstance(chunk, str) else chunk
+        if raw.endswith(b"\n"):
+            return skipped + len(raw) - 1
+        skipped += len(raw)
+        if not raw:
+            return skipped
+
+
+class _Output:
+    """The results and the errors of a session on stdin. A stream that is closed or breaks
+    (a reader that went away: ``| head -c1``) is left alone from then on; a broken output is
+    noted once on the error stream, and the lines are still carried out and recorded."""
+
+    def __init__(self, out: IO[str] | None, err: IO[str] | None) -> None:
+        self.out = out
+        self.err = err
+        self.noted = False
+
+    def say(self, text: str) -> None:
+        if self.out is None:
+            self._note("no standard output")
+            return
+        try:
+            self.out.write(text + "\n")
+            self.out.flush()
+        except (OSError, ValueError) as exc:  # ValueError: a stream closed under us
+            _silence(self.out)
+            self.out = None
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self._note(reason)
+
+    def _note(self, reason: str) -> None:
+        if not self.noted:
+            self.noted = True
+            self.error(
+                f"prefcalc: the output is closed ({one_line(reason)}); "
+                "the lines are still carried out and recorded, without their results"
+            )
+
+    def error(self, text: str) -> None:
+        if self.err is None:
+            return
+        try:
+            self.err.write(text + "\n")
+            self.err.flush()
+        except (OSError, ValueError):
+            _silence(self.err)
+            self.err = None
+
+
+def _silence(stream: IO[str]) -> None:
+    """Point a broken standard stream at the null device, so that what is still buffered
+    in it is dropped quietly when the process exits (instead of a second error there)."""
+    try:
+        fd = stream.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+    except (OSError, ValueError):
+        return
+    try:
+        os.dup2(null, fd)
+    except OSError:
+        pass
+    finally:
+        os.close(null)
 
 
 def history_path(path: Path) -> Path:
@@ -380,27 +530,223 @@ def history_path(path: Path) -> Path:
     return data_dir() / "history" / f"{stem}-{digest}.txt"
 
 
+HISTORY_KEPT = 1024 * 1024
+"""Bytes read at most from the end of a game's history of typed lines (thousands of lines)."""
+
+_HISTORY_OPEN = (
+    getattr(os, "O_NONBLOCK", 0)  # a FIFO put in its place never blocks the session
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+
+def _open_history_file(file: Path, flags: int) -> int:
+    """A descriptor of the regular file ``file`` (links followed), opened without ever
+    blocking; a FIFO, a folder or a device is refused with :class:`PrefcalcError`."""
+    files.check_regular_if_exists(file, "the history file")  # a FIFO is never opened
+    fd = os.open(file, flags | _HISTORY_OPEN, 0o600)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):  # put in place after the check above
+            raise PrefcalcError(
+                f"the history file is not a regular file (it is {files.kind_of(mode)})"
+            )
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_history(file: Path) -> tuple[list[str], bool, str | None]:
+    """The lines typed at a game before (oldest first, at most the last
+    :data:`HISTORY_KEPT` bytes of them), whether this session can add its own, and why not
+    (``None`` when it can). A missing file is an empty history that is created on first use;
+    a folder, a FIFO or a device in its place is never opened for reading or waited on."""
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fd = _open_history_file(file, os.O_RDONLY)
+    except FileNotFoundError:
+        raw = b""
+    except (OSError, PrefcalcError) as exc:
+        return [], False, _history_problem(file, exc)
+    else:
+        with os.fdopen(fd, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > HISTORY_KEPT:
+                handle.seek(size - HISTORY_KEPT)
+            raw = handle.read(HISTORY_KEPT)
+        if size > HISTORY_KEPT:  # start at a whole entry
+            at = raw.find(b"\n#")
+            raw = raw[at + 1 :] if at >= 0 else b""
+    try:
+        os.close(_open_history_file(file, os.O_WRONLY | os.O_APPEND | os.O_CREAT))
+    except (OSError, PrefcalcError) as exc:
+        return _history_lines(raw), False, _history_problem(file, exc)
+    return _history_lines(raw), True, None
+
+
+def _history_lines(raw: bytes) -> list[str]:
+    """The entries of a history file in prompt_toolkit's format (``+`` before each line of an
+    entry, ``#`` comments between entries), oldest first."""
+    entries: list[str] = []
+    lines: list[str] = []
+    for line in raw.decode("utf-8", "replace").splitlines():
+        if line.startswith("+"):
+            lines.append(line[1:])
+        elif lines:
+            entries.append("\n".join(lines))
+            lines = []
+    if lines:
+        entries.append("\n".join(lines))
+    return entries
+
+
+def append_history(file: Path, line: str) -> None:
+    """Add ``line`` to the history file (opened with the same care as for reading)."""
+    from datetime import datetime
+
+    text = f"\n# {datetime.now()}\n" + "".join(f"+{part}\n" for part in line.split("\n"))
+    data = text.encode("utf-8", "replace")
+    fd = _open_history_file(file, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    try:
+        while data:
+            data = data[os.write(fd, data) :]
+    finally:
+        os.close(fd)
+
+
+def _history_problem(file: Path, exc: OSError | PrefcalcError) -> str:
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return (
+        f"the history of typed lines ({file}) cannot be used: {one_line(reason)}; "
+        "this session keeps its lines only until it ends"
+    )
+
+
+class _Signalled(BaseException):
+    """SIGTERM or SIGHUP reached the session: it ends (the ledger holds every deal)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _Signals:
+    """SIGTERM and SIGHUP during a session on a terminal, acted on where it is safe.
+
+    At a prompt, the prompt is ended through prompt_toolkit's own way out (which leaves raw
+    mode first): from its event loop if it runs, else as it starts (``pre_run``) or right
+    after it returned. While a line is carried out the signal waits for the line to end, so
+    its deal is written or refused as a whole. Anywhere else it ends the session at once.
+    """
+
+    def __init__(self) -> None:
+        self.pending: int | None = None
+        self.busy = False  # a line is being carried out
+        self.app: Any = None  # the prompt_toolkit application while a prompt is shown
+
+    def handler(self, signum: int, _frame: object) -> None:
+        first = self.pending is None
+        self.pending = signum
+        if not first:
+            return
+        if self.app is not None:
+            loop = getattr(self.app, "loop", None)
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(self.leave)
+            return
+        if not self.busy:
+            raise _Signalled(signum)
+
+    def leave(self) -> None:
+        """End the prompt on the screen if a signal came (in its event loop, or as it
+        starts)."""
+        app = self.app
+        if self.pending is None or app is None:
+            return
+        if app.is_running and app.future is not None and not app.future.done():
+            app.exit(exception=_Signalled(self.pending))
+
+    def check(self) -> None:
+        """Between two steps: end the session if a signal came."""
+        if self.pending is not None:
+            raise _Signalled(self.pending)
+
+
 def _terminal(path: Path) -> int:  # pragma: no cover - exercised by the pseudo-terminal tests
+    """The session on a terminal. Whatever ends it (quit, Ctrl-D, SIGTERM, SIGHUP, an
+    error), the terminal's settings are restored as they were at the start (prompt_toolkit
+    puts the terminal in raw mode while it waits for a line). A signal ends it with exit
+    code 128 + its number, every deal recorded before it kept (see :class:`_Signals`)."""
+    import signal
+    import termios
+
+    fd = sys.stdin.fileno()
+    try:
+        saved: list[Any] | None = termios.tcgetattr(fd)
+    except (termios.error, OSError):
+        saved = None
+    signals = _Signals()
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {signum: signal.signal(signum, signals.handler) for signum in wanted}
+    try:
+        return _prompt_loop(path, signals)
+    except (_Signalled, OSError) as exc:
+        if isinstance(exc, OSError) and signals.pending is None:
+            raise  # not the way out of a signal
+        return 128 + (signals.pending or 0)  # an OSError: the hung-up terminal's EIO
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if saved is not None:
+            with contextlib.suppress(termios.error, OSError):
+                termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def _prompt_loop(path: Path, signals: _Signals) -> int:  # pragma: no cover - pty tests
     from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import FileHistory
+    from prompt_toolkit.completion import Completer
+    from prompt_toolkit.history import InMemoryHistory
 
     from prefcalc.completion import completer, tab_bindings
 
-    history = history_path(path)
-    history.parent.mkdir(parents=True, exist_ok=True)
+    def say(text: str) -> None:
+        with contextlib.suppress(OSError, ValueError):  # a hung-up terminal
+            print(text, flush=True)
+
+    def warn(text: str) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            print(text, file=sys.stderr, flush=True)
+
+    file = history_path(path)
+    typed, keep, problem = read_history(file)
+    last = typed[-1] if typed else None
+    history = InMemoryHistory()
+    for line in typed:
+        history.append_string(line)
+    if problem is not None:
+        warn(f"note: {problem}")
+
     prompt: PromptSession[str] = PromptSession(
-        history=FileHistory(str(history)),
+        history=history,
         complete_while_typing=False,  # Tab completes; no menu pops up while a deal is typed
         reserve_space_for_menu=4,
         key_bindings=tab_bindings(),
     )
 
-    def say(text: str) -> None:
-        print(text, flush=True)
+    def read(message: str, complete: Completer | None) -> str:
+        signals.check()
+        signals.app = prompt.app
+        try:
+            return prompt.prompt(message, completer=complete, pre_run=signals.leave)
+        finally:
+            signals.app = None
+            signals.check()
 
     def ask(question: str) -> str | None:
         try:
-            return prompt.prompt(question, completer=None)
+            return read(question, None)
         except (EOFError, KeyboardInterrupt):
             return None
 
@@ -409,17 +755,33 @@ def _terminal(path: Path) -> int:  # pragma: no cover - exercised by the pseudo-
     while True:
         try:
             game = session.game
-            line = prompt.prompt(session.prompt(), completer=completer(game.players))
+            line = read(session.prompt(), completer(game.players))
         except KeyboardInterrupt:
             continue
         except EOFError:
             return 0
         except PrefcalcError as exc:  # the ledger became unreadable under us
-            print(f"error: {one_line(str(exc))}", file=sys.stderr, flush=True)
+            warn(f"error: {one_line(str(exc))}")
             return 2
+        signals.busy = True
         try:
+            if keep and line.strip() and line != last:  # as prompt_toolkit keeps them
+                last = line
+                try:
+                    append_history(file, line)
+                except (OSError, PrefcalcError) as exc:
+                    keep = False
+                    warn(f"note: {_history_problem(file, exc)}")
+            size = len(line.encode("utf-8", "surrogateescape"))
+            if size > MAX_LINE:
+                raise _too_long(size)
             session.handle(line)
         except Quit:
             return 0
         except (PrefcalcError, OSError) as exc:  # refused (or the disk failed): nothing lost
-            print(f"error: {one_line(str(exc))}", file=sys.stderr, flush=True)
+            warn(f"error: {one_line(str(exc))}")
+        except KeyboardInterrupt:  # Ctrl-C while a line was carried out: its write is whole
+            warn("interrupted (show tells what the ledger holds)")
+        finally:
+            signals.busy = False
+        signals.check()

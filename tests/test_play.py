@@ -93,7 +93,7 @@ def test_a_refused_line_prints_one_error_and_the_session_goes_on(tmp_path: Path)
     lines = "game Anna 7h 7 Boris:w\nAnna 7x 7 b:w v:p\nsho\ngame a 7h 7 b:w v:p --dealr v\n"
     lines += "Anna 7h 7 Boris:w Vera:p\n"
     result = _play(tmp_path, path, lines)
-    assert result.returncode == 0
+    assert result.returncode == 2  # a script knows a line was refused
     errors = result.stderr.splitlines()
     assert errors == [
         "prefcalc: error: line 1: a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE "
@@ -105,15 +105,46 @@ def test_a_refused_line_prints_one_error_and_the_session_goes_on(tmp_path: Path)
     assert len(api.load(path).entries) == 1
 
 
-def test_the_same_deal_twice_asks_first(tmp_path: Path) -> None:
+def test_a_line_after_a_repeated_deal_is_a_line_not_an_answer(tmp_path: Path) -> None:
     path = _new(tmp_path)
     deal = "passes Anna=2 Boris=5 Vera=3\n"
-    result = _play(tmp_path, path, deal + deal + "n\n" + deal + "y\n" + deal)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.count("the same deal as deal 1: record it again? [y/N]") == 2
-    assert "not recorded" in result.stdout
-    assert "the same deal as deal 2: record it again? [y/N]" in result.stdout  # no answer: no
-    assert len(api.load(path).entries) == 2
+    result = _play(tmp_path, path, deal + deal + "n\nshow\n")
+    assert result.returncode == 2  # 'n' is a refused line, not the answer to a question
+    assert result.stderr.splitlines() == [
+        "prefcalc: error: line 3: 'n' is neither a command nor a player "
+        "(type help for the commands)"
+    ]
+    assert "record it again" not in result.stdout
+    assert "lowest contract" in result.stdout  # line 4 was read as a line
+
+
+def test_on_stdin_a_question_gets_no_answer_and_reads_no_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from prefcalc import play
+
+    answers: list[str | None] = []
+
+    class Asking(play.Session):
+        def handle(self, line: str) -> None:
+            if line.strip() == "ask":
+                answers.append(self.ask("sure? [y/N] "))
+            else:
+                super().handle(line)
+
+    monkeypatch.setattr(play, "Session", Asking)
+    path = _new(tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    lines = io.BytesIO(b"ask\ny\nask\na 7h 7 b:w v:p\n")
+    assert play.run_lines(path, lines, out, err) == 2
+    assert answers == [None, None]
+    assert err.getvalue() == (
+        "prefcalc: error: line 2: 'y' is neither a command nor a player"
+        " (type help for the commands)\n"
+    )
+    assert len(api.load(path).entries) == 1  # line 4 was a deal, not an answer
 
 
 def test_undo_redo_insert_edit_delete_set(tmp_path: Path) -> None:
