@@ -737,10 +737,10 @@ def test_classic_preset_is_sochi_plus_rules_8_1() -> None:
         "bombs.blind": True,
         "dark_games": True,
         "dark_six_whisted": True,
-        "liability_after_close": 1,
         "preference_combo": True,
     }
     assert classic.bombs_order == "oldest"  # RULES.md 8.8
+    assert classic.liability_after_close == "none"  # RULES.md 8.8
     assert classic.name == "Classic"
 
 
