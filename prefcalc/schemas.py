@@ -101,7 +101,7 @@ class ContractRecord(_Entry):
     dark: bool = False
     no_talon: bool = False
     bomb: Annotated[int, Field(ge=2, le=1024, strict=True)] | None = None
-    talon: Annotated[int, Field(ge=0, le=2, strict=True)] | None = None
+    talon: Annotated[int, Field(ge=0, le=3, strict=True)] | None = None
     returned_by: Name | None = None
 
 

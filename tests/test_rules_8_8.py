@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import prefcalc
-from prefcalc.errors import DealError
+from prefcalc.errors import PrefcalcError
 from tests.support import invoke, make_game, sheet_of
 
 P3 = ["Anna", "Boris", "Vera"]
@@ -62,3 +62,46 @@ def test_cli_classic_liability_half_is_not_turned_responsible_unasked(tmp_path: 
 
     mountains = {p["name"]: p["mountain"] for p in json.loads(r.stdout)["players"]}
     assert mountains == {"Anna": 0, "Boris": 2, "Vera": 2}
+
+
+# --- --talon takes 3 (two aces in the talon) ------------------------------------------------
+
+TALON = {"talon_bonus": True}
+
+
+def test_talon_three_two_aces_count_three_tricks() -> None:
+    # 7♥ made, Dima (sitting-out dealer) with two aces in the talon: 3 × W 4 = 12;
+    # dark (F = 2): 3 × 4 × 2 = 24
+    g = make_game(P4, ["game Anna 7h 7 Boris:w Vera:p --talon 3"], dealer="Dima", options=TALON)
+    s = sheet_of(g)
+    assert s.whists["Dima"]["Anna"] == 12
+    assert "talon bonus on 7♥: 3 tricks × 4 = 12" in [w.reason for w in s.scored[0].writes]
+    dark = {**TALON, "dark_games": True}
+    g = make_game(
+        P4, ["game Anna 7h 7 Boris:w Vera:p --talon 3 --dark"], dealer="Dima", options=dark
+    )
+    assert sheet_of(g).whists["Dima"]["Anna"] == 24
+    four = prefcalc.new_game(P4, "sochi", dealer="Dima", options=TALON)
+    with pytest.raises(PrefcalcError, match=r"--talon is 0, 1, 2 or 3 tricks, not .4."):
+        prefcalc.record(four, "game Anna 7h 7 Boris:w Vera:p --talon 4")
+
+
+def test_cli_talon_three_is_recorded_and_four_refused(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    new = ["new", *P4, "--dealer", "Dima", "--set", "talon_bonus=true", "--file", str(path)]
+    assert invoke(new, tmp_path).returncode == 0
+    before = path.read_bytes()
+    r = invoke(
+        ["game", "a", "7h", "7", "b:w", "v:p", "--talon", "4", "--file", str(path)], tmp_path
+    )
+    assert r.returncode == 2
+    assert r.stderr.strip().count("\n") == 0
+    assert "--talon is 0, 1, 2 or 3 tricks, not '4'" in r.stderr
+    assert path.read_bytes() == before
+    r = invoke(
+        ["game", "a", "7h", "7", "b:w", "v:p", "--talon", "3", "--file", str(path)], tmp_path
+    )
+    assert r.returncode == 0, r.stderr
+    assert '"talon": 3' in path.read_text(encoding="utf-8")
+    g = prefcalc.load(path)  # the ledger reads it back
+    assert prefcalc.sheet(g).whists["Dima"]["Anna"] == 12
