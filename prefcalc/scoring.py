@@ -929,9 +929,14 @@ def _score_join(st: _State, deal: Join) -> None:
 
 
 def _ends_streak(conv: Convention, deal: Contract) -> bool:
+    """Whether a contract ends the all-pass streak (``passes.ends_streak``): any contract, or
+    only a whisted and played one. A dealer's return and role ``r`` make the game whisted
+    (the returner or the ``r`` player is its whister, RULES.md 8.8)."""
     if conv.passes_ends_streak == "any":
         return True
-    return deal.tricks is not None and any(d.role == "w" for d in deal.defenders)
+    return deal.tricks is not None and (
+        deal.returned_by is not None or any(d.role in ("w", "r") for d in deal.defenders)
+    )
 
 
 def _next_dealer(game: Game) -> str:

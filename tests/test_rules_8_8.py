@@ -105,3 +105,75 @@ def test_cli_talon_three_is_recorded_and_four_refused(tmp_path: Path) -> None:
     assert '"talon": 3' in path.read_text(encoding="utf-8")
     g = prefcalc.load(path)  # the ledger reads it back
     assert prefcalc.sheet(g).whists["Dima"]["Anna"] == 12
+
+
+# --- a dealer's return and role r make the game whisted (passes.ends_streak = whisted) ---------
+
+WHISTED = {
+    "passes.ends_streak": "whisted",
+    "passes.exit": [7, 8, 9],
+    "return_whist": True,
+}
+RETURNS = [
+    "passes Anna=3 Boris=3 Vera=4",  # Dima deals: streak 1, price 1
+    "game Boris 7h 7 Vera:p Dima:p --returned-by Anna",  # Anna deals and returns: whisted
+    "passes Anna=2 Vera=4 Dima=4",  # Boris deals: streak 1 again, price 1 (not 2)
+    "game Anna 7s 7 Boris:r Dima:h",  # Vera deals; Boris returns Dima's half-whist: whisted
+    "game Boris 6c 6 Vera:w Anna:p",  # Dima deals: a 6 is legal again (the exit is 6)
+]
+
+
+def test_a_returned_whist_ends_the_all_pass_streak_under_whisted() -> None:
+    # Deal 1: mountains Anna 3, Boris 3, Vera 4 (1 per trick). Deal 2: Boris 7♥ made, pool 4;
+    # Anna (dealer's return, greedy) 3 × 4 = 12 on Boris, norm 2 met; the streak ends.
+    # Deal 3 is the first all-pass of a new streak: price 1 (it was 2), Anna 3 + 2 = 5,
+    # Vera 4 + 4 = 8, Dima 4. Deal 4: Anna 7♠ made, pool 4; Boris (r, greedy) 3 × 4 = 12 on
+    # Anna; the streak ends, so deal 5's 6♣ is legal (after one all-pass it would need a 7):
+    # Boris pool 4 + 2 = 6, Vera 4 × 2 = 8 on Boris.
+    s = sheet_of(make_game(P4, RETURNS, dealer="Dima", options=WHISTED))
+    assert s.problems == ()
+    assert [(x.streak, x.price, x.min_level) for x in s.scored] == [
+        (1, 1, 6),
+        (0, None, 7),
+        (1, 1, 6),
+        (0, None, 7),
+        (0, None, 6),
+    ]
+    assert s.mountain == {"Anna": 5, "Boris": 3, "Vera": 8, "Dima": 4}
+    assert s.pool == {"Anna": 4, "Boris": 6, "Vera": 0, "Dima": 0}
+    assert s.whists["Anna"]["Boris"] == 12
+    assert s.whists["Boris"]["Anna"] == 12
+    assert s.whists["Vera"]["Boris"] == 8
+    assert s.streak == 0
+
+
+def test_an_unplayed_game_still_does_not_end_the_streak_under_whisted() -> None:
+    # both passed, or a half-whist: not played, so not whisted; after 2 all-passes the
+    # exit is 8 and the price of the next all-pass is 3
+    lines = [
+        "passes Anna=3 Boris=3 Vera=4",
+        "game Boris 7h - Vera:p Dima:p",
+        "game Vera 7h - Dima:h Anna:p",
+        "passes Anna=2 Boris=4 Dima=4",
+    ]
+    s = sheet_of(make_game(P4, lines, dealer="Dima", options=WHISTED))
+    assert [(x.streak, x.price) for x in s.scored] == [(1, 1), (1, None), (1, None), (2, 2)]
+    assert s.min_level == 8
+
+
+def test_cli_a_returned_whist_ends_the_streak_and_a_six_is_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    new = ["new", *P4, "--dealer", "Dima", "--file", str(path)]
+    for key in ("passes.ends_streak=whisted", "passes.exit=7,8,9", "return_whist=true"):
+        new += ["--set", key]
+    r = invoke(new, tmp_path)
+    assert r.returncode == 0, r.stderr
+    for line in RETURNS:
+        r = invoke([*line.split(), "--file", str(path)], tmp_path)
+        assert r.returncode == 0, (line, r.stderr)
+    assert len(prefcalc.load(path).entries) == 5
+    r = invoke(["show", "--json", "--file", str(path)], tmp_path)
+    import json
+
+    mountains = {p["name"]: p["mountain"] for p in json.loads(r.stdout)["players"]}
+    assert mountains == {"Anna": 5, "Boris": 3, "Vera": 8, "Dima": 4}
