@@ -177,3 +177,73 @@ def test_cli_a_returned_whist_ends_the_streak_and_a_six_is_recorded(tmp_path: Pa
 
     mountains = {p["name"]: p["mountain"] for p in json.loads(r.stdout)["players"]}
     assert mountains == {"Anna": 5, "Boris": 3, "Vera": 8, "Dima": 4}
+
+
+# --- an all-pass deal's pool writes go in seating order from the dealer's left --------------
+
+ONE_SHORT = ["adjust Anna --pool 1 --note x", "adjust Vera --pool 1 --note x"]
+PRIZE = {"prizes.first_close": 10}
+
+
+@pytest.mark.parametrize(
+    "passes", ["passes Anna=0 Boris=10 Vera=0", "passes Vera=0 Anna=0 Boris=10"]
+)
+def test_first_to_close_in_an_all_pass_is_the_first_from_the_dealers_left(passes: str) -> None:
+    # Sochi, target 2: Anna and Vera stand at 1. Boris deals the all-pass; both take no trick
+    # and get the price 1 into the pool, both close. From Boris's left: Vera, then Anna, so
+    # Vera closes first however the tricks were typed; her prize: 10 on Anna and on Boris.
+    g = make_game(P3, [*ONE_SHORT, passes], dealer="Boris", target=2, options=PRIZE)
+    s = sheet_of(g)
+    assert s.pool == {"Anna": 2, "Boris": 0, "Vera": 2}
+    assert s.mountain == {"Anna": 0, "Boris": 10, "Vera": 0}
+    assert s.first_closed == "Vera"
+    assert [(w.player, w.column) for w in s.scored[2].writes if w.column == "pool"] == [
+        ("Vera", "pool"),
+        ("Anna", "pool"),
+    ]
+    assert [(p.writer, p.on, p.amount) for p in prefcalc.settle(g).prizes] == [
+        ("Vera", "Anna", 10),
+        ("Vera", "Boris", 10),
+    ]
+
+
+@pytest.mark.parametrize(
+    "passes", ["passes Boris=0 Anna=0 Dima=10", "passes Dima=10 Anna=0 Boris=0"]
+)
+def test_first_to_close_wraps_round_the_table_at_four(passes: str) -> None:
+    # 4 players, Vera deals and sits out; from her left: Dima, Anna, Boris. Anna and Boris
+    # stand at 1 of 2 and take no trick: Anna closes first.
+    lines = ["adjust Anna --pool 1 --note x", "adjust Boris --pool 1 --note x", passes]
+    s = sheet_of(make_game(P4, lines, dealer="Vera", target=2, options=PRIZE))
+    assert s.pool == {"Anna": 2, "Boris": 2, "Vera": 0, "Dima": 0}
+    assert s.first_closed == "Anna"
+
+
+@pytest.mark.parametrize("passes", ["passes Anna=0 Boris=5 Vera=5", "passes Boris=5 Vera=5 Anna=0"])
+def test_the_sitting_out_dealers_bonus_is_written_last(passes: str) -> None:
+    # Rostov (zero bonus 1, dealer's bonus 1), 4 players, target 2: Dima deals and sits out;
+    # Anna and Dima stand at 1. Anna's no-trick point comes first, Dima's bonus last: both
+    # close, Anna first.
+    lines = ["adjust Anna --pool 1 --note x", "adjust Dima --pool 1 --note x", passes]
+    s = sheet_of(make_game(P4, lines, "rostov", dealer="Dima", target=2, options=PRIZE))
+    assert s.pool == {"Anna": 2, "Boris": 0, "Vera": 0, "Dima": 2}
+    assert [w.reason for w in s.scored[2].writes if w.column == "pool"] == [
+        "all-pass: no tricks: 1",
+        "all-pass: dealer's bonus: 1",
+    ]
+    assert s.first_closed == "Anna"
+
+
+def test_cli_first_to_close_does_not_depend_on_the_typing(tmp_path: Path) -> None:
+    for k, passes in enumerate(["passes a=0 b=10 v=0", "passes v=0 a=0 b=10"]):
+        path = tmp_path / f"g{k}.json"
+        new = ["new", *P3, "--dealer", "Boris", "--target", "2", "--file", str(path)]
+        r = invoke([*new, "--set", "prizes.first_close=10"], tmp_path)
+        assert r.returncode == 0, r.stderr
+        for line in [*ONE_SHORT, passes]:
+            r = invoke([*__import__("shlex").split(line), "--file", str(path)], tmp_path)
+            assert r.returncode == 0, (line, r.stderr)
+        r = invoke(["settle", "--file", str(path)], tmp_path)
+        assert r.returncode == 0, r.stderr
+        assert "Vera writes 10 on Anna (prize: first to close the pool)" in r.stdout
+        assert "Anna writes 10" not in r.stdout
