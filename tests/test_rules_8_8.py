@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import prefcalc
-from prefcalc.errors import PrefcalcError
+from prefcalc.errors import DealError, PrefcalcError
 from tests.support import invoke, make_game, sheet_of
 
 P3 = ["Anna", "Boris", "Vera"]
@@ -247,3 +247,64 @@ def test_cli_first_to_close_does_not_depend_on_the_typing(tmp_path: Path) -> Non
         assert r.returncode == 0, r.stderr
         assert "Vera writes 10 on Anna (prize: first to close the pool)" in r.stdout
         assert "Anna writes 10" not in r.stdout
+
+
+# --- the Preference combination is declared by an active player -------------------------------
+
+COMBO = {"preference_combo": True}
+
+
+@pytest.mark.parametrize(
+    ("players", "out"),
+    [
+        (P4, {"Dima": "Dima is the dealer and sits out this deal"}),
+        (
+            P5,
+            {
+                "Dima": "Dima is the dealer and sits out this deal",
+                "Egor": "Egor deals next and sits out this deal",
+            },
+        ),
+    ],
+)
+def test_preference_refused_for_a_player_who_sits_out(
+    players: list[str], out: dict[str, str]
+) -> None:
+    g = prefcalc.new_game(players, "sochi", dealer="Dima", options=COMBO)
+    for name, why in out.items():
+        with pytest.raises(DealError, match=f"{why}, so holds no cards to declare the Preference"):
+            prefcalc.record(g, f"preference {name}")
+    # an active player may: target 20, every pool 0; Anna fills her own pool, then every
+    # other (the sitting-out players' too) from 0 to 20, writing 20 × 10 = 200 on each
+    done = prefcalc.record(g, "preference Anna")
+    s = prefcalc.sheet(done)
+    assert s.finished
+    assert s.whists["Anna"] == {p: 200 for p in players if p != "Anna"}
+
+
+@pytest.mark.parametrize("players", [P4, P5])
+def test_cli_preference_of_a_sitting_out_player_is_refused(
+    players: list[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "g.json"
+    new = ["new", *players, "--dealer", "Dima", "--set", "preference_combo=true"]
+    assert invoke([*new, "--file", str(path)], tmp_path).returncode == 0
+    before = path.read_bytes()
+    for name in ["Dima", "Egor"] if len(players) == 5 else ["Dima"]:
+        r = invoke(["preference", name, "--file", str(path)], tmp_path)
+        assert r.returncode == 2
+        assert r.stderr.strip().count("\n") == 0
+        assert "sits out this deal, so holds no cards to declare the Preference" in r.stderr
+        assert path.read_bytes() == before
+    # a hand-edited ledger with such a deal is refused too, and left as it is
+    text = before.decode().replace(
+        '"deals": []',
+        '"deals": [\n    {"time": "", "dealer": "Dima", "kind": "preference", "player": "Dima"}\n  ]',
+    )
+    path.write_text(text, encoding="utf-8")
+    edited = path.read_bytes()
+    r = invoke(["show", "--file", str(path)], tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.strip().count("\n") == 0
+    assert "deals[0]: Dima is the dealer and sits out this deal" in r.stderr
+    assert path.read_bytes() == edited
