@@ -198,7 +198,7 @@ def game(
         int | None,
         typer.Option(
             "--talon",
-            help="talon_bonus, 4-5 players: tricks the talon gave the declarer (0-2).",
+            help="talon_bonus, 4-5 players: tricks the talon gave the declarer (0-3).",
             show_default=False,
         ),
     ] = None,

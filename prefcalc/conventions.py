@@ -301,10 +301,14 @@ class Convention(NamedTuple):
         """Every option as ``{dotted key: value}`` in the order of docs/rules.md §6.1."""
         return {option.key: self.value(option.key) for option in OPTIONS}
 
-    def with_options(self, values: Mapping[str, Any], source: str = "--set") -> "Convention":
-        """A copy with some options changed; values are validated like a TOML file's."""
+    def with_options(
+        self, values: Mapping[str, Any], source: str = "--set", strict: bool = False
+    ) -> "Convention":
+        """A copy with some options changed; values are validated like a TOML file's
+        (``strict``: as read from a file, each value already of its type)."""
         changes = {
-            OPTION_BY_KEY[key].attr: value for key, value in _validate(values, source).items()
+            OPTION_BY_KEY[key].attr: value
+            for key, value in _validate(values, source, strict).items()
         }
         return self._replace(**changes)
 
@@ -364,13 +368,19 @@ def _nested(flat: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _validate(values: Mapping[str, Any], source: str) -> dict[str, Any]:
-    """Option values (dotted keys) checked by :class:`ConventionFile`; errors name the key."""
+def _validate(values: Mapping[str, Any], source: str, strict: bool = False) -> dict[str, Any]:
+    """Option values (dotted keys) checked by :class:`ConventionFile`; errors name the key.
+
+    ``strict`` (a file: TOML, or the options a ledger stores): nothing is coerced, a flag is
+    a boolean, a whole number an integer, a list a list, a choice spelled as written; only
+    the text of ``--set`` is parsed (``yes``, ``1,2,4``, ``Greedy``)."""
     for key in values:
         if key not in OPTION_BY_KEY:
             raise ConventionError(f"unknown option '{shown(str(key))}'{_suggest(str(key))}", source)
     try:
-        model = ConventionFile.model_validate(_nested(values))
+        model = ConventionFile.model_validate(
+            _nested(values), context={"strict": True} if strict else None
+        )
     except ValidationError as exc:
         _, message = first_error(exc, frozenset())
         loc = exc.errors()[0]["loc"]
@@ -410,8 +420,9 @@ def _suggest(key: str) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def from_table(table: Mapping[str, Any], source: str) -> Convention:
-    """Build a convention from a parsed TOML table (every option, or ``base`` + changes)."""
+def from_table(table: Mapping[str, Any], source: str, strict: bool = True) -> Convention:
+    """Build a convention from a parsed TOML table (every option, or ``base`` + changes),
+    read strictly like every file (:func:`_validate`)."""
     flat = _flatten(table)
     name = flat.pop("name", None)
     description = flat.pop("description", "")
@@ -428,12 +439,12 @@ def from_table(table: Mapping[str, Any], source: str) -> Convention:
         if not isinstance(base_name, str):
             raise ConventionError("'base' must be a preset name", source)
         base = load_preset(base_name)
-        result = base.with_options(flat, source)
+        result = base.with_options(flat, source, strict)
         return result._replace(
             name=str(name) if name is not None else f"{base.name} (house rules)",
             description=str(description),
         )
-    checked = _validate(flat, source)
+    checked = _validate(flat, source, strict)
     missing = [
         option.key
         for option in OPTIONS

@@ -71,30 +71,32 @@ def now() -> str:
 # --- convention ------------------------------------------------------------------------------
 
 
-def resolve_convention(ref: ConventionRef) -> Convention:
-    """The convention a game is played by: its preset with overrides, or its own table."""
+def resolve_convention(ref: ConventionRef, strict: bool = False) -> Convention:
+    """The convention a game is played by: its preset with overrides, or its own table
+    (``strict``: the options as read from the ledger file, nothing coerced)."""
     if ref.preset is not None:
         base = load_preset(ref.preset)
-        return base.with_options(ref.options, f"{ref.preset} overrides") if ref.options else base
+        if not ref.options:
+            return base
+        return base.with_options(ref.options, f"{ref.preset} overrides", strict)
     table = dict(ref.options)
     if ref.name:
         table["name"] = ref.name
-    return from_table(table, "the game's house rules")
+    return from_table(table, "the game's house rules", strict)
 
 
 # --- JSON -> record ---------------------------------------------------------------------------
 
 
 def game_from_json(data: Any, path: str = "<ledger>") -> Game:
-    """Validate a parsed ledger (``json.loads`` output) and build the :class:`Game`."""
-    with gc_paused():
-        try:
-            model = LedgerFile.model_validate(data)
-        except ValidationError as exc:
-            raise _refusal(exc, path) from None
-        game = _game(model, path)
-        del model  # freed while the collector is paused, so it never scans the file's models
-    return game
+    """Validate a parsed ledger (``json.loads`` output) and build the :class:`Game`: read
+    exactly as its JSON text would be (strict mode takes a JSON array for a tuple, a Python
+    list only in JSON)."""
+    try:
+        text = json.dumps(data, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        raise LedgerError("not a prefcalc ledger (expected JSON data)", path) from None
+    return game_from_bytes(text.encode(), path)
 
 
 def game_from_bytes(raw: bytes, path: str = "<ledger>") -> Game:
@@ -158,7 +160,7 @@ def _game(f: LedgerFile, path: str) -> Game:
         check_players(players)
     except DealError as exc:
         raise fail("players", exc.message) from None
-    first_dealer = f.first_dealer if f.first_dealer is not None else players[0]
+    first_dealer = f.first_dealer
     if first_dealer not in players:
         raise fail("first_dealer", f"unknown player '{shown(first_dealer)}'")
     if f.whist_price <= 0:
@@ -170,7 +172,7 @@ def _game(f: LedgerFile, path: str) -> Game:
     conv_file = f.convention
     ref = ConventionRef(conv_file.preset, conv_file.options, conv_file.name)
     try:
-        convention = resolve_convention(ref)
+        convention = resolve_convention(ref, strict=True)
     except PrefcalcError as exc:
         raise fail("convention", exc.message) from None
     game = Game(

@@ -549,8 +549,8 @@ def _check_contract(
             raise DealError(
                 "the talon bonus is written by a sitting-out dealer: only at 4 or 5 players"
             )
-        if not 0 <= deal.talon <= 2:
-            raise DealError(f"--talon is 0, 1 or 2 tricks, not {shown(str(deal.talon))}")
+        if not 0 <= deal.talon <= 3:
+            raise DealError(f"--talon is 0, 1, 2 or 3 tricks, not {shown(str(deal.talon))}")
     expected = [p for p in active if p != deal.declarer]
     if len(expected) == 1:
         _check_gusarik(deal, expected[0], half_whist)

@@ -224,7 +224,7 @@ def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
 
 
 def _talon(flags: dict[str, str | bool]) -> int | None:
-    """``--talon N``: the tricks the talon gave the declarer (0-2, docs/rules.md §8.3)."""
+    """``--talon N``: the tricks the talon gave the declarer (0-3, docs/rules.md §8.3: two aces count 3)."""
     text = flags.get("--talon")
     if not isinstance(text, str):
         return None
@@ -232,8 +232,8 @@ def _talon(flags: dict[str, str | bool]) -> int | None:
         value = parse_whole(text)
     except AmountError:
         value = -1
-    if not 0 <= value <= 2:
-        raise NotationError(f"--talon is 0, 1 or 2 tricks, not '{shown(text)}'")
+    if not 0 <= value <= 3:
+        raise NotationError(f"--talon is 0, 1, 2 or 3 tricks, not '{shown(text)}'")
     return value
 
 

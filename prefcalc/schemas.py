@@ -3,7 +3,13 @@
 Everything that comes in from a file or an option passes through these models first:
 types, ranges and closed choices are checked here, and a refusal is one line naming the
 field path (``deals[12].defenders[1].role: ...``). Unknown fields are refused, never
-dropped silently. The models are frozen; the scoring engine keeps its own fast tuples
+dropped silently. At the file boundary nothing is coerced: the ledger's models are in
+pydantic's strict mode (``"forced": "yes"`` or ``"tricks": "7"`` are refused, not read as
+``true`` and ``7``), every field the record needs is required (a ledger without its
+``deals`` is refused, never read as an empty game), and a convention read from a file (a
+TOML file, the options a ledger stores) is validated with ``strict`` in the context: its
+flags are booleans, its whole numbers integers, its lists lists, its choices spelled as
+written. Only the text of ``--set`` is parsed leniently (``liability=0.5``, ``yes``). The models are frozen; the scoring engine keeps its own fast tuples
 (:mod:`prefcalc.model`), built once from a validated file by :mod:`prefcalc.ledger`.
 
 ``prefcalc schema ledger|convention`` prints the JSON Schema generated from these models;
@@ -25,6 +31,7 @@ from pydantic import (
     PlainValidator,
     StringConstraints,
     ValidationError,
+    ValidationInfo,
     WithJsonSchema,
 )
 
@@ -41,12 +48,26 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
 
+class _Strict(BaseModel):
+    """A model read from a file: strict (no coercion), frozen, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, strict=True)
+
+
 # --- shared field types ------------------------------------------------------------------------
 
 
 def _exact(value: Any) -> Amount:
     """An exact number from a JSON/TOML int, a TOML float or a string like ``2.5``/``5/3``."""
     return to_amount(value)  # bounded: no NaN, inf, exponent, huge size or denominator
+
+
+def _ledger_number(value: Any) -> Amount:
+    """An exact number of the ledger, as the writer emits it: a JSON integer, or a string
+    like ``"2.5"``/``"5/3"`` (a JSON float or a boolean is refused, not converted)."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError('expected a whole number or an exact number as text ("2.5", "5/3")')
+    return to_amount(value)
 
 
 _NUMBER_SCHEMA = {
@@ -60,8 +81,18 @@ _NUMBER_SCHEMA = {
     ]
 }
 
-ExactNumber = Annotated[Amount, PlainValidator(_exact), WithJsonSchema(_NUMBER_SCHEMA)]
-"""An exact amount: a whole JSON number, or a string holding a decimal or a fraction."""
+
+def _integer(value: Any) -> Any:
+    """A JSON integer exactly: strict mode still matches ``true`` and ``1.0`` to a
+    ``Literal[1]``, so those are refused before the choice is checked."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"expected a whole number, got {value!r}")
+    return value
+
+
+ExactNumber = Annotated[Amount, PlainValidator(_ledger_number), WithJsonSchema(_NUMBER_SCHEMA)]
+"""An exact amount of the ledger: a whole JSON number, or a string holding a decimal or a
+fraction."""
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 ONE_LINE = r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$"
@@ -76,13 +107,13 @@ SmallInt = Annotated[int, Field(ge=0, le=MAX_INT, strict=True)]
 # --- the ledger ---------------------------------------------------------------------------------
 
 
-class _Entry(_Frozen):
+class _Entry(_Strict):
     time: Stamp = ""
     dealer: Name | None = None
     forced: bool = False
 
 
-class DefenderRecord(_Frozen):
+class DefenderRecord(_Strict):
     player: Name
     role: Literal["w", "p", "h", "r"] = Field(
         description="w whist, p pass, h half-whist, r returned the whist (after a half-whist)"
@@ -101,7 +132,7 @@ class ContractRecord(_Entry):
     dark: bool = False
     no_talon: bool = False
     bomb: Annotated[int, Field(ge=2, le=1024, strict=True)] | None = None
-    talon: Annotated[int, Field(ge=0, le=2, strict=True)] | None = None
+    talon: Annotated[int, Field(ge=0, le=3, strict=True)] | None = None
     returned_by: Name | None = None
 
 
@@ -126,7 +157,7 @@ class AdjustRecord(_Entry):
     pool: ExactNumber = 0
     mountain: ExactNumber = 0
     whists: Annotated[dict[Name, ExactNumber], Field(max_length=5)] = {}
-    note: Text = ""
+    note: Text
 
 
 class PreferenceRecord(_Entry):
@@ -158,41 +189,60 @@ DealRecord = Annotated[
 ]
 
 
-class ConventionRecord(_Frozen):
-    """A preset plus overrides (``preset`` set), or a whole house-rules table (``preset`` null)."""
+class ConventionRecord(_Strict):
+    """A preset plus overrides (``preset`` set), or a whole house-rules table (``preset`` null).
+
+    The options are checked like a convention file's: nothing is coerced."""
 
     name: Text | None = None
-    preset: Name | None = None
-    options: Annotated[dict[Name, Any], Field(max_length=100)] = {}
+    preset: Name | None
+    options: Annotated[dict[Name, Any], Field(max_length=100)]
 
 
-class LedgerFile(_Frozen):
-    """One game: the players in seating order, the rules, the money terms and the deals."""
+class LedgerFile(_Strict):
+    """One game: the players in seating order, the rules, the money terms and the deals.
+
+    Every field the record needs is required; only ``created`` (and a deal's ``time``) may
+    be left out: text that changes no number. Nothing is coerced (``"forced": "yes"`` is
+    not true)."""
 
     model_config = ConfigDict(
-        title="prefcalc ledger", frozen=True, extra="forbid", populate_by_name=True
+        title="prefcalc ledger", frozen=True, extra="forbid", populate_by_name=True, strict=True
     )
 
-    schema_version: Literal[1, 2] = Field(alias="schema")
+    schema_version: Annotated[Literal[1, 2], BeforeValidator(_integer)] = Field(alias="schema")
     created: Stamp = ""
     players: Annotated[tuple[Name, ...], Field(min_length=2, max_length=5)]
-    first_dealer: Name | None = None
+    first_dealer: Name
     target: Annotated[int, Field(ge=1, le=MAX_AMOUNT, strict=True)]
-    whist_price: ExactNumber = 1
-    currency: Annotated[str, StringConstraints(max_length=8)] = ""
+    whist_price: ExactNumber
+    currency: Annotated[str, StringConstraints(max_length=8)]
     convention: ConventionRecord
-    deals: Annotated[tuple[DealRecord, ...], Field(max_length=10_000_000)] = ()
+    deals: Annotated[tuple[DealRecord, ...], Field(max_length=10_000_000)]
 
 
 # --- conventions -------------------------------------------------------------------------------
 
 
-def _lower(value: Any) -> Any:
+def _strict(info: ValidationInfo) -> bool:
+    """Whether a convention is read from a file (``strict`` in the validation context):
+    then a value must already have its type; only ``--set`` text is parsed leniently."""
+    context = info.context
+    return isinstance(context, dict) and bool(context.get("strict"))
+
+
+def _lower(value: Any, info: ValidationInfo) -> Any:
+    if _strict(info):
+        return value  # a file spells a choice as it is written: "greedy", not "Greedy "
     return value.strip().lower() if isinstance(value, str) else value
 
 
-def _listed(value: Any) -> Any:
+def _listed(value: Any, info: ValidationInfo) -> Any:
     """``"1,2,4"`` (from ``--set``) or a single number -> a list; lists pass through."""
+    if _strict(info):
+        if not isinstance(value, list | tuple):
+            raise ValueError("expected a list, e.g. [1, 2, 4]")
+        return value
     if isinstance(value, str):
         return [part for part in value.replace(" ", "").split(",") if part]
     if isinstance(value, int) and not isinstance(value, bool):
@@ -200,23 +250,25 @@ def _listed(value: Any) -> Any:
     return value
 
 
-def _whole(value: Any) -> Any:
-    """Whole numbers: TOML ints, or text from ``--set``; never true/false or a float."""
+def _whole(value: Any, info: ValidationInfo) -> Any:
+    """Whole numbers: TOML/JSON ints, or text from ``--set``; never true/false or a float."""
     if isinstance(value, bool | float):
         raise ValueError("expected a whole number")
     if isinstance(value, str):
         text = value.strip()
-        if not text.lstrip("-").isdigit() or len(text) > 12:
+        if _strict(info) or not text.lstrip("-").isdigit() or len(text) > 12:
             raise ValueError("expected a whole number")
         return int(text)
     return value
 
 
-def _price_or_whole(value: Any) -> Any:
-    if isinstance(value, str) and value.strip().lower() == "price":
+def _price_or_whole(value: Any, info: ValidationInfo) -> Any:
+    if isinstance(value, str) and (
+        value == "price" or (not _strict(info) and value.strip().lower() == "price")
+    ):
         return "price"
     try:
-        number = _whole(value)
+        number = _whole(value, info)
     except ValueError:
         number = None
     if not isinstance(number, int) or not 0 <= number <= MAX_INT:
@@ -224,10 +276,10 @@ def _price_or_whole(value: Any) -> Any:
     return number
 
 
-def _flag(value: Any) -> bool:
+def _flag(value: Any, info: ValidationInfo) -> bool:
     if isinstance(value, bool):
         return value
-    if isinstance(value, str):
+    if isinstance(value, str) and not _strict(info):
         word = value.strip().lower()
         if word in ("true", "yes", "on", "1"):
             return True
@@ -250,8 +302,10 @@ def _factor(value: Any) -> Amount:
     return number
 
 
-def _share_or_none(value: Any) -> Amount | Literal["none"]:
-    if isinstance(value, str) and value.strip().lower() == "none":
+def _share_or_none(value: Any, info: ValidationInfo) -> Amount | Literal["none"]:
+    if isinstance(value, str) and (
+        value == "none" or (not _strict(info) and value.strip().lower() == "none")
+    ):
         return "none"
     try:
         return _share(value)

@@ -49,6 +49,9 @@ from prefcalc.model import (
 )
 from prefcalc.perf import gc_paused
 
+TricksOf = tuple[tuple[str, int], ...]
+"""An all-pass deal's tricks: ``(player, tricks)`` pairs."""
+
 Column = Literal["pool", "mountain", "whists"]
 """Where a write goes: a player's pool, his mountain, or his whists on another player."""
 
@@ -757,9 +760,29 @@ def _score_misere(st: _State, conv: Convention, deal: Misere, away: tuple[int, .
     )
 
 
+def _from_left(st: _State, tricks: TricksOf, dealer: str | None) -> TricksOf:
+    """An all-pass deal's tricks in seating order from the dealer's left (the dealer last
+    at three players), whatever order they were typed in: the order of its pool writes, so
+    "the first to close" never depends on the typing (docs/rules.md §8.8)."""
+    if dealer is None:
+        return tricks
+    n = len(st.names)
+    seat = st.seat
+    start = seat[dealer] + 1
+    return tuple(sorted(tricks, key=lambda item: (seat[item[0]] - start) % n))
+
+
 def _score_all_pass(
-    st: _State, conv: Convention, deal: AllPass, away: tuple[int, ...], price: Amount
+    st: _State,
+    conv: Convention,
+    deal: AllPass,
+    away: tuple[int, ...],
+    price: Amount,
+    dealer: str | None,
 ) -> None:
+    """An all-pass deal (docs/rules.md §3): the tricks priced into the mountains (or as whists),
+    then the pool writes in seating order from the dealer's left: the no-trick bonus, and
+    the sitting-out dealer's bonus last."""
     seat = st.seat
     tricks = deal.tricks
     low = min(n for _, n in tricks)
@@ -816,19 +839,21 @@ def _score_all_pass(
                         )
     zero = conv.passes_zero_bonus
     bonus = zero if isinstance(zero, int) else price
-    for name, n in tricks:
-        if n == 0 and bonus:
-            st.to_pool(seat[name], bonus, "all-pass: no tricks", helps=False)
+    if bonus and low == 0:
+        for name, n in _from_left(st, tricks, dealer):
+            if n == 0:
+                st.to_pool(seat[name], bonus, "all-pass: no tricks", helps=False)
     if away and conv.passes_dealer_bonus:  # the dealer only, also at five (docs/rules.md §8.8)
         st.to_pool(away[0], conv.passes_dealer_bonus, "all-pass: dealer's bonus", helps=False)
 
 
-def _score_opening(st: _State, deal: AllPass, circle: int, factor: int) -> None:
+def _score_opening(st: _State, deal: AllPass, circle: int, factor: int, dealer: str | None) -> None:
     """A deal of an opening circle (docs/rules.md §8.1, §8.8): tricks × 2^k into the mountain,
     2^k into the pool of a player with no trick (it never helps), and every active player
-    earns a bomb ×2^k. ``passes.*`` do not apply."""
+    earns a bomb ×2^k. ``passes.*`` do not apply. The players are taken in seating order
+    from the dealer's left, like the pool writes of every all-pass deal."""
     seat = st.seat
-    for name, n in deal.tricks:
+    for name, n in _from_left(st, deal.tricks, dealer):
         i = seat[name]
         if n:
             st.to_mountain(
@@ -929,9 +954,14 @@ def _score_join(st: _State, deal: Join) -> None:
 
 
 def _ends_streak(conv: Convention, deal: Contract) -> bool:
+    """Whether a contract ends the all-pass streak (``passes.ends_streak``): any contract, or
+    only a whisted and played one. A dealer's return and role ``r`` make the game whisted
+    (the returner or the ``r`` player is its whister, docs/rules.md §8.8)."""
     if conv.passes_ends_streak == "any":
         return True
-    return deal.tricks is not None and any(d.role == "w" for d in deal.defenders)
+    return deal.tricks is not None and (
+        deal.returned_by is not None or any(d.role in ("w", "r") for d in deal.defenders)
+    )
 
 
 def _next_dealer(game: Game) -> str:
@@ -996,7 +1026,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
         if opening and isinstance(deal, AllPass):
             if deal.blind:
                 st.unpriced.append("no blind pass in the opening circles (bombs.opening)")
-            _score_opening(st, deal, circle + 1, opening)
+            _score_opening(st, deal, circle + 1, opening, dealer)
         elif isinstance(deal, Contract):
             if deal.level < min_level and not entry.forced:
                 problems.append(
@@ -1011,7 +1041,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
         elif isinstance(deal, AllPass):
             streak += 1
             price = conv.passes_price(streak)
-            _score_all_pass(st, conv, deal, out, price)
+            _score_all_pass(st, conv, deal, out, price, dealer)
             if deal.blind:
                 _blind_bombs(st, conv, deal)
         elif isinstance(deal, Misere):

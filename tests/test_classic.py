@@ -501,8 +501,8 @@ def test_talon_bonus_reason_and_refusals() -> None:
     four = prefcalc.new_game(P4, "sochi", dealer="Dima")
     with pytest.raises(DealError, match="talon_bonus = false"):
         prefcalc.record(four, "game Anna 7h 7 Boris:w Vera:p --talon 1")
-    with pytest.raises(PrefcalcError, match="--talon is 0, 1 or 2"):
-        prefcalc.record(four, "game Anna 7h 7 Boris:w Vera:p --talon 3")
+    with pytest.raises(PrefcalcError, match="--talon is 0, 1, 2 or 3"):
+        prefcalc.record(four, "game Anna 7h 7 Boris:w Vera:p --talon 4")
 
 
 def test_dealer_returns_the_whist_after_both_passed() -> None:
@@ -738,10 +738,10 @@ def test_classic_preset_is_sochi_plus_rules_8_1() -> None:
         "bombs.blind": True,
         "dark_games": True,
         "dark_six_whisted": True,
-        "liability_after_close": 1,
         "preference_combo": True,
     }
     assert classic.bombs_order == "oldest"  # docs/rules.md §8.8
+    assert classic.liability_after_close == "none"  # docs/rules.md §8.8
     assert classic.name == "Classic"
 
 

@@ -87,6 +87,38 @@ CASES: list[tuple[str, Mutation, str]] = [
     ),
     ("escape in a note", _deal(2, note="peeked\x1b[2J"), "deals[2]"),
     ("escape in the currency", lambda d: d.update(currency="\x1b"), "currency"),
+    # nothing is coerced at the file boundary (strict mode) ...
+    ("forced as text", _deal(0, forced="yes"), "deals[0].forced: input should be a valid boolean"),
+    ("forced as a number", _deal(0, forced=1), "deals[0].forced: input should be a valid boolean"),
+    ("dark as a number", _deal(0, dark=1), "deals[0].dark: input should be a valid boolean"),
+    ("tricks as a float", _deal(0, tricks=7.0), "deals[0].tricks: input should be a valid integer"),
+    ("float whist price", lambda d: d.update(whist_price=0.5), "whist_price: expected a whole"),
+    ("boolean amount", _deal(2, mountain=True), "deals[2].mountain: expected a whole number"),
+    ("schema as true", lambda d: d.update(schema=True), "not a prefcalc ledger (schema True"),
+    (
+        "option flag as text",
+        lambda d: d["convention"].update(options={"half_whist": "yes"}),
+        "convention: option 'half_whist': expected true or false (got 'yes')",
+    ),
+    (
+        "option list as text",
+        lambda d: d["convention"].update(options={"passes.prices": "1,2,4"}),
+        "convention: option 'passes.prices': expected a list",
+    ),
+    (
+        "option number as text",
+        lambda d: d["convention"].update(options={"misere_price": "12"}),
+        "convention: option 'misere_price': expected a whole number",
+    ),
+    # ... and every field the record needs is required
+    ("no deals", lambda d: d.pop("deals"), "deals: missing"),
+    ("no first dealer", lambda d: d.pop("first_dealer"), "first_dealer: missing"),
+    ("no whist price", lambda d: d.pop("whist_price"), "whist_price: missing"),
+    ("no currency", lambda d: d.pop("currency"), "currency: missing"),
+    ("no preset", lambda d: d["convention"].pop("preset"), "convention.preset: missing"),
+    ("no options", lambda d: d["convention"].pop("options"), "convention.options: missing"),
+    ("no note", lambda d: d["deals"][2].pop("note"), "deals[2].note: missing"),
+    ("null first dealer", lambda d: d.update(first_dealer=None), "first_dealer: input should be"),
     # shapes
     ("deals not a list", lambda d: d.update(deals={"a": 1}), "deals"),
     ("deal not an object", lambda d: d["deals"].append([1, 2]), "deals[3]"),

@@ -4,6 +4,9 @@ unchanged by the Classic rules (docs/rules.md §8: every new option is off outsi
 ``fixtures/legacy-sheets.json`` holds a digest of 200 random games (pools, mountains, whists,
 every write with its reason, the settlement) computed by prefcalc before the Classic rules
 were added (commit 7ecd883) with this same digest; this code must reproduce every one.
+Twenty-two were re-digested when docs/rules.md §8.8 put an all-pass deal's pool writes in seating
+order from the dealer's left: the same writes, pools, mountains, whists and settlement (checked
+as sorted writes against the old engine), in another order within a deal.
 """
 
 from __future__ import annotations
