@@ -25,7 +25,7 @@ from prefcalc import ledger as ledger_io
 from prefcalc.amounts import Amount
 from prefcalc.conventions import parse_overrides
 from prefcalc.errors import DealError, PrefcalcError, one_line
-from prefcalc.files import check_output
+from prefcalc.files import check_output, check_outputs
 from prefcalc.model import Entry, Game, check_name, seating
 from prefcalc.notation import NOTATION_FLAGS
 from prefcalc.scoring import Sheet
@@ -837,9 +837,8 @@ def history(
     from prefcalc import history as hist
 
     day = hist.parse_since(since) if since is not None else None
-    for target, what in ((xlsx, "the workbook"), (pdf, "the PDF")):
-        if target is not None:
-            check_output(target, None, what)
+    outputs = [(t, w) for t, w in ((xlsx, "the workbook"), (pdf, "the PDF")) if t is not None]
+    check_outputs(outputs)
     where = [*(paths or []), *([folder] if folder is not None else [])]
     result = hist.collect(where, since=day, player=player, use_cache=not no_cache)
     for warning in result.warnings:

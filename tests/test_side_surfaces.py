@@ -1,0 +1,184 @@
+"""The surfaces around the ledger, tried as a careless or hostile user would: outputs that
+would land on a ledger, the files beside a ledger (``NAME.redo``, the history cache), a folder
+of real nights for ``history``, long names and a closed standard output.
+
+The promise is the ledger commands' own: a clear one-line refusal (exit 2) or a clean
+success; never a hang, a traceback, a lost deal or a file overwritten. Each family runs
+through the real executable at least once; FIFOs are made with ``os.mkfifo`` and never opened
+by the test (``run_cli`` has a timeout as a safety net, never as a timing assertion).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from support import run_cli
+from test_files import assert_refused, cli, snapshot, write_ledger
+
+from prefcalc import files
+from prefcalc.errors import PrefcalcError
+from prefcalc.ledger import load
+
+__all__ = ["cli"]  # the in-process runner fixture, shared with test_files
+
+Cli = Callable[..., tuple[int, str, str]]
+
+MANY = [
+    "passes Anna=3 Boris=3 Vera=4",
+    "game Boris 7s 7 Anna:w Vera:p",
+    "game Vera 6h 6 Anna:w Boris:p",
+    "game Anna 6c 6 Boris:w Vera:p",
+] * 8
+
+
+def _sorted_keys(path: Path) -> bytes:
+    """The ledger at ``path`` rewritten as ``jq -S .`` would: its keys sorted, so
+    ``"schema"`` comes after the deals, far past the first 4 KB."""
+    data = json.loads(path.read_bytes())
+    path.write_text(json.dumps(data, sort_keys=True, indent=2) + "\n", encoding="utf-8")
+    raw = path.read_bytes()
+    assert raw.index(b'"schema"') > 4096
+    return raw
+
+
+# --- outputs that would land on a ledger ------------------------------------------------------
+
+# (id, the command, run with game.json (a plain ledger) and sorted.json (a sorted one) here)
+ONTO_A_SORTED_LEDGER: list[tuple[str, list[str], str]] = [
+    ("history --xlsx", ["history", "game.json", "--xlsx", "sorted.json"], "over a prefcalc ledger"),
+    ("history --pdf", ["history", "game.json", "--pdf", "sorted.json"], "over a prefcalc ledger"),
+    ("share --png", ["share", "--png", "sorted.json", "--file", "game.json"], "ledger"),
+    (
+        "export xlsx",
+        ["export", "xlsx", "-o", "sorted.json", "--file", "game.json"],
+        "over a prefcalc ledger",
+    ),
+    (
+        "export pdf",
+        ["export", "pdf", "-o", "sorted.json", "--file", "game.json"],
+        "over a prefcalc ledger",
+    ),
+    ("blank", ["blank", "-o", "sorted.json"], "over a prefcalc ledger"),
+]
+
+
+@pytest.mark.parametrize(
+    "command", [c[1] for c in ONTO_A_SORTED_LEDGER], ids=[c[0] for c in ONTO_A_SORTED_LEDGER]
+)
+def test_a_ledger_with_sorted_keys_is_never_overwritten(
+    tmp_path: Path, cli: Cli, command: list[str]
+) -> None:
+    write_ledger(tmp_path / "game.json")
+    write_ledger(tmp_path / "sorted.json", MANY)
+    _sorted_keys(tmp_path / "sorted.json")
+    before = snapshot(tmp_path)
+    code, out, err = cli(*command)
+    assert_refused(code, err, "ledger")
+    assert out == ""
+    assert snapshot(tmp_path) == before
+    assert len(load(tmp_path / "sorted.json").entries) == len(MANY)
+
+
+def test_a_sorted_ledger_is_refused_by_the_real_executable(tmp_path: Path) -> None:
+    write_ledger(tmp_path / "game.json")
+    write_ledger(tmp_path / "night.png", MANY)
+    _sorted_keys(tmp_path / "night.png")
+    before = snapshot(tmp_path)
+    result = run_cli(["share", "--png", "night.png", "--file", "game.json"], tmp_path)
+    assert_refused(result.returncode, result.stderr, "over a prefcalc ledger")
+    assert snapshot(tmp_path) == before
+
+
+# (id, the bytes already at the output, whether an export may replace them)
+EXISTING: list[tuple[str, bytes, bool]] = [
+    ("an old workbook", b"PK\x03\x04 an old workbook", True),
+    ("an old PDF", b"%PDF-1.4 an old sheet", True),
+    ("a JSON object that is no ledger", b'{"hello": "world", "schema_like": 1}', True),
+    ("a JSON list", b'[{"schema": 2}]', True),
+    ("an empty file", b"", True),
+    ("a ledger with a BOM and blank lines", b'\xef\xbb\xbf\n\n  {"deals": [], "schema": 2}', False),
+    ("an escaped key", b'{"\\u0073chema": 2}', False),
+    ("a ledger a hand edit broke", b'{"deals": [,], "schema": 2', False),
+    ("a ledger written by the first release", b'{"players": [], "schema": 1}', False),
+]
+
+
+@pytest.mark.parametrize(
+    ("data", "replaced"), [c[1:] for c in EXISTING], ids=[c[0] for c in EXISTING]
+)
+def test_whether_a_file_holds_a_ledger_is_decided_by_parsing_it(
+    tmp_path: Path, data: bytes, replaced: bool
+) -> None:
+    target = tmp_path / "out.pdf"
+    target.write_bytes(data)
+    if replaced:
+        files.check_output(target)
+    else:
+        with pytest.raises(PrefcalcError, match="over a prefcalc ledger"):
+            files.check_output(target)
+    assert target.read_bytes() == data
+
+
+def test_a_json_object_too_big_to_check_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "out.pdf"
+    target.write_bytes(b'{"deals": [' + b"1, " * 2000 + b'1], "schema": 2}')
+    monkeypatch.setattr(files, "MAX_LEDGER", 1024)
+    with pytest.raises(PrefcalcError, match="over a prefcalc ledger"):
+        files.check_output(target)
+    target.write_bytes(b"%PDF" + b" " * 5000)  # not JSON: read no further, replaced
+    files.check_output(target)
+
+
+def _same_file_by(how: str) -> Callable[[Path], list[str]]:
+    def make(t: Path) -> list[str]:
+        if how == "spelling":
+            (t / "sub").mkdir()
+            return ["out.bin", "./sub/../out.bin"]
+        if how == "symlink":
+            (t / "out.bin").write_bytes(b"old")
+            (t / "link.bin").symlink_to("out.bin")
+            return ["out.bin", "link.bin"]
+        if how == "dangling symlink":
+            (t / "link.bin").symlink_to("out.bin")
+            return ["link.bin", "out.bin"]
+        (t / "out.bin").write_bytes(b"old")
+        os.link(t / "out.bin", t / "hard.bin")
+        return ["hard.bin", "out.bin"]
+
+    return make
+
+
+@pytest.mark.parametrize("how", ["spelling", "symlink", "dangling symlink", "hard link"])
+def test_two_outputs_of_one_command_never_land_on_one_file(
+    tmp_path: Path, cli: Cli, how: str
+) -> None:
+    write_ledger(tmp_path / "game.json")
+    first, second = _same_file_by(how)(tmp_path)
+    before = snapshot(tmp_path)
+    code, out, err = cli("history", "game.json", "--xlsx", first, "--pdf", second)
+    assert_refused(code, err, "cannot write the workbook and the PDF to one file")
+    assert out == ""
+    assert snapshot(tmp_path) == before
+
+
+def test_two_outputs_on_one_file_through_the_real_executable(tmp_path: Path) -> None:
+    write_ledger(tmp_path / "game.json")
+    before = snapshot(tmp_path)
+    result = run_cli(["history", "game.json", "--xlsx", "out", "--pdf", "out"], tmp_path)
+    assert_refused(result.returncode, result.stderr, "to one file")
+    assert snapshot(tmp_path) == before
+
+
+def test_two_outputs_on_two_files_are_both_written(tmp_path: Path, cli: Cli) -> None:
+    write_ledger(tmp_path / "game.json")
+    code, out, err = cli("history", "game.json", "--xlsx", "h.xlsx", "--pdf", "h.pdf")
+    assert code == 0, err
+    assert (tmp_path / "h.xlsx").read_bytes()[:2] == b"PK"
+    assert (tmp_path / "h.pdf").read_bytes()[:4] == b"%PDF"
+    assert "wrote h.xlsx" in out and "wrote h.pdf" in out
