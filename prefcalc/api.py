@@ -474,7 +474,10 @@ def update(path: str | Path, change: Callable[[Game], Game]) -> Game:
 def undo_file(path: str | Path) -> tuple[Game, Entry]:
     """Remove the last deal of the ledger at ``path`` under its lock and keep it for
     :func:`redo_file` (in ``NAME.redo`` beside the ledger, so a later command, another
-    session or another terminal can redo it); return the game and the removed entry."""
+    session or another terminal can redo it); return the game and the removed entry.
+
+    The redo file is written before the ledger: when it cannot be (a folder, a FIFO, a
+    read-only file there), the undo is refused and the deal stays where it was."""
     removed: list[Entry] = []
 
     def change(game: Game) -> Game:
@@ -482,7 +485,7 @@ def undo_file(path: str | Path) -> tuple[Game, Entry]:
         removed.append(game.entries[-1])
         return after
 
-    game = ledger.update(Path(path), change, ledger.push_redo)[1]
+    game = ledger.update(Path(path), change, first=ledger.push_redo)[1]
     return game, removed[0]
 
 

@@ -18,8 +18,10 @@ Decisions (README, "Club history"):
 The cache (:class:`Cache`) is an SQLite file in the data folder holding each ledger's
 summary keyed by its path, size, modification time and BLAKE2 digest: the ledger is read
 and hashed every time (cheap), and only a ledger whose bytes changed is validated and
-scored again. The cache is never needed for correctness: when it is missing, corrupt,
-locked or not writable, everything is computed from the ledgers.
+scored again. The cache is never needed for correctness: when it is missing or corrupt,
+everything is computed from the ledgers; when it cannot be used (locked, read-only, a
+folder, a FIFO or a link where it should be: never opened), the same, with a one-line
+warning saying so.
 """
 
 from __future__ import annotations
@@ -288,36 +290,70 @@ class Cache:
         self.db: sqlite3.Connection | None = None
         self.pending: list[tuple[str, int, int, str, str | None, str | None]] = []
         self.gone: list[str] = []
+        self.problem: str | None = None  # why the cache was not used (a one-line warning)
         if path is not None:
             self._open(path)
 
+    def _give_up(self, why: str, what: str = "cannot be used ({}); every ledger was read") -> None:
+        """Stop using the cache and say why (once): the history goes on without it."""
+        if self.problem is None and self.path is not None:
+            self.problem = f"{_where(str(self.path))}: the history cache {what.format(why)}"
+        self.close()
+
     def _open(self, path: Path) -> None:
+        """Open the cache with the ledger's care: only a writable regular file (or none yet)
+        is handed to SQLite; a link, a FIFO, a folder or a read-only file is left alone."""
         try:
             st = os.lstat(path)
         except FileNotFoundError:
             st = None
-        except OSError:
+        except OSError as exc:
+            self._give_up(str(exc.strerror or exc))
             return
         if st is not None and not stat.S_ISREG(st.st_mode):
-            return  # a link, a FIFO or a folder where the cache should be: never touch it
+            self._give_up(f"it is {files.kind_of(st.st_mode)}")  # never opened
+            return
+        if st is not None and not st.st_mode & 0o222:
+            self._give_up("it is read-only")
+            return
+        for side in _SQLITE_SIDE_FILES:  # SQLite would open these, and read a FIFO forever
+            try:
+                mode = os.lstat(path.with_name(path.name + side)).st_mode
+            except OSError:
+                continue
+            if not stat.S_ISREG(mode):
+                self._give_up(f"its {side[1:]} file {path.name}{side} is {files.kind_of(mode)}")
+                return
         for attempt in range(2):
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 db = sqlite3.connect(path, timeout=2, isolation_level=None)
+            except (OSError, sqlite3.Error) as exc:
+                self._give_up(_reason(exc))
+                return
+            try:
                 self._prepare(db)
                 self.db = db
                 return
-            except sqlite3.DatabaseError:
+            except sqlite3.OperationalError as exc:  # locked, read-only, cannot open...
+                db.close()
+                self._give_up(_reason(exc))
+                return
+            except sqlite3.DatabaseError as exc:
                 # not a database (or a broken one): it is only a cache, start it afresh
+                db.close()
                 if attempt == 0:
                     try:
-                        db.close()
                         path.unlink(missing_ok=True)
-                    except (OSError, sqlite3.Error, UnboundLocalError):
+                    except OSError as gone:
+                        self._give_up(_reason(gone))
                         return
                     continue
+                self._give_up(_reason(exc))
                 return
-            except (OSError, sqlite3.Error):
+            except sqlite3.Error as exc:
+                db.close()
+                self._give_up(_reason(exc))
                 return
 
     @staticmethod
@@ -352,8 +388,8 @@ class Cache:
                     "SELECT path, size, mtime_ns, digest, summary, error FROM ledgers"
                 )
             }
-        except sqlite3.Error:
-            self.close()
+        except sqlite3.Error as exc:
+            self._give_up(_reason(exc))
             return {}
 
     def put(
@@ -381,9 +417,10 @@ class Cache:
             )
             self.db.executemany("DELETE FROM ledgers WHERE path = ?", [(p,) for p in self.gone])
             self.db.execute("COMMIT")
-        except sqlite3.Error:
+        except sqlite3.Error as exc:
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("ROLLBACK")
+            self._give_up(_reason(exc), "was not updated ({})")
         self.pending = []
         self.gone = []
 
@@ -392,6 +429,14 @@ class Cache:
             with contextlib.suppress(sqlite3.Error):
                 self.db.close()
         self.db = None
+
+
+_SQLITE_SIDE_FILES = ("-journal", "-wal", "-shm")
+
+
+def _reason(exc: BaseException) -> str:
+    """Why the cache failed, in a few words (an OSError's text, SQLite's message)."""
+    return str(getattr(exc, "strerror", None) or exc or type(exc).__name__)
 
 
 def cache_path() -> Path:
@@ -657,6 +702,8 @@ def collect(
         if cache is not None:
             cache.close()
     warnings += skipped
+    if cache is not None and cache.problem is not None:
+        warnings.append(cache.problem)
     if since is not None:
         nights = [n for n in nights if (d := n.day) is not None and d >= since]
     nights.sort(key=_order)

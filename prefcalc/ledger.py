@@ -426,10 +426,14 @@ def update(
     path: Path,
     change: Callable[[Game], Game],
     then: Callable[[Path, Game, Game], None] | None = None,
+    first: Callable[[Path, Game, Game], None] | None = None,
 ) -> tuple[Game, Game]:
     """Load, change and save the game under the lock; return ``(before, after)``.
 
     If ``change`` raises, nothing is written and the file stays byte for byte as it was.
+    ``first(real_path, before, after)`` runs before the ledger is written, once the ledger
+    is known to be writable: a side file that keeps data the write removes (what undo keeps
+    for redo) is written there, so when it cannot be written nothing has changed.
     ``then(real_path, before, after)`` runs after the write, still under the lock.
     A symbolic link is resolved once: the lock, the temporary file and the rename all
     happen beside the real file, so the link keeps pointing at the game.
@@ -439,6 +443,9 @@ def update(
         before = _cached_load(real, str(path))
         _remove_stale_temporaries(real)
         after = change(before)
+        if first is not None:
+            files.check_writable_target(real, "the ledger", str(path))
+            first(real, before, after)
         if after is not before:
             write_atomic(real, game_to_json_text(after), "the ledger")
             remember(real, after)
@@ -465,7 +472,9 @@ def _digest(game: Game) -> str:
 
 def read_redo(real: Path) -> list[dict[str, str]]:
     """The redo stack (oldest first): each item the ledger text before an undo and the
-    digest of the game the undo left. A missing or unreadable file is an empty stack."""
+    digest of the game the undo left. A missing or unreadable file is an empty stack; a
+    folder, a FIFO or a device there is refused (never opened): undo would lose the deal."""
+    files.check_regular_if_exists(redo_path(real), "the redo file", LedgerError)
     try:
         raw = files.read_regular(
             redo_path(real), "the redo file", files.MAX_LEDGER * 4, LedgerError

@@ -182,3 +182,173 @@ def test_two_outputs_on_two_files_are_both_written(tmp_path: Path, cli: Cli) -> 
     assert (tmp_path / "h.xlsx").read_bytes()[:2] == b"PK"
     assert (tmp_path / "h.pdf").read_bytes()[:4] == b"%PDF"
     assert "wrote h.xlsx" in out and "wrote h.pdf" in out
+
+
+# --- the files beside a ledger: what undo keeps for redo ------------------------------------
+
+
+def _redo_folder(t: Path) -> None:
+    (t / "game.json.redo").mkdir()
+    (t / "game.json.redo" / "keep.txt").write_text("mine", encoding="utf-8")
+
+
+def _redo_fifo(t: Path) -> None:
+    os.mkfifo(t / "game.json.redo")
+
+
+def _redo_read_only(t: Path) -> None:
+    (t / "game.json.redo").write_text("[]", encoding="utf-8")
+    (t / "game.json.redo").chmod(0o444)
+
+
+def _ledger_read_only(t: Path) -> None:
+    (t / "game.json").chmod(0o444)
+
+
+# (id, what is beside the ledger, a phrase of the refusal)
+REDO_BESIDE: list[tuple[str, Callable[[Path], None], str]] = [
+    ("a folder", _redo_folder, "the redo file is not a regular file (it is a folder)"),
+    ("a FIFO", _redo_fifo, "the redo file is not a regular file (it is a FIFO"),
+    ("a read-only file", _redo_read_only, "cannot write the redo file: the file is read-only"),
+    ("a read-only ledger", _ledger_read_only, "cannot write the ledger: the file is read-only"),
+]
+
+
+@pytest.mark.parametrize(
+    ("setup", "phrase"), [c[1:] for c in REDO_BESIDE], ids=[c[0] for c in REDO_BESIDE]
+)
+@pytest.mark.parametrize("command", ["undo", "redo"])
+def test_undo_never_removes_a_deal_it_cannot_keep_for_redo(
+    tmp_path: Path, cli: Cli, setup: Callable[[Path], None], phrase: str, command: str
+) -> None:
+    write_ledger(tmp_path / "game.json")
+    setup(tmp_path)
+    before = snapshot(tmp_path)
+    code, out, err = cli(command, "--file", "game.json")
+    if command == "redo" and setup in (_redo_read_only, _ledger_read_only):
+        phrase = "nothing to redo"  # nothing was kept: nothing is read, nothing written
+    assert_refused(code, err, phrase)
+    assert out == ""
+    assert snapshot(tmp_path) == before
+    assert len(load(tmp_path / "game.json").entries) == 2
+
+
+def test_a_fifo_beside_the_ledger_through_the_real_executable(tmp_path: Path) -> None:
+    write_ledger(tmp_path / "game.json")
+    os.mkfifo(tmp_path / "game.json.redo")
+    before = snapshot(tmp_path)
+    result = run_cli(["undo", "--file", "game.json"], tmp_path)  # a timeout: a safety net only
+    assert_refused(result.returncode, result.stderr, "FIFO")
+    assert snapshot(tmp_path) == before
+
+
+def test_undo_writes_the_redo_file_before_the_ledger(tmp_path: Path, cli: Cli) -> None:
+    """The order of the two writes: killed between them, the deal is in both files (redo has
+    it), never in neither."""
+    write_ledger(tmp_path / "game.json")
+    before = (tmp_path / "game.json").read_bytes()
+    result = run_cli(
+        ["undo", "--file", "game.json"], tmp_path, env={files.FAULT_ENV: "after-write"}
+    )  # the first write completes, then the process is killed
+    assert result.returncode != 0
+    assert (tmp_path / "game.json").read_bytes() == before  # the ledger not yet written
+    kept = json.loads((tmp_path / "game.json.redo").read_bytes())
+    assert kept[-1]["before"] == before.decode("utf-8")
+    assert cli("undo", "--file", "game.json")[0] == 0  # and undo then redo still work
+    code, _, err = cli("redo", "--file", "game.json")
+    assert code == 0, err
+    assert (tmp_path / "game.json").read_bytes() == before
+
+
+# --- the files beside a ledger: the history cache ---------------------------------------------
+
+
+def _cache(t: Path) -> Path:
+    return t / "data" / "prefcalc" / "history-cache.sqlite3"
+
+
+def _cache_folder(t: Path) -> None:
+    _cache(t).mkdir(parents=True)
+
+
+def _cache_fifo(t: Path) -> None:
+    _cache(t).parent.mkdir(parents=True)
+    os.mkfifo(_cache(t))
+
+
+def _cache_read_only(t: Path) -> None:
+    run_cli(["history", "game.json"], t)  # a real cache, then made read-only
+    _cache(t).chmod(0o444)
+
+
+def _cache_link(t: Path) -> None:
+    _cache(t).parent.mkdir(parents=True)
+    _cache(t).symlink_to(t / "elsewhere.sqlite3")
+
+
+def _journal_fifo(t: Path) -> None:
+    run_cli(["history", "game.json"], t)  # SQLite would read a FIFO journal forever
+    os.mkfifo(_cache(t).with_name(_cache(t).name + "-journal"))
+
+
+def _journal_folder(t: Path) -> None:
+    run_cli(["history", "game.json"], t)
+    _cache(t).with_name(_cache(t).name + "-journal").mkdir()
+
+
+def _data_folder_a_file(t: Path) -> None:
+    (t / "data").mkdir()
+    (t / "data" / "prefcalc").write_text("not a folder", encoding="utf-8")
+
+
+# (id, what is where the cache goes, a phrase of the warning)
+CACHE_PLACES: list[tuple[str, Callable[[Path], None], str]] = [
+    ("a folder", _cache_folder, "(it is a folder)"),
+    ("a FIFO", _cache_fifo, "(it is a FIFO"),
+    ("a read-only file", _cache_read_only, "(it is read-only)"),
+    ("a symbolic link", _cache_link, "(it is a symbolic link)"),
+    (
+        "a FIFO as its journal",
+        _journal_fifo,
+        "journal file history-cache.sqlite3-journal is a FIFO",
+    ),
+    ("a folder as its journal", _journal_folder, "journal file"),
+    ("a file as the data folder", _data_folder_a_file, "(Not a directory)"),
+]
+
+
+@pytest.mark.parametrize(
+    ("setup", "phrase"), [c[1:] for c in CACHE_PLACES], ids=[c[0] for c in CACHE_PLACES]
+)
+def test_a_cache_that_cannot_be_used_is_left_alone_with_a_warning(
+    tmp_path: Path, setup: Callable[[Path], None], phrase: str
+) -> None:
+    write_ledger(tmp_path / "game.json")
+    setup(tmp_path)
+    before = snapshot(tmp_path)
+    result = run_cli(["history", "game.json", "--json"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("prefcalc: warning: ") and "history cache cannot be used" in lines[0]
+    assert phrase in lines[0] and "every ledger was read" in lines[0]
+    assert [g["deals"] for g in json.loads(result.stdout)["games"]] == [2]
+    assert snapshot(tmp_path) == before
+    assert not (tmp_path / "elsewhere.sqlite3").exists()
+
+
+def test_a_cache_that_is_locked_for_long_is_a_warning(tmp_path: Path, cli: Cli) -> None:
+    import sqlite3
+
+    write_ledger(tmp_path / "game.json")
+    assert cli("history", "game.json")[0] == 0
+    db = sqlite3.connect(_cache(tmp_path), isolation_level=None)
+    try:
+        db.execute("BEGIN EXCLUSIVE")  # another process writing it, as long as it likes
+        code, out, err = cli("history", "game.json")
+    finally:
+        db.close()
+    assert code == 0, err
+    assert "1 game" in out
+    assert err.count("\n") == 1 and "history cache" in err and "locked" in err
