@@ -33,7 +33,7 @@ import os
 import sqlite3
 import stat
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from fractions import Fraction
 from pathlib import Path
@@ -515,10 +515,18 @@ def _walk(folder: Path) -> Iterator[tuple[Path, str | None]]:
 
 def read_nights(paths: Sequence[Path], cache: Cache | None = None) -> tuple[list[Night], list[str]]:
     """Every ledger among ``paths`` summarised (through ``cache`` when it has it), and a
-    warning for every file that is skipped."""
+    warning for every file that is skipped.
+
+    A night is counted once however many byte-identical copies of its ledger there are
+    (``g.json`` and ``g (copy).json``): it is shown under the shortest of their names and a
+    warning names the copies. A game whose date cannot be placed in time (``0001-01-01``
+    without an offset, on a computer east of Greenwich) is skipped with a warning.
+    """
     nights: list[Night] = []
     warnings: list[str] = []
     known = cache.rows() if cache is not None else {}
+    copies: dict[str, list[str]] = {}  # digest -> the files with those bytes, in order
+    counted: dict[str, int] = {}  # digest -> its night's place in ``nights``
     for path in paths:
         key = str(path)
         try:
@@ -531,31 +539,73 @@ def read_nights(paths: Sequence[Path], cache: Cache | None = None) -> tuple[list
             warnings.append(f"{_where(key)}: skipped, {exc.message}")
             continue
         digest = hashlib.blake2b(raw, digest_size=16).hexdigest()
-        row = known.get(key)
-        if row is not None and row[:3] == (len(raw), st.st_mtime_ns, digest):
-            summary, error = row[3], row[4]
-            if error is not None:
-                warnings.append(error)
-                continue
-            if summary is not None:
-                try:
-                    nights.append(night_from_json(json.loads(summary), key))
-                    continue
-                except (ValueError, KeyError, TypeError, IndexError, AttributeError):
-                    pass  # a damaged row: read the ledger
-        night, error = _read(raw, key)
-        if cache is not None:
-            text = None if night is None else json.dumps(night_to_json(night), ensure_ascii=False)
-            cache.put(key, len(raw), st.st_mtime_ns, digest, text, error)
-        if night is None:
+        if digest in copies:
+            copies[digest].append(key)
+            continue
+        copies[digest] = [key]
+        night, error = _night(raw, key, st, digest, known, cache)
+        if night is not None:
+            error = _unplaced(night)
+        if night is None or error is not None:
             warnings.append(error or f"{_where(key)}: skipped")
-        else:
-            nights.append(night)
+            continue
+        counted[digest] = len(nights)
+        nights.append(night)
+    for digest, same in copies.items():
+        if len(same) < 2:
+            continue
+        shown_as = min(same, key=len)
+        if digest in counted:
+            night = nights[counted[digest]]
+            nights[counted[digest]] = replace(night, file=shown_as)
+        others = ", ".join(_where(k) for k in same if k != shown_as)
+        warnings.append(
+            f"{_where(shown_as)}: the same file byte for byte as {others}: counted once"
+        )
     if cache is not None:
         seen = {str(p) for p in paths}
         cache.forget([p for p in known if p not in seen and not os.path.lexists(p)])
         cache.commit()
     return nights, warnings
+
+
+def _night(
+    raw: bytes,
+    key: str,
+    st: os.stat_result,
+    digest: str,
+    known: dict[str, tuple[int, int, str, str | None, str | None]],
+    cache: Cache | None,
+) -> tuple[Night | None, str | None]:
+    """The night of the ledger ``raw`` read at ``key``: from the cache when it holds these
+    bytes, else read and scored (and handed to the cache)."""
+    row = known.get(key)
+    if row is not None and row[:3] == (len(raw), st.st_mtime_ns, digest):
+        summary, error = row[3], row[4]
+        if error is not None:
+            return None, error
+        if summary is not None:
+            try:
+                return night_from_json(json.loads(summary), key), None
+            except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+                pass  # a damaged row: read the ledger
+    night, error = _read(raw, key)
+    if cache is not None:
+        text = None if night is None else json.dumps(night_to_json(night), ensure_ascii=False)
+        cache.put(key, len(raw), st.st_mtime_ns, digest, text, error)
+    return night, error
+
+
+def _unplaced(night: Night) -> str | None:
+    """Why the night's date cannot be put in order with the others, or None if it can."""
+    try:
+        _order(night)
+    except (ValueError, OverflowError, OSError) as exc:
+        return (
+            f"{_where(night.file)}: skipped, its date '{shown(night.date)}' cannot be placed "
+            f"in time ({exc})"
+        )
+    return None
 
 
 def _where(path: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -352,3 +353,65 @@ def test_a_cache_that_is_locked_for_long_is_a_warning(tmp_path: Path, cli: Cli) 
     assert code == 0, err
     assert "1 game" in out
     assert err.count("\n") == 1 and "history cache" in err and "locked" in err
+
+
+# --- history over a real folder ---------------------------------------------------------------
+
+
+def _dated(source: Path, target: Path, created: str) -> None:
+    data = json.loads(source.read_bytes())
+    data["created"] = created
+    target.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def test_a_game_dated_0001_01_01_is_skipped_and_the_rest_counted(tmp_path: Path) -> None:
+    club = tmp_path / "club"
+    club.mkdir()
+    write_ledger(club / "friday.json")
+    write_ledger(club / "saturday.json", MANY)
+    _dated(club / "friday.json", club / "ancient.json", "0001-01-01")
+    assert run_cli(["show", "--file", "club/ancient.json"], tmp_path).returncode == 0
+    before = snapshot(club)
+    for _ in range(2):  # read, then from the cache
+        result = run_cli(["history", "club", "--json"], tmp_path, env={"TZ": "UTC"})
+        assert result.returncode == 0, result.stderr
+        assert "Traceback" not in result.stderr
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1, result.stderr
+        assert lines[0].startswith("prefcalc: warning: ")
+        assert "ancient.json: skipped, its date '0001-01-01' cannot be placed in time" in lines[0]
+        games = json.loads(result.stdout)["games"]
+        assert sorted(Path(g["file"]).name for g in games) == ["friday.json", "saturday.json"]
+    assert snapshot(club) == before
+
+
+def test_a_copy_of_a_night_is_counted_once_and_named(tmp_path: Path, cli: Cli) -> None:
+    club = tmp_path / "club"
+    (club / "old").mkdir(parents=True)
+    write_ledger(club / "g.json")
+    write_ledger(club / "other.json", MANY)
+    shutil.copyfile(club / "g.json", club / "g (copy).json")
+    shutil.copyfile(club / "g.json", club / "old" / "g.json")
+    alone = json.loads(cli("history", "club/g.json", "--json")[1])
+    result = run_cli(["history", "club", "--json"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0] == (
+        f"prefcalc: warning: {club / 'g.json'}: the same file byte for byte as "
+        f"{club / 'g (copy).json'}, {club / 'old' / 'g.json'}: counted once"
+    )
+    history = json.loads(result.stdout)
+    assert sorted(Path(g["file"]).name for g in history["games"]) == ["g.json", "other.json"]
+    night = next(g for g in history["games"] if Path(g["file"]).name == "g.json")
+    assert night["file"] == str(club / "g.json")  # the shortest of the names
+    assert night["result"] == alone["games"][0]["result"]
+    assert [p["games"] for p in history["players"]] == [2, 2, 2]
+    # a copy that differs (one deal more) is another night: both counted, no warning
+    code, out, err = cli(
+        "game", "Vera", "6s", "6", "Anna:w", "Boris:p", "--file", "club/g (copy).json"
+    )
+    assert code == 0, err
+    code, out, err = cli("history", "club", "--json")
+    assert code == 0 and err.count("\n") == 1  # g.json and old/g.json are still the same
+    assert len(json.loads(out)["games"]) == 3
