@@ -13,12 +13,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from support import run_cli
-from test_files import assert_refused, cli, snapshot, write_ledger
+from test_files import THREE, assert_refused, cli, snapshot, write_ledger
 
 from prefcalc import files
 from prefcalc.errors import PrefcalcError
@@ -415,3 +417,96 @@ def test_a_copy_of_a_night_is_counted_once_and_named(tmp_path: Path, cli: Cli) -
     code, out, err = cli("history", "club", "--json")
     assert code == 0 and err.count("\n") == 1  # g.json and old/g.json are still the same
     assert len(json.loads(out)["games"]) == 3
+
+
+# --- names and paths; a closed standard output ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "phrase"),
+    [
+        ("a" * 5000, "no saved game matches 'aaaa"),
+        ("a/" * 3000, "cannot read the ledger: File name too long"),
+        ("a" * 5000 + ".json", "cannot read the ledger: File name too long"),
+        ("1" * 5000, "there is no game 1111"),
+        ("²", "no saved game matches '²'"),
+    ],
+    ids=["5,000 characters", "3,000 folders", "a long file name", "5,000 digits", "a superscript"],
+)
+def test_use_with_an_impossible_name_is_one_line(tmp_path: Path, name: str, phrase: str) -> None:
+    result = run_cli(["new", *THREE], tmp_path)
+    assert result.returncode == 0, result.stderr
+    before = snapshot(tmp_path)
+    result = run_cli(["use", name], tmp_path)
+    assert_refused(result.returncode, result.stderr, phrase)
+    assert len(result.stderr) < 700
+    assert snapshot(tmp_path) == before
+
+
+def _run_detached(args: list[str], cwd: Path, stdout: str) -> subprocess.CompletedProcess[str]:
+    """The real executable with its standard output ``closed`` (no descriptor 1 at all) or a
+    ``broken`` pipe (its reader gone before the first byte); stderr is captured."""
+    exe = Path(sys.executable).with_name("prefcalc")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "prefcalc"]
+    env = {**os.environ, "XDG_DATA_HOME": str(cwd / "data"), "PYTHONIOENCODING": "utf-8"}
+    env.pop("PREFCALC_FILE", None)
+    if stdout == "closed":
+        return subprocess.run(
+            [*command, *args],
+            cwd=cwd,
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,  # a safety net, never a timing assertion
+            check=False,
+            preexec_fn=lambda: os.close(1),
+        )
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        return subprocess.run(
+            [*command, *args],
+            cwd=cwd,
+            env=env,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+
+
+@pytest.mark.parametrize("stdout", ["closed", "broken"])
+@pytest.mark.parametrize(
+    "command",
+    [["schema", "ledger"], ["history", "game.json", "--json"], ["show", "--file", "game.json"]],
+    ids=["schema", "history --json", "show"],
+)
+def test_a_closed_standard_output_is_no_traceback(
+    tmp_path: Path, command: list[str], stdout: str
+) -> None:
+    write_ledger(tmp_path / "game.json")
+    result = _run_detached(command, tmp_path, stdout)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize("stdout", ["closed", "broken"])
+def test_a_deal_recorded_with_nobody_reading_is_recorded(tmp_path: Path, stdout: str) -> None:
+    write_ledger(tmp_path / "game.json")
+    result = _run_detached(
+        ["game", "Vera", "6h", "6", "Anna:w", "Boris:p", "-f", "game.json"], tmp_path, stdout
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert len(load(tmp_path / "game.json").entries) == 3
+
+
+@pytest.mark.parametrize("stdout", ["closed", "broken"])
+def test_a_refusal_with_nobody_reading_still_exits_2(tmp_path: Path, stdout: str) -> None:
+    result = _run_detached(["show", "--file", "missing.json"], tmp_path, stdout)
+    assert result.returncode == 2
+    assert result.stderr.startswith("prefcalc: error: missing.json: no game here")
+    assert "Traceback" not in result.stderr
