@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from prefcalc import ledger
+from prefcalc import files, ledger
 from prefcalc.amounts import Amount, AmountError, to_amount
 from prefcalc.classic import refusal
 from prefcalc.conventions import PRESETS, Convention, default_target, parse_overrides
@@ -498,12 +498,17 @@ def redo_file(path: str | Path) -> tuple[Game, Entry]:
         return game  # the redo stack is read under the lock, in ``then``
 
     def then(real: Path, before: Game, _after: Game) -> None:
-        previous = ledger.pop_redo(real, before)
-        if previous is None or len(previous.entries) != len(before.entries) + 1:
+        found = ledger.peek_redo(real, before)
+        if found is None or len(found[0].entries) != len(before.entries) + 1:
             raise DealError("there is nothing to redo (no undo since the last change)")
+        previous, rest = found
+        # both files must be writable before either is written; the ledger (where the deal
+        # goes back) is written first, so a failure in between never loses the deal
+        files.check_writable_target(ledger.redo_path(real), "the redo file")
         after = redo(before, previous.entries[-1])
         ledger.write_atomic(real, ledger.game_to_json_text(after), "the ledger")
         ledger.remember(real, after)
+        ledger.drop_redo(real, rest)
         back.append(previous.entries[-1])
 
     ledger.update(Path(path), change, then)

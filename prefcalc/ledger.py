@@ -496,14 +496,19 @@ def push_redo(real: Path, before: Game, after: Game) -> None:
     write_atomic(redo_path(real), json.dumps(stack[-REDO_LEVELS:]), "the redo file")
 
 
-def pop_redo(real: Path, current: Game) -> Game | None:
-    """The game before the last undo, if ``current`` is still what that undo left."""
+def peek_redo(real: Path, current: Game) -> tuple[Game, list[dict[str, str]]] | None:
+    """The game before the last undo, if ``current`` is still what that undo left, and the
+    stack without it (for :func:`drop_redo`, once the deal is back in the ledger)."""
     stack = read_redo(real)
     if not stack or stack[-1]["after"] != _digest(current):
         return None
     top = stack.pop()
-    write_atomic(redo_path(real), json.dumps(stack), "the redo file")
-    return game_from_bytes(top["before"].encode(), str(redo_path(real)))
+    return game_from_bytes(top["before"].encode(), str(redo_path(real))), stack
+
+
+def drop_redo(real: Path, rest: list[dict[str, str]]) -> None:
+    """Keep only ``rest`` of the redo stack (the deal on top of it was put back)."""
+    write_atomic(redo_path(real), json.dumps(rest), "the redo file")
 
 
 # --- the loaded game, kept between calls -----------------------------------------------------

@@ -263,6 +263,38 @@ def test_undo_writes_the_redo_file_before_the_ledger(tmp_path: Path, cli: Cli) -
     assert (tmp_path / "game.json").read_bytes() == before
 
 
+@pytest.mark.parametrize("frozen", ["game.json", "game.json.redo"])
+def test_redo_never_drops_what_it_cannot_put_back(tmp_path: Path, cli: Cli, frozen: str) -> None:
+    write_ledger(tmp_path / "game.json")
+    full = (tmp_path / "game.json").read_bytes()
+    assert cli("undo", "--file", "game.json")[0] == 0
+    (tmp_path / frozen).chmod(0o444)
+    before = snapshot(tmp_path)
+    code, out, err = cli("redo", "--file", "game.json")
+    assert_refused(code, err, "read-only")
+    assert out == "" and snapshot(tmp_path) == before
+    (tmp_path / frozen).chmod(0o644)
+    code, _, err = cli("redo", "--file", "game.json")
+    assert code == 0, err
+    assert (tmp_path / "game.json").read_bytes() == full
+
+
+def test_redo_writes_the_ledger_before_it_forgets_the_deal(tmp_path: Path, cli: Cli) -> None:
+    """Killed between its two writes, redo has put the deal back in the ledger: what the redo
+    file still holds is then out of date, and harmless."""
+    write_ledger(tmp_path / "game.json")
+    full = (tmp_path / "game.json").read_bytes()
+    assert cli("undo", "--file", "game.json")[0] == 0
+    result = run_cli(
+        ["redo", "--file", "game.json"], tmp_path, env={files.FAULT_ENV: "after-write"}
+    )
+    assert result.returncode != 0
+    assert (tmp_path / "game.json").read_bytes() == full
+    code, _, err = cli("redo", "--file", "game.json")
+    assert_refused(code, err, "nothing to redo")
+    assert (tmp_path / "game.json").read_bytes() == full
+
+
 # --- the files beside a ledger: the history cache ---------------------------------------------
 
 
