@@ -609,8 +609,9 @@ def _unplaced(night: Night) -> str | None:
 
 
 def _where(path: str) -> str:
-    """A path in a warning: whole, control characters escaped."""
-    return shown(path, 4096)
+    """A path in a warning, control characters escaped: whole unless it is so long that the
+    one-line warning would lose the words after it."""
+    return shown(path, 300)
 
 
 def _read(raw: bytes, key: str) -> tuple[Night | None, str | None]:

@@ -475,6 +475,17 @@ def test_use_with_an_impossible_name_is_one_line(tmp_path: Path, name: str, phra
     assert snapshot(tmp_path) == before
 
 
+def test_a_path_too_long_keeps_the_reason_in_its_one_line(tmp_path: Path, cli: Cli) -> None:
+    long = "a" * 5000
+    code, out, err = cli("history", long)
+    assert code == 0 and "no games found" in out
+    assert err.count("\n") == 1 and err.rstrip().endswith("…: skipped, File name too long")
+    code, _, err = cli(
+        "export", "pdf", "-o", long, "--file", str(write_ledger(tmp_path / "g.json"))
+    )
+    assert_refused(code, err, "…: cannot write the PDF: File name too long")
+
+
 def _run_detached(args: list[str], cwd: Path, stdout: str) -> subprocess.CompletedProcess[str]:
     """The real executable with its standard output ``closed`` (no descriptor 1 at all) or a
     ``broken`` pipe (its reader gone before the first byte); stderr is captured."""
