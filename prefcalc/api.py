@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from prefcalc import ledger
+from prefcalc import files, ledger
 from prefcalc.amounts import Amount, AmountError, to_amount
 from prefcalc.classic import refusal
 from prefcalc.conventions import PRESETS, Convention, default_target, parse_overrides
@@ -474,7 +474,10 @@ def update(path: str | Path, change: Callable[[Game], Game]) -> Game:
 def undo_file(path: str | Path) -> tuple[Game, Entry]:
     """Remove the last deal of the ledger at ``path`` under its lock and keep it for
     :func:`redo_file` (in ``NAME.redo`` beside the ledger, so a later command, another
-    session or another terminal can redo it); return the game and the removed entry."""
+    session or another terminal can redo it); return the game and the removed entry.
+
+    The redo file is written before the ledger: when it cannot be (a folder, a FIFO, a
+    read-only file there), the undo is refused and the deal stays where it was."""
     removed: list[Entry] = []
 
     def change(game: Game) -> Game:
@@ -482,7 +485,7 @@ def undo_file(path: str | Path) -> tuple[Game, Entry]:
         removed.append(game.entries[-1])
         return after
 
-    game = ledger.update(Path(path), change, ledger.push_redo)[1]
+    game = ledger.update(Path(path), change, first=ledger.push_redo)[1]
     return game, removed[0]
 
 
@@ -495,13 +498,18 @@ def redo_file(path: str | Path) -> tuple[Game, Entry]:
         return game  # the redo stack is read under the lock, in ``then``
 
     def then(real: Path, before: Game, _after: Game) -> None:
-        previous = ledger.pop_redo(real, before)
-        if previous is None or len(previous.entries) != len(before.entries) + 1:
+        found = ledger.peek_redo(real, before)
+        if found is None or len(found[0].entries) != len(before.entries) + 1:
             raise DealError("there is nothing to redo (no undo since the last change)")
+        previous, rest = found
+        # both files must be writable before either is written; the ledger (where the deal
+        # goes back) is written first, so a failure in between never loses the deal
+        files.check_writable_target(ledger.redo_path(real), "the redo file")
         after = redo(before, previous.entries[-1])
         text = ledger.game_to_json_text(after)
         ledger.write_atomic(real, text, "the ledger")
         ledger.remember(real, after, text)
+        ledger.drop_redo(real, rest)
         back.append(previous.entries[-1])
 
     ledger.update(Path(path), change, then)

@@ -24,8 +24,8 @@ from prefcalc import __version__, api
 from prefcalc import ledger as ledger_io
 from prefcalc.amounts import Amount
 from prefcalc.conventions import parse_overrides
-from prefcalc.errors import DealError, PrefcalcError, one_line
-from prefcalc.files import check_output
+from prefcalc.errors import DealError, PrefcalcError, one_line, shown
+from prefcalc.files import check_output, check_outputs
 from prefcalc.model import Entry, Game, check_name, seating
 from prefcalc.notation import NOTATION_FLAGS
 from prefcalc.scoring import Sheet
@@ -837,9 +837,8 @@ def history(
     from prefcalc import history as hist
 
     day = hist.parse_since(since) if since is not None else None
-    for target, what in ((xlsx, "the workbook"), (pdf, "the PDF")):
-        if target is not None:
-            check_output(target, None, what)
+    outputs = [(t, w) for t, w in ((xlsx, "the workbook"), (pdf, "the PDF")) if t is not None]
+    check_outputs(outputs)
     where = [*(paths or []), *([folder] if folder is not None else [])]
     result = hist.collect(where, since=day, player=player, use_cache=not no_cache)
     for warning in result.warnings:
@@ -915,7 +914,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _fail(message: str) -> None:
-    sys.stderr.write(f"prefcalc: error: {one_line(message)}\n")
+    try:
+        sys.stderr.write(f"prefcalc: error: {one_line(message)}\n")
+        sys.stderr.flush()
+    except BrokenPipeError:  # nobody reads the error: the exit code still tells
+        _silence_output()
+
+
+def _worded(exc: PrefcalcError) -> str:
+    """The error as one line: a very long path is cut, never the words saying what is wrong."""
+    if exc.where is None or len(exc.where) <= 200:
+        return str(exc)
+    return f"{shown(exc.where, 200)}: {exc.message}"
 
 
 def _no_such_option(exc: Any) -> str:
@@ -928,14 +938,65 @@ def _no_such_option(exc: Any) -> str:
     return f"no such option '{one_line(name)}'{_did_you_mean(name, choices)}"
 
 
+def _open_streams() -> None:
+    """Standard output or error closed when prefcalc started (``prefcalc schema >&-``):
+    Python leaves ``sys.stdout`` None, and the first line shown would be a traceback. What
+    would be shown goes to the null device instead (whose descriptor takes the closed one's
+    place, so no file opened later is written to as if it were the output)."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            try:
+                stream: Any = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+            except OSError:
+                import io
+
+                stream = io.StringIO()
+            setattr(sys, name, stream)
+
+
+def _silence_output() -> None:
+    """The reader of our output went away (``| head -c1``): discard the rest, so the flush
+    at exit finds nothing to complain about."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            fd = stream.fileno()
+            null = os.open(os.devnull, os.O_WRONLY)
+        except (OSError, ValueError, AttributeError):
+            continue
+        try:
+            os.dup2(null, fd)
+        except OSError:
+            pass
+        finally:
+            os.close(null)
+
+
 def _guarded(run: Callable[[], Any]) -> int:
-    """Run a command; every way it can be refused becomes one line and an exit code."""
+    """Run a command; every way it can be refused becomes one line and an exit code.
+
+    A closed standard output is not an error worth a traceback: the output is dropped, the
+    command still does its work (a deal is recorded) and exits as it would have."""
+    _open_streams()
+    try:
+        return _refusals(run)
+    except BrokenPipeError:  # the reader left while a refusal or warning was written
+        _silence_output()
+        return 0
+    except SystemExit as exc:
+        if not isinstance(exc.__context__, BrokenPipeError):
+            raise
+        _silence_output()  # typer turns a broken pipe in a command into exit code 1
+        return 0
+
+
+def _refusals(run: Callable[[], Any]) -> int:
     from typer._click.exceptions import NoArgsIsHelpError, NoSuchOption
 
     try:
         result = run()
+        sys.stdout.flush()  # a broken pipe shows here, not in the flush at exit
     except PrefcalcError as exc:
-        _fail(str(exc))
+        _fail(_worded(exc))
         return 2
     except typer.Exit as exc:
         return exc.exit_code
@@ -954,6 +1015,7 @@ def _guarded(run: Callable[[], Any]) -> int:
         _fail(exc.format_message().replace("Value error, ", ""))
         return int(getattr(exc, "exit_code", 2))
     except BrokenPipeError:
+        _silence_output()
         return 0
     except (RecursionError, MemoryError, OSError, ValueError, OverflowError) as exc:
         # a case the checks missed must still never show a traceback: one line, exit 70

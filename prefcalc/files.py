@@ -6,8 +6,10 @@
 * :func:`write_atomic` replaces a file through a temporary file in the real file's folder
   (symbolic links are resolved once, so a linked ledger keeps receiving the deals), refuses
   folders, devices, FIFOs and read-only files, and keeps the file's permissions.
-* :func:`check_output` refuses an export that would land on a ledger, its lock file or its
-  temporary files, also through a symbolic or a hard link.
+* :func:`check_output` refuses an export that would land on a ledger (recognised by parsing
+  it, never by its first bytes), its lock file or its temporary files, also through a
+  symbolic or a hard link; :func:`check_outputs` also refuses two outputs of one command
+  that would land on one file.
 * :func:`fault` is the fault-injection point the crash tests use: with
   ``PREFCALC_FAULT=<point>`` in the environment the process kills itself (SIGKILL) when it
   reaches that point of a write, so a test can land a crash exactly where it wants to.
@@ -17,6 +19,7 @@ Every refusal is a one-line :class:`PrefcalcError` (or the subclass the caller a
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -355,8 +358,8 @@ def check_output(target: Path, ledger: Path | None = None, what: str = "the expo
     compared) or a hard link (the same inode); any other prefcalc lock or temporary file;
     any file that holds a prefcalc ledger; and whatever :func:`check_writable_target`
     refuses (a folder, a device such as ``/dev/null``, a FIFO, a read-only file).
-    Only ``stat`` and a look at the first bytes of an existing regular file: nothing is
-    written, created or opened in a way that could block.
+    Only ``stat`` and a read of an existing regular file (parsed when it looks like JSON):
+    nothing is written, created or opened in a way that could block.
     """
     real = real_path(target)
     shown = str(target)
@@ -371,6 +374,27 @@ def check_output(target: Path, ledger: Path | None = None, what: str = "the expo
             raise PrefcalcError(f"cannot write {what} over a prefcalc {side[1:]} file", shown)
     if _holds_a_ledger(real):
         raise PrefcalcError(f"cannot write {what} over a prefcalc ledger", shown)
+
+
+def check_outputs(targets: list[tuple[Path, str]], ledger: Path | None = None) -> None:
+    """:func:`check_output` for every output of one command (each ``(path, what)``), and
+    refuse two of them that would land on one file: the same path once links are resolved,
+    or one existing file reached through a hard link. Nothing is written before all pass."""
+    seen: list[tuple[Path, os.stat_result | None, str]] = []
+    for target, what in targets:
+        check_output(target, ledger, what)
+        real = real_path(target)
+        found = _stat(real)
+        for other, other_found, other_what in seen:
+            same = real == other or (
+                found is not None and other_found is not None and _same_file(found, other_found)
+            )
+            if same:
+                raise PrefcalcError(
+                    f"cannot write {other_what} and {what} to one file (give each its own name)",
+                    str(target),
+                )
+        seen.append((real, found, what))
 
 
 def _check_not_the_ledger(real: Path, ledger: Path, what: str, shown: str) -> None:
@@ -417,7 +441,16 @@ def _check_not_the_ledger(real: Path, ledger: Path, what: str, shown: str) -> No
 
 
 def _holds_a_ledger(path: Path) -> bool:
-    """Whether the regular file at ``path`` starts like a prefcalc ledger."""
+    """Whether the regular file at ``path`` holds a prefcalc ledger, decided by parsing it.
+
+    A ledger is a JSON object with a ``"schema"`` key, wherever the key sits (a ledger
+    rewritten with sorted keys puts it after the deals, far past any prefix). A file that
+    does not start like a JSON object is not one; one that does is read up to
+    :data:`MAX_LEDGER` (the ledger reader's cap) and parsed. A JSON object too big to
+    check, or one that no longer parses but names a ``"schema"`` (a hand edit that broke
+    it), counts as a ledger: refusing an export costs a file name, overwriting a ledger
+    costs the night.
+    """
     try:
         fd = os.open(path, os.O_RDONLY | _O_NONBLOCK | _O_NOCTTY | _O_CLOEXEC | _O_BINARY)
     except OSError:
@@ -425,7 +458,29 @@ def _holds_a_ledger(path: Path) -> bool:
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             return False
-        head = handle.read(4096)
-    if head.startswith(BOM):
-        head = head[len(BOM) :]
-    return head.lstrip().startswith(b"{") and b'"schema"' in head
+        try:
+            data = handle.read(4096)
+            if _json_start(data) not in (b"{", b""):
+                return False  # a workbook, a PDF, a picture: read no further
+            data += handle.read(max(0, MAX_LEDGER + 1 - len(data)))
+        except OSError:
+            return False
+    if _json_start(data) != b"{":
+        return False
+    if len(data) > MAX_LEDGER:
+        return True
+    try:
+        parsed = json.loads(data[len(BOM) :] if data.startswith(BOM) else data)
+    except (ValueError, RecursionError):
+        return b'"schema"' in data
+    return isinstance(parsed, dict) and "schema" in parsed
+
+
+def _json_start(data: bytes) -> bytes:
+    """The first byte of ``data`` after a byte-order mark and JSON whitespace (b"" if none)."""
+    found = _JSON_SPACE.match(data, len(BOM) if data.startswith(BOM) else 0)
+    end = found.end() if found is not None else 0
+    return data[end : end + 1]
+
+
+_JSON_SPACE = re.compile(rb"[ \t\r\n]*")

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from prefcalc import api
 from prefcalc import ledger as ledger_io
-from prefcalc.errors import LedgerError, PrefcalcError
+from prefcalc.errors import LedgerError, PrefcalcError, shown
 
 
 class SavedGame(NamedTuple):
@@ -62,14 +62,14 @@ def find(name: str) -> Path:
     """A game by file path, by its number in ``prefcalc games``, or by a word of its file
     name or its players' names (it must pick one game)."""
     path = Path(name)
-    if path.suffix == ".json" or path.exists() or "/" in name:
+    if path.suffix == ".json" or _exists(path) or "/" in name:
         return path
     games = saved_games()
-    if name.isdigit():
+    if name.isdecimal():
         for g in games:
-            if g.number == int(name):
+            if len(name) <= 18 and g.number == int(name):
                 return g.path
-        raise LedgerError(f"there is no game {name} (prefcalc games lists {len(games)})")
+        raise LedgerError(f"there is no game {shown(name)} (prefcalc games lists {len(games)})")
     folded = name.casefold()
     hits = [
         g
@@ -79,6 +79,15 @@ def find(name: str) -> Path:
     if len(hits) == 1:
         return hits[0].path
     if not hits:
-        raise LedgerError(f"no saved game matches '{name}' (prefcalc games lists them)")
+        raise LedgerError(f"no saved game matches '{shown(name)}' (prefcalc games lists them)")
     numbers = ", ".join(str(g.number) for g in hits)
-    raise LedgerError(f"'{name}' matches games {numbers}: use the number or the file")
+    raise LedgerError(f"'{shown(name)}' matches games {numbers}: use the number or the file")
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` exists; a name the system cannot even look up (too long, a NUL)
+    does not."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False

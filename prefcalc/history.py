@@ -18,8 +18,10 @@ Decisions (README, "Club history"):
 The cache (:class:`Cache`) is an SQLite file in the data folder holding each ledger's
 summary keyed by its path, size, modification time and BLAKE2 digest: the ledger is read
 and hashed every time (cheap), and only a ledger whose bytes changed is validated and
-scored again. The cache is never needed for correctness: when it is missing, corrupt,
-locked or not writable, everything is computed from the ledgers.
+scored again. The cache is never needed for correctness: when it is missing or corrupt,
+everything is computed from the ledgers; when it cannot be used (locked, read-only, a
+folder, a FIFO or a link where it should be: never opened), the same, with a one-line
+warning saying so.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import os
 import sqlite3
 import stat
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from fractions import Fraction
 from pathlib import Path
@@ -288,36 +290,70 @@ class Cache:
         self.db: sqlite3.Connection | None = None
         self.pending: list[tuple[str, int, int, str, str | None, str | None]] = []
         self.gone: list[str] = []
+        self.problem: str | None = None  # why the cache was not used (a one-line warning)
         if path is not None:
             self._open(path)
 
+    def _give_up(self, why: str, what: str = "cannot be used ({}); every ledger was read") -> None:
+        """Stop using the cache and say why (once): the history goes on without it."""
+        if self.problem is None and self.path is not None:
+            self.problem = f"{_where(str(self.path))}: the history cache {what.format(why)}"
+        self.close()
+
     def _open(self, path: Path) -> None:
+        """Open the cache with the ledger's care: only a writable regular file (or none yet)
+        is handed to SQLite; a link, a FIFO, a folder or a read-only file is left alone."""
         try:
             st = os.lstat(path)
         except FileNotFoundError:
             st = None
-        except OSError:
+        except OSError as exc:
+            self._give_up(str(exc.strerror or exc))
             return
         if st is not None and not stat.S_ISREG(st.st_mode):
-            return  # a link, a FIFO or a folder where the cache should be: never touch it
+            self._give_up(f"it is {files.kind_of(st.st_mode)}")  # never opened
+            return
+        if st is not None and not st.st_mode & 0o222:
+            self._give_up("it is read-only")
+            return
+        for side in _SQLITE_SIDE_FILES:  # SQLite would open these, and read a FIFO forever
+            try:
+                mode = os.lstat(path.with_name(path.name + side)).st_mode
+            except OSError:
+                continue
+            if not stat.S_ISREG(mode):
+                self._give_up(f"its {side[1:]} file {path.name}{side} is {files.kind_of(mode)}")
+                return
         for attempt in range(2):
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 db = sqlite3.connect(path, timeout=2, isolation_level=None)
+            except (OSError, sqlite3.Error) as exc:
+                self._give_up(_reason(exc))
+                return
+            try:
                 self._prepare(db)
                 self.db = db
                 return
-            except sqlite3.DatabaseError:
+            except sqlite3.OperationalError as exc:  # locked, read-only, cannot open...
+                db.close()
+                self._give_up(_reason(exc))
+                return
+            except sqlite3.DatabaseError as exc:
                 # not a database (or a broken one): it is only a cache, start it afresh
+                db.close()
                 if attempt == 0:
                     try:
-                        db.close()
                         path.unlink(missing_ok=True)
-                    except (OSError, sqlite3.Error, UnboundLocalError):
+                    except OSError as gone:
+                        self._give_up(_reason(gone))
                         return
                     continue
+                self._give_up(_reason(exc))
                 return
-            except (OSError, sqlite3.Error):
+            except sqlite3.Error as exc:
+                db.close()
+                self._give_up(_reason(exc))
                 return
 
     @staticmethod
@@ -352,8 +388,8 @@ class Cache:
                     "SELECT path, size, mtime_ns, digest, summary, error FROM ledgers"
                 )
             }
-        except sqlite3.Error:
-            self.close()
+        except sqlite3.Error as exc:
+            self._give_up(_reason(exc))
             return {}
 
     def put(
@@ -381,9 +417,10 @@ class Cache:
             )
             self.db.executemany("DELETE FROM ledgers WHERE path = ?", [(p,) for p in self.gone])
             self.db.execute("COMMIT")
-        except sqlite3.Error:
+        except sqlite3.Error as exc:
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("ROLLBACK")
+            self._give_up(_reason(exc), "was not updated ({})")
         self.pending = []
         self.gone = []
 
@@ -392,6 +429,14 @@ class Cache:
             with contextlib.suppress(sqlite3.Error):
                 self.db.close()
         self.db = None
+
+
+_SQLITE_SIDE_FILES = ("-journal", "-wal", "-shm")
+
+
+def _reason(exc: BaseException) -> str:
+    """Why the cache failed, in a few words (an OSError's text, SQLite's message)."""
+    return str(getattr(exc, "strerror", None) or exc or type(exc).__name__)
 
 
 def cache_path() -> Path:
@@ -470,10 +515,18 @@ def _walk(folder: Path) -> Iterator[tuple[Path, str | None]]:
 
 def read_nights(paths: Sequence[Path], cache: Cache | None = None) -> tuple[list[Night], list[str]]:
     """Every ledger among ``paths`` summarised (through ``cache`` when it has it), and a
-    warning for every file that is skipped."""
+    warning for every file that is skipped.
+
+    A night is counted once however many byte-identical copies of its ledger there are
+    (``g.json`` and ``g (copy).json``): it is shown under the shortest of their names and a
+    warning names the copies. A game whose date cannot be placed in time (``0001-01-01``
+    without an offset, on a computer east of Greenwich) is skipped with a warning.
+    """
     nights: list[Night] = []
     warnings: list[str] = []
     known = cache.rows() if cache is not None else {}
+    copies: dict[str, list[str]] = {}  # digest -> the files with those bytes, in order
+    counted: dict[str, int] = {}  # digest -> its night's place in ``nights``
     for path in paths:
         key = str(path)
         try:
@@ -486,26 +539,29 @@ def read_nights(paths: Sequence[Path], cache: Cache | None = None) -> tuple[list
             warnings.append(f"{_where(key)}: skipped, {exc.message}")
             continue
         digest = hashlib.blake2b(raw, digest_size=16).hexdigest()
-        row = known.get(key)
-        if row is not None and row[:3] == (len(raw), st.st_mtime_ns, digest):
-            summary, error = row[3], row[4]
-            if error is not None:
-                warnings.append(error)
-                continue
-            if summary is not None:
-                try:
-                    nights.append(night_from_json(json.loads(summary), key))
-                    continue
-                except (ValueError, KeyError, TypeError, IndexError, AttributeError):
-                    pass  # a damaged row: read the ledger
-        night, error = _read(raw, key)
-        if cache is not None:
-            text = None if night is None else json.dumps(night_to_json(night), ensure_ascii=False)
-            cache.put(key, len(raw), st.st_mtime_ns, digest, text, error)
-        if night is None:
+        if digest in copies:
+            copies[digest].append(key)
+            continue
+        copies[digest] = [key]
+        night, error = _night(raw, key, st, digest, known, cache)
+        if night is not None:
+            error = _unplaced(night)
+        if night is None or error is not None:
             warnings.append(error or f"{_where(key)}: skipped")
-        else:
-            nights.append(night)
+            continue
+        counted[digest] = len(nights)
+        nights.append(night)
+    for digest, same in copies.items():
+        if len(same) < 2:
+            continue
+        shown_as = min(same, key=len)
+        if digest in counted:
+            night = nights[counted[digest]]
+            nights[counted[digest]] = replace(night, file=shown_as)
+        others = ", ".join(_where(k) for k in same if k != shown_as)
+        warnings.append(
+            f"{_where(shown_as)}: the same file byte for byte as {others}: counted once"
+        )
     if cache is not None:
         seen = {str(p) for p in paths}
         cache.forget([p for p in known if p not in seen and not os.path.lexists(p)])
@@ -513,9 +569,49 @@ def read_nights(paths: Sequence[Path], cache: Cache | None = None) -> tuple[list
     return nights, warnings
 
 
+def _night(
+    raw: bytes,
+    key: str,
+    st: os.stat_result,
+    digest: str,
+    known: dict[str, tuple[int, int, str, str | None, str | None]],
+    cache: Cache | None,
+) -> tuple[Night | None, str | None]:
+    """The night of the ledger ``raw`` read at ``key``: from the cache when it holds these
+    bytes, else read and scored (and handed to the cache)."""
+    row = known.get(key)
+    if row is not None and row[:3] == (len(raw), st.st_mtime_ns, digest):
+        summary, error = row[3], row[4]
+        if error is not None:
+            return None, error
+        if summary is not None:
+            try:
+                return night_from_json(json.loads(summary), key), None
+            except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+                pass  # a damaged row: read the ledger
+    night, error = _read(raw, key)
+    if cache is not None:
+        text = None if night is None else json.dumps(night_to_json(night), ensure_ascii=False)
+        cache.put(key, len(raw), st.st_mtime_ns, digest, text, error)
+    return night, error
+
+
+def _unplaced(night: Night) -> str | None:
+    """Why the night's date cannot be put in order with the others, or None if it can."""
+    try:
+        _order(night)
+    except (ValueError, OverflowError, OSError) as exc:
+        return (
+            f"{_where(night.file)}: skipped, its date '{shown(night.date)}' cannot be placed "
+            f"in time ({exc})"
+        )
+    return None
+
+
 def _where(path: str) -> str:
-    """A path in a warning: whole, control characters escaped."""
-    return shown(path, 4096)
+    """A path in a warning, control characters escaped: whole unless it is so long that the
+    one-line warning would lose the words after it."""
+    return shown(path, 300)
 
 
 def _read(raw: bytes, key: str) -> tuple[Night | None, str | None]:
@@ -657,6 +753,8 @@ def collect(
         if cache is not None:
             cache.close()
     warnings += skipped
+    if cache is not None and cache.problem is not None:
+        warnings.append(cache.problem)
     if since is not None:
         nights = [n for n in nights if (d := n.day) is not None and d >= since]
     nights.sort(key=_order)

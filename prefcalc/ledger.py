@@ -430,10 +430,14 @@ def update(
     path: Path,
     change: Callable[[Game], Game],
     then: Callable[[Path, Game, Game], None] | None = None,
+    first: Callable[[Path, Game, Game], None] | None = None,
 ) -> tuple[Game, Game]:
     """Load, change and save the game under the lock; return ``(before, after)``.
 
     If ``change`` raises, nothing is written and the file stays byte for byte as it was.
+    ``first(real_path, before, after)`` runs before the ledger is written, once the ledger
+    is known to be writable: a side file that keeps data the write removes (what undo keeps
+    for redo) is written there, so when it cannot be written nothing has changed.
     ``then(real_path, before, after)`` runs after the write, still under the lock.
     A symbolic link is resolved once: the lock, the temporary file and the rename all
     happen beside the real file, so the link keeps pointing at the game.
@@ -443,6 +447,9 @@ def update(
         before = _cached_load(real, str(path))
         _remove_stale_temporaries(real)
         after = change(before)
+        if first is not None:
+            files.check_writable_target(real, "the ledger", str(path))
+            first(real, before, after)
         if after is not before:
             text = game_to_json_text(after)
             write_atomic(real, text, "the ledger")
@@ -470,7 +477,9 @@ def _digest(game: Game) -> str:
 
 def read_redo(real: Path) -> list[dict[str, str]]:
     """The redo stack (oldest first): each item the ledger text before an undo and the
-    digest of the game the undo left. A missing or unreadable file is an empty stack."""
+    digest of the game the undo left. A missing or unreadable file is an empty stack; a
+    folder, a FIFO or a device there is refused (never opened): undo would lose the deal."""
+    files.check_regular_if_exists(redo_path(real), "the redo file", LedgerError)
     try:
         raw = files.read_regular(
             redo_path(real), "the redo file", files.MAX_LEDGER * 4, LedgerError
@@ -492,14 +501,19 @@ def push_redo(real: Path, before: Game, after: Game) -> None:
     write_atomic(redo_path(real), json.dumps(stack[-REDO_LEVELS:]), "the redo file")
 
 
-def pop_redo(real: Path, current: Game) -> Game | None:
-    """The game before the last undo, if ``current`` is still what that undo left."""
+def peek_redo(real: Path, current: Game) -> tuple[Game, list[dict[str, str]]] | None:
+    """The game before the last undo, if ``current`` is still what that undo left, and the
+    stack without it (for :func:`drop_redo`, once the deal is back in the ledger)."""
     stack = read_redo(real)
     if not stack or stack[-1]["after"] != _digest(current):
         return None
     top = stack.pop()
-    write_atomic(redo_path(real), json.dumps(stack), "the redo file")
-    return game_from_bytes(top["before"].encode(), str(redo_path(real)))
+    return game_from_bytes(top["before"].encode(), str(redo_path(real))), stack
+
+
+def drop_redo(real: Path, rest: list[dict[str, str]]) -> None:
+    """Keep only ``rest`` of the redo stack (the deal on top of it was put back)."""
+    write_atomic(redo_path(real), json.dumps(rest), "the redo file")
 
 
 # --- the loaded game, kept between calls -----------------------------------------------------
