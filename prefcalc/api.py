@@ -144,15 +144,15 @@ def record(
     *,
     dealer: str | None = None,
     force: bool = False,
-    repeat: bool = False,
     time: str | None = None,
 ) -> Game:
     """The game with ``deal`` appended, after every check the CLI applies.
 
     ``dealer`` defaults to the next dealer clockwise. A deal the rules refuse in its place
     (below the exit level after all-passes, after the game finished) raises unless ``force``,
-    which records it marked as forced. The same deal as the last one raises
-    :class:`RepeatedDeal` unless ``repeat`` (or ``force``) says it really happened twice.
+    which records it marked as forced. The same deal as the last one is legal (two
+    all-pass deals with the same tricks happen) and recorded like any other:
+    :func:`repeats` tells a front end to mention it.
     """
     conv = rules(game)
     next_dealer = _dealer(game, dealer, game.next_dealer)
@@ -164,25 +164,28 @@ def record(
     who = None if isinstance(parsed, Adjustment | SetTerm) else next_dealer
     check_deal(game, parsed, who, conv.half_whist)
     _check_rules(conv, parsed)
-    if not (force or repeat) and game.entries and _same(game.entries[-1], parsed, who):
-        raise RepeatedDeal(len(game.entries))
     entries = (*game.entries, Entry(parsed, who, time or ledger.now()))
     return _checked(game, conv, entries, force, first=len(entries))
 
 
-class RepeatedDeal(DealError):
-    """The deal is the same as the last one recorded: typed twice by mistake? The front end
-    asks for a confirmation and records it again with ``repeat=True`` (or ``force=True``)."""
+def repeats(game: Game, number: int) -> int | None:
+    """The number of the deal that deal ``number`` (1-based) repeats, when it is the same
+    contract, misère or all-pass (same players, same tricks) as the entry just before it;
+    else None. Such a deal is legal and recorded: the front ends only say so in one line
+    (it may have been typed twice, and ``undo`` is one word away)."""
+    if not 2 <= number <= len(game.entries):
+        return None
+    deal = game.entries[number - 1].deal
+    if isinstance(deal, Adjustment | SetTerm | Join):
+        return None
+    return number - 1 if game.entries[number - 2].deal == deal else None
 
-    def __init__(self, number: int) -> None:
-        super().__init__(f"this is the same deal as deal {number}; add --force to record it again")
-        self.number = number
 
-
-def _same(last: Entry, deal: Deal, dealer: str | None) -> bool:
-    """Whether ``deal`` repeats ``last`` (a contract, misère or all-pass with the same
-    players and tricks; the dealer always differs, so only the deal is compared)."""
-    return not isinstance(deal, Adjustment | SetTerm) and last.deal == deal
+def repeat_note(game: Game, number: int) -> str | None:
+    """The one line a front end prints after recording deal ``number`` when it repeats the
+    deal before it (see :func:`repeats`), else None."""
+    same = repeats(game, number)
+    return None if same is None else f"same as deal {same} — undo if it was typed twice"
 
 
 def insert(
@@ -519,7 +522,6 @@ __all__ = [
     "Method",
     "Options",
     "PrefcalcError",
-    "RepeatedDeal",
     "Rounding",
     "check_number",
     "delete",
@@ -532,6 +534,8 @@ __all__ = [
     "record",
     "redo",
     "redo_file",
+    "repeat_note",
+    "repeats",
     "rules",
     "save",
     "set_term",

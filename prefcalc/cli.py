@@ -172,6 +172,9 @@ def _record(file: Path | None, deal: api.DealInput, dealer: str | None, force: b
         _no_options(deal)
     game = api.update(_path(file), lambda g: api.record(g, deal, dealer=dealer, force=force))
     _show_recorded(game, len(game.entries))
+    note = api.repeat_note(game, len(game.entries))
+    if note:
+        out(note)
 
 
 def _show_recorded(game: Game, number: int) -> None:

@@ -82,11 +82,9 @@ class Session:
         self,
         path: Path,
         out: Callable[[str], None],
-        ask: Callable[[str], str | None],
     ) -> None:
         self.path = path
         self.out = out
-        self.ask = ask  # a yes/no question; None when there is no answer (end of input)
 
     # --- state ---------------------------------------------------------------------------
 
@@ -204,15 +202,11 @@ class Session:
 
     def _record(self, words: list[str]) -> None:
         deal, dealer, force = self._deal(words)
-        try:
-            game = api.update(self.path, lambda g: api.record(g, deal, dealer=dealer, force=force))
-        except api.RepeatedDeal as exc:
-            answer = self.ask(f"the same deal as deal {exc.number}: record it again? [y/N] ")
-            if not _yes(answer):
-                self.out("not recorded")
-                return
-            game = api.update(self.path, lambda g: api.record(g, deal, dealer=dealer, repeat=True))
+        game = api.update(self.path, lambda g: api.record(g, deal, dealer=dealer, force=force))
         self._after(game, len(game.entries))
+        note = api.repeat_note(game, len(game.entries))
+        if note:
+            self.out(note)
 
     def _deal(self, words: list[str]) -> tuple[list[str], str | None, bool]:
         """The deal's words in the notation, and its ``--dealer`` and ``--force``."""
@@ -319,10 +313,6 @@ def _suggest(word: str, choices: Sequence[str]) -> str:
     return f" (did you mean {close[0]}?)" if close else ""
 
 
-def _yes(answer: str | None) -> bool:
-    return answer is not None and answer.strip().lower() in ("y", "yes", "д", "да")
-
-
 # --- running ---------------------------------------------------------------------------------
 
 
@@ -351,7 +341,7 @@ def run_lines(path: Path, lines: TextIO, out: TextIO, err: TextIO) -> int:
         count += answer is not None
         return answer
 
-    session = Session(path, say, ask)
+    session = Session(path, say)
     for line in source:
         count += 1
         try:
@@ -404,7 +394,7 @@ def _terminal(path: Path) -> int:  # pragma: no cover - exercised by the pseudo-
         except (EOFError, KeyboardInterrupt):
             return None
 
-    session = Session(path, say, ask)
+    session = Session(path, say)
     say(f"prefcalc play: {path} (help for the commands, quit or Ctrl-D to leave)")
     while True:
         try:

@@ -1,5 +1,5 @@
 """``prefcalc play`` reading its lines from stdin (not a terminal): every command, a refused
-line, the confirmation of a repeated deal, and the ledger written line by line."""
+line, the note on a repeated deal, and the ledger written line by line."""
 
 from __future__ import annotations
 
@@ -105,15 +105,15 @@ def test_a_refused_line_prints_one_error_and_the_session_goes_on(tmp_path: Path)
     assert len(api.load(path).entries) == 1
 
 
-def test_the_same_deal_twice_asks_first(tmp_path: Path) -> None:
+def test_the_same_deal_twice_is_recorded_with_a_note_and_no_question(tmp_path: Path) -> None:
     path = _new(tmp_path)
     deal = "passes Anna=2 Boris=5 Vera=3\n"
-    result = _play(tmp_path, path, deal + deal + "n\n" + deal + "y\n" + deal)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.count("the same deal as deal 1: record it again? [y/N]") == 2
-    assert "not recorded" in result.stdout
-    assert "the same deal as deal 2: record it again? [y/N]" in result.stdout  # no answer: no
-    assert len(api.load(path).entries) == 2
+    result = _play(tmp_path, path, deal + deal + "m a 0\n" + deal)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert "record it again" not in result.stdout  # no question read from the stream
+    notes = [line for line in result.stdout.splitlines() if line.startswith("same as deal")]
+    assert notes == ["same as deal 1 — undo if it was typed twice"]
+    assert len(api.load(path).entries) == 4  # every line is a deal, none eaten as an answer
 
 
 def test_undo_redo_insert_edit_delete_set(tmp_path: Path) -> None:
