@@ -178,7 +178,18 @@ def repeats(game: Game, number: int) -> int | None:
     deal = game.entries[number - 1].deal
     if isinstance(deal, Adjustment | SetTerm | Join):
         return None
-    return number - 1 if game.entries[number - 2].deal == deal else None
+    return number - 1 if _same(game.entries[number - 2].deal, deal) else None
+
+
+def _same(one: Deal, other: Deal) -> bool:
+    """Whether two deals are the same (an all-pass deal whatever order its tricks were
+    typed in)."""
+    if isinstance(one, AllPass) and isinstance(other, AllPass):
+        return (sorted(one.tricks), sorted(one.blind)) == (
+            sorted(other.tricks),
+            sorted(other.blind),
+        )
+    return one == other
 
 
 def repeat_note(game: Game, number: int) -> str | None:
@@ -217,8 +228,27 @@ def insert(
     who = None if isinstance(parsed, Adjustment | SetTerm) else dealer
     check_deal(head, parsed, who, conv.half_whist)
     _check_rules(conv, parsed)
-    entries = [*head.entries, Entry(parsed, who, time or ledger.now())]
-    for k, old in enumerate(game.entries[number - 1 :], number + 1):
+    head_entries = (*head.entries, Entry(parsed, who, time or ledger.now()))
+    later = game.entries[number - 1 :]
+    entries = _rederived(game, conv, head_entries, later, number + 1, "insert")
+    return _checked(game, conv, entries, force, first=number)
+
+
+def _rederived(
+    game: Game,
+    conv: Convention,
+    head: tuple[Entry, ...],
+    later: tuple[Entry, ...],
+    first: int,
+    verb: str,
+) -> tuple[Entry, ...]:
+    """``head`` followed by ``later`` (numbered from ``first``) with the dealers of
+    ``later`` re-derived: each deal is dealt by the player after the one before it, so the
+    next dealer is right again after an insert or a delete. A later deal that no longer fits
+    (in a 4- or 5-player game its declarer or a defender would now sit out) is refused
+    with its number (``verb`` names the change)."""
+    entries = list(head)
+    for k, old in enumerate(later, first):
         if old.dealer is None:
             entries.append(old)
             continue
@@ -228,10 +258,10 @@ def insert(
             check_deal(game, old.deal, rederived, conv.half_whist, seating(so_far))
         except DealError as exc:
             raise DealError(
-                f"after the insert, deal {k} would be dealt by {rederived}: {exc.message}"
+                f"after the {verb}, deal {k} would be dealt by {rederived}: {exc.message}"
             ) from None
         entries.append(old._replace(dealer=rederived))
-    return _checked(game, conv, tuple(entries), force, first=number)
+    return tuple(entries)
 
 
 def redo(game: Game, entry: Entry) -> Game:
@@ -290,12 +320,17 @@ def edit(
 
 
 def delete(game: Game, number: int, *, force: bool = False) -> Game:
-    """The game without deal ``number`` (1-based); the later deals are re-scored."""
+    """The game without deal ``number`` (1-based); the later deals are re-scored. Their
+    dealers are re-derived as after :func:`insert` (the deleted deal never happened, so the
+    rotation goes on from the deal before it); a later deal that no longer fits is refused
+    with its number as the scorekeeper sees it (before the delete)."""
     check_number(game, number)
     conv = rules(game)
-    entries = game.entries[: number - 1] + game.entries[number:]
+    head = game.entries[: number - 1]
+    later = game.entries[number:]
     try:
-        check_entries(game._replace(entries=entries), conv.half_whist, first=number, shift=1)
+        check_entries(game._replace(entries=head + later), conv.half_whist, first=number, shift=1)
+        entries = _rederived(game, conv, head, later, number + 1, "delete")
     except DealError as exc:
         raise DealError(f"deal {number} cannot be deleted: {exc}") from None
     return _checked(game, conv, entries, force, before=_renumbered(sheet(game), number))

