@@ -26,7 +26,7 @@ from prefcalc.amounts import Amount
 from prefcalc.conventions import parse_overrides
 from prefcalc.errors import DealError, PrefcalcError, one_line
 from prefcalc.files import check_output
-from prefcalc.model import Entry, Game, check_name, seating
+from prefcalc.model import Entry, Game, check_name, deal_count, seating
 from prefcalc.notation import NOTATION_FLAGS
 from prefcalc.scoring import Sheet
 from prefcalc.settlement import Settlement
@@ -575,7 +575,7 @@ def settle(
         out(json.dumps(settlement_json(result), ensure_ascii=False, indent=2))
     else:
         if not sheet.finished:
-            out(f"(provisional: the game is not finished, {len(game_.entries)} deals recorded)")
+            out(f"(provisional: the game is not finished, {deal_count(game_)} deals recorded)")
         out(settlement_text(result))
 
 
@@ -675,7 +675,7 @@ def use(
     file = find(name)
     game_ = api.load(file)
     ledger_io.set_current(file)
-    out(f"current game: {file} ({', '.join(seating(game_))}, {len(game_.entries)} deals)")
+    out(f"current game: {file} ({', '.join(seating(game_))}, {deal_count(game_)} deals)")
 
 
 @app.command()
@@ -695,7 +695,7 @@ def examples() -> None:
     for path in sorted(bundled("examples").glob("*.json")):
         game_ = api.load(path)
         conv = api.rules(game_)
-        out(f"{path}  ({conv.name}, {', '.join(game_.players)}, {len(game_.entries)} deals)")
+        out(f"{path}  ({conv.name}, {', '.join(seating(game_))}, {deal_count(game_)} deals)")
 
 
 class SchemaKind(StrEnum):

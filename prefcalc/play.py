@@ -23,7 +23,7 @@ from typing import TextIO
 
 from prefcalc import api
 from prefcalc.errors import NotationError, PrefcalcError, one_line
-from prefcalc.model import Entry, Game, seating
+from prefcalc.model import Entry, Game, deal_count, seating
 from prefcalc.notation import NOTATION_FLAGS, kind_of, resolve_player
 
 COMMANDS = (
@@ -179,7 +179,7 @@ class Session:
                 )
         game = self.game
         if not api.sheet(game).finished:
-            self.out(f"(provisional: the game is not finished, {len(game.entries)} deals)")
+            self.out(f"(provisional: the game is not finished, {deal_count(game)} deals)")
         self.out(settlement_text(api.settle(game, method, rounding)))
 
     def _explain(self, rest: Sequence[str]) -> None:

@@ -105,3 +105,52 @@ def test_the_same_deal_twice_in_the_cli_is_recorded_with_a_note(tmp_path: Path) 
     assert "recorded as deal 2" in second
     assert second.rstrip().splitlines()[-1] == "same as deal 1 — undo if it was typed twice"
     assert len(api.load(path).entries) == 2
+
+
+# --- deal counts leave out set and join ------------------------------------------------------
+
+
+def _night_with_terms(tmp_path: Path) -> Path:
+    """Two deals, a change of target and a late arrival: 4 entries, 2 deals."""
+    games = tmp_path / "data" / "prefcalc" / "games"
+    games.mkdir(parents=True)
+    path = games / "night.json"
+    assert invoke(["new", *P3, "--file", str(path)], tmp_path).returncode == 0
+    _ok(tmp_path, path, "misere", "Anna", "0")
+    _ok(tmp_path, path, "set", "target=30")
+    _ok(tmp_path, path, "join", "Gleb")
+    _ok(tmp_path, path, "misere", "Vera", "0")  # Boris deals and sits out
+    return path
+
+
+def test_deal_count_leaves_out_set_and_join() -> None:
+    from prefcalc.model import deal_count
+
+    g = api.new_game(list(P3), "sochi", 20)
+    assert deal_count(g) == 0
+    g = api.set_term(api.record(g, "misere Anna 0"), "target=30")
+    g = api.record(api.join(g, "Gleb"), "passes Anna=3 Vera=3 Gleb=4")
+    assert len(g.entries) == 4 and deal_count(g) == 2
+
+
+def test_every_shown_count_of_deals_leaves_out_set_and_join(tmp_path: Path) -> None:
+    import json
+
+    from pypdf import PdfReader
+
+    path = _night_with_terms(tmp_path)
+    assert json.loads(_ok(tmp_path, path, "show", "--json"))["deals"] == 2
+    assert " · 2 deals · " in _ok(tmp_path, path, "show")
+    listing = invoke(["games"], tmp_path).stdout.splitlines()
+    assert "Anna, Boris, Vera, Gleb" in listing[1]  # the join shows in games
+    assert listing[1].split()[7] == "2", listing  # #, 4 names, date, time, deals
+    assert "(Anna, Boris, Vera, Gleb, 2 deals)" in invoke(["use", "night"], tmp_path).stdout
+    history = json.loads(invoke(["history", str(path.parent), "--json"], tmp_path).stdout)
+    assert history["games"][0]["deals"] == 2
+    assert "provisional, 2 deals so far" in _ok(tmp_path, path, "share")
+    pdf = tmp_path / "night.pdf"
+    _ok(tmp_path, path, "export", "pdf", "-o", str(pdf))
+    first = PdfReader(pdf).pages[0].extract_text() or ""
+    assert "2 deals, in progress" in " ".join(first.split()), first[:300]
+    result = _play(tmp_path, path, ["settle"])
+    assert "(provisional: the game is not finished, 2 deals)" in result.stdout
