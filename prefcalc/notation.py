@@ -195,12 +195,19 @@ def _bomb(flags: dict[str, str | bool]) -> int | None:
     return value
 
 
-def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
+def parse_game(
+    words: Sequence[str], players: Sequence[str], active: Sequence[str] | None = None
+) -> Contract:
+    """``Anna 7h 7 Boris:w Vera:p``. With three players holding cards (``active``, default
+    every player at a 3-player table), a defender left out passes: ``Anna 6s 6 Boris:w`` is
+    ``Anna 6s 6 Boris:w Vera:p``."""
     words, flags = split_flags(words, _GAME_FLAGS, "a contract")
     if len(players) == 2 and len(words) != 4:
         raise NotationError(
             "two players (Gusarik): a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE, e.g. Anna 6s 5 Boris:w"
         )
+    if len(players) != 2 and len(words) == 4:
+        words = [*words, *_implied_passer(words, players, active)]
     if len(players) != 2 and len(words) != 5:
         raise NotationError(
             "a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE DEFENDER:ROLE, e.g. Anna 7h 7 Boris:w Vera:p"
@@ -221,6 +228,23 @@ def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
         talon=_talon(flags),
         returned_by=_returner(flags, players),
     )
+
+
+def _implied_passer(
+    words: Sequence[str], players: Sequence[str], active: Sequence[str] | None
+) -> list[str]:
+    """``[NAME:p]`` for the one active player neither declaring nor named as a defender in
+    a contract written with one defender; ``[]`` when that is not exactly one player (the
+    caller then refuses the line as too short)."""
+    holding = players if active is None and len(players) == 3 else active
+    if not holding or len(holding) != 3:
+        return []
+    try:
+        named = {resolve_player(words[0], players), parse_defender(words[3], players).player}
+    except NotationError:
+        return []  # the full parse names the mistake
+    left = [p for p in holding if p not in named]
+    return [f"{left[0]}:p"] if len(left) == 1 else []
 
 
 def _talon(flags: dict[str, str | bool]) -> int | None:
@@ -444,7 +468,7 @@ def parse_words(
     kind = kind_of(words[0])
     rest = words[1:]
     if kind == "game":
-        return parse_game(rest, players)
+        return parse_game(rest, players, active)
     if kind == "misere":
         return parse_misere(rest, players)
     if kind == "passes":

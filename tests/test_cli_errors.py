@@ -240,7 +240,7 @@ CASES = [
         "sochi",
         20,
         [],
-        ["game", "Anna", "6s", "6", "Boris:w"],
+        ["game", "Anna", "6s", "6"],
         "DECLARER CONTRACT TRICKS",
     ),
     (

@@ -90,7 +90,7 @@ def test_every_accepted_line_is_in_the_ledger_at_once(tmp_path: Path) -> None:
 
 def test_a_refused_line_prints_one_error_and_the_session_goes_on(tmp_path: Path) -> None:
     path = _new(tmp_path)
-    lines = "game Anna 7h 7 Boris:w\nAnna 7x 7 b:w v:p\nsho\ngame a 7h 7 b:w v:p --dealr v\n"
+    lines = "game Anna 7h 7\nAnna 7x 7 b:w v:p\nsho\ngame a 7h 7 b:w v:p --dealr v\n"
     lines += "Anna 7h 7 Boris:w Vera:p\n"
     result = _play(tmp_path, path, lines)
     assert result.returncode == 0
@@ -172,7 +172,7 @@ def test_a_line_from_a_second_terminal_is_seen(tmp_path: Path) -> None:
     from prefcalc.play import Session
 
     said: list[str] = []
-    session = Session(path, said.append, lambda q: None)
+    session = Session(path, said.append)
     session.handle("a 7h 7 b:w v:p")
     api.update(path, lambda g: api.record(g, "misere Boris 0"))  # the other terminal
     assert session.prompt() == "[3 · Vera deals · ≥6] > "

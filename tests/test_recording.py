@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from prefcalc import api
-from prefcalc.errors import DealError
+from prefcalc.errors import DealError, PrefcalcError
 from tests.support import invoke
 
 P3 = ("Anna", "Boris", "Vera")
@@ -154,3 +154,42 @@ def test_every_shown_count_of_deals_leaves_out_set_and_join(tmp_path: Path) -> N
     assert "2 deals, in progress" in " ".join(first.split()), first[:300]
     result = _play(tmp_path, path, ["settle"])
     assert "(provisional: the game is not finished, 2 deals)" in result.stdout
+
+
+# --- the implied passer ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "line", "written"),
+    [
+        (("Аня", "Боря", "Вова"), "game а 6п 6 б:в", "game Аня 6s 6 Боря:w Вова:p"),
+        (P4, "game Boris 7h 7 Vera:w", "game Boris 7h 7 Vera:w Gleb:p"),  # Anna sits out
+        ((*P4, "Dima"), "game Vera 7h 7 Gleb:w", "game Vera 7h 7 Gleb:w Dima:p"),
+    ],
+    ids=["three", "four", "five"],
+)
+def test_the_defender_left_out_passes(players: tuple[str, ...], line: str, written: str) -> None:
+    from prefcalc.notation import describe
+
+    g = api.record(api.new_game(list(players), "sochi", 20), line)
+    assert describe(g.entries[0].deal) == written
+
+
+def test_a_contract_with_one_defender_is_still_refused_when_two_are_left_out() -> None:
+    g = api.new_game(list(P4), "sochi", 20)  # Anna deals and sits out: three hold cards
+    with pytest.raises(PrefcalcError, match="a contract needs DECLARER CONTRACT TRICKS"):
+        api.record(g, "game Boris 7h 7 Anna:w")  # Vera and Gleb both left out
+
+
+def test_the_implied_passer_in_the_cli_and_in_play(tmp_path: Path) -> None:
+    path = _new(tmp_path, "Аня", "Боря", "Вова")
+    out = _ok(tmp_path, path, "game", "а", "6п", "6", "б:в")
+    assert "Аня 6♠ took 6; Боря whist, Вова pass" in out
+    result = _play(tmp_path, path, ["б 7ч 7 в:в", "а 6п 6 б:в"])
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert "Боря 7♥ took 7; Вова whist, Аня pass" in result.stdout
+    assert [e.deal.defenders[-1].player for e in api.load(path).entries] == [  # type: ignore[union-attr]
+        "Вова",
+        "Аня",
+        "Вова",
+    ]
