@@ -216,6 +216,9 @@ def parse_game(
     level, suit = parse_contract(words[1])
     tricks = parse_tricks(words[2], "the declarer's tricks", allow_dash=True)
     defenders = tuple(parse_defender(w, players) for w in words[3:])
+    returned_by = _returner(flags, players)
+    if returned_by is None and len(defenders) == 2 and all(d.role == "p" for d in defenders):
+        tricks = _not_played(level, tricks)
     return Contract(
         declarer,
         level,
@@ -226,8 +229,18 @@ def parse_game(
         no_talon="--no-talon" in flags,
         bomb=_bomb(flags),
         talon=_talon(flags),
-        returned_by=_returner(flags, players),
+        returned_by=returned_by,
     )
+
+
+def _not_played(level: int, tricks: int | None) -> None:
+    """A game both defenders passed is not played: its tricks are written ``-``, or as the
+    contract itself (the declarer's own count, ``о 8б 8 л:п``), recorded as not played."""
+    if tricks is not None and tricks != level:
+        raise NotationError(
+            f"both defenders passed, so the game was not played: write its tricks as '-' "
+            f"(or {level}, the contract), not {tricks}"
+        )
 
 
 def _implied_passer(

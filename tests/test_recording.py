@@ -193,3 +193,36 @@ def test_the_implied_passer_in_the_cli_and_in_play(tmp_path: Path) -> None:
         "Аня",
         "Вова",
     ]
+
+
+# --- a game not played, typed with its tricks --------------------------------------------------
+
+
+def test_a_passed_game_typed_with_the_contract_as_its_tricks_is_not_played() -> None:
+    g = api.new_game(["Оля", "Лёва", "Петя"], "sochi", 20)
+    typed = api.record(g, "game о 8б 8 л:п п:п")
+    dashed = api.record(g, "game о 8б - л:п п:п")
+    assert typed.entries[0].deal == dashed.entries[0].deal
+    assert typed.entries[0].deal.tricks is None  # type: ignore[union-attr]
+    assert api.sheet(typed).pool == api.sheet(dashed).pool
+    with pytest.raises(
+        PrefcalcError, match=r"write its tricks as '-' \(or 8, the contract\), not 7"
+    ):
+        api.record(g, "game о 8б 7 л:п п:п")
+
+
+def test_a_passed_game_with_its_tricks_in_the_cli_and_in_play(tmp_path: Path) -> None:
+    path = _new(tmp_path, "Оля", "Лёва", "Петя")
+    out = _ok(tmp_path, path, "game", "о", "8б", "8", "л:п")  # Петя, left out, passes too
+    assert "recorded as deal 1" in out and "not played" in out
+    before = path.read_bytes()
+    refused = _cli(tmp_path, path, "game", "л", "8б", "9", "о:п", "п:п")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert "not 9" in refused.stderr and path.read_bytes() == before
+    result = _play(tmp_path, path, ["л 8б 8 о:п", "л 8б 6 о:п", "misere Петя 0"])
+    assert result.stderr.splitlines() == [
+        "prefcalc: error: line 2: both defenders passed, so the game was not played: write its "
+        "tricks as '-' (or 8, the contract), not 6"
+    ]
+    # the refused line changed nothing, so every later deal has its right dealer
+    assert [e.dealer for e in api.load(path).entries] == ["Оля", "Лёва", "Петя"]
