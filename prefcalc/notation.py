@@ -218,7 +218,8 @@ def parse_game(
     defenders = tuple(parse_defender(w, players) for w in words[3:])
     returned_by = _returner(flags, players)
     if returned_by is None and len(defenders) == 2 and all(d.role == "p" for d in defenders):
-        tricks = _not_played(level, tricks)
+        _check_not_played(level, tricks)
+        tricks = None
     return Contract(
         declarer,
         level,
@@ -233,7 +234,7 @@ def parse_game(
     )
 
 
-def _not_played(level: int, tricks: int | None) -> None:
+def _check_not_played(level: int, tricks: int | None) -> None:
     """A game both defenders passed is not played: its tricks are written ``-``, or as the
     contract itself (the declarer's own count, ``о 8б 8 л:п``), recorded as not played."""
     if tricks is not None and tricks != level:
