@@ -226,3 +226,37 @@ def test_a_passed_game_with_its_tricks_in_the_cli_and_in_play(tmp_path: Path) ->
     ]
     # the refused line changed nothing, so every later deal has its right dealer
     assert [e.dealer for e in api.load(path).entries] == ["Оля", "Лёва", "Петя"]
+
+
+# --- a price too large --------------------------------------------------------------------------
+
+HUGE = "123456789012345678901234567890"
+
+
+@pytest.mark.parametrize(
+    ("args", "phrase"),
+    [
+        (["--whist-price", HUGE], "between -1,000,000,000 and 1,000,000,000"),
+        (["--set", f"passes.prices={HUGE}"], "too large (at most 1,000,000)"),
+        (["--set", f"passes.prices=1,2,{HUGE}"], "too large (at most 1,000,000)"),
+    ],
+    ids=["whist price", "all-pass price", "third all-pass price"],
+)
+def test_a_thirty_digit_price_is_too_large_and_the_bound_named(
+    tmp_path: Path, args: list[str], phrase: str
+) -> None:
+    path = tmp_path / "g.json"
+    result = invoke(["new", *P3, *args, "--file", str(path)], tmp_path)
+    assert result.returncode == 2 and phrase in result.stderr, result.stderr
+    assert "whole number" not in result.stderr
+    assert result.stderr.count("\n") == 1 and not path.exists()
+
+
+def test_a_thirty_digit_price_mid_game_is_too_large(tmp_path: Path) -> None:
+    path = _new(tmp_path)
+    before = path.read_bytes()
+    result = _cli(tmp_path, path, "set", f"whist_price={HUGE}")
+    assert result.returncode == 2 and "between -1,000,000,000 and 1,000,000,000" in result.stderr
+    played = _play(tmp_path, path, [f"set whist_price={HUGE}"])
+    assert "between -1,000,000,000 and 1,000,000,000" in played.stderr
+    assert path.read_bytes() == before
