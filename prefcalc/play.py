@@ -23,7 +23,7 @@ from typing import TextIO
 
 from prefcalc import api
 from prefcalc.errors import NotationError, PrefcalcError, one_line
-from prefcalc.model import Entry, Game, deal_count, seating
+from prefcalc.model import Entry, Game, deal_count, seating, sitting_out
 from prefcalc.notation import NOTATION_FLAGS, kind_of, resolve_player
 
 COMMANDS = (
@@ -94,13 +94,19 @@ class Session:
 
     def prompt(self) -> str:
         """``[14 · Vera deals · ≥7] >``: the next deal's number, its dealer, the lowest
-        legal contract (or that the game is finished)."""
+        legal contract (or that the game is finished). At four players the dealer sits out
+        (``Vera deals, sits out``), at five the next player too (``Vera deals, sits out
+        with Gleb``): who holds no cards is what the model says (:func:`sitting_out`)."""
         game = self.game
         sheet = api.sheet(game)
         number = len(game.entries) + 1
         if sheet.finished:
             return f"[{number} · finished] > "
-        return f"[{number} · {sheet.next_dealer} deals · ≥{sheet.min_level}] > "
+        dealer = sheet.next_dealer
+        out = sitting_out(seating(game), dealer)
+        others = [p for p in out if p != dealer]
+        sits = (", sits out" + (f" with {' and '.join(others)}" if others else "")) if out else ""
+        return f"[{number} · {dealer} deals{sits} · ≥{sheet.min_level}] > "
 
     # --- one line ---------------------------------------------------------------------------
 

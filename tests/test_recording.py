@@ -260,3 +260,34 @@ def test_a_thirty_digit_price_mid_game_is_too_large(tmp_path: Path) -> None:
     played = _play(tmp_path, path, [f"set whist_price={HUGE}"])
     assert "between -1,000,000,000 and 1,000,000,000" in played.stderr
     assert path.read_bytes() == before
+
+
+# --- the prompt at a 4/5-player table --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "prompt"),
+    [
+        (P3, "[1 · Anna deals · ≥6] > "),
+        (P4, "[1 · Anna deals, sits out · ≥6] > "),
+        ((*P4, "Dima"), "[1 · Anna deals, sits out with Boris · ≥6] > "),
+    ],
+    ids=["three", "four", "five"],
+)
+def test_the_prompt_says_who_sits_out(
+    tmp_path: Path, players: tuple[str, ...], prompt: str
+) -> None:
+    from prefcalc.play import Session
+
+    path = tmp_path / "g.json"
+    api.save(api.new_game(list(players), "sochi", 20), path)
+    assert Session(path, print).prompt() == prompt
+
+
+def test_the_prompt_follows_a_join_to_five(tmp_path: Path) -> None:
+    from prefcalc.play import Session
+
+    path = tmp_path / "g.json"
+    g = api.record(api.new_game(list(P4), "sochi", 20), "misere Boris 0")  # Anna sat out
+    api.save(api.join(g, "Dima"), path)  # Dima sits after Gleb: Boris deals with Vera out
+    assert Session(path, print).prompt() == "[3 · Boris deals, sits out with Vera · ≥6] > "
