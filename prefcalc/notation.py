@@ -425,7 +425,7 @@ KINDS = ("game", "misere", "passes", "adjust", "join", "preference", "set")
 KIND_ALIASES: dict[str, str] = {
     "game": "game", "игра": "game",
     "misere": "misere", "мизер": "misere",
-    "passes": "passes", "распасы": "passes", "распас": "passes",
+    "passes": "passes", "распасы": "passes", "распас": "passes", "рас": "passes",
     "adjust": "adjust",
     "join": "join",
     "preference": "preference",

@@ -46,9 +46,13 @@ COMMANDS = (
     "quit",
 )
 
-SHORT_KINDS = {"m": "misere", "p": "passes"}
-"""``m`` and ``p`` always mean misère and passes: a player whose name starts with M or P is
-written with one more letter."""
+SHORT_KINDS = {
+    "m": "misere", "м": "misere",
+    "p": "passes", "р": "passes", "рас": "passes",
+}  # fmt: skip
+"""At the start of a line ``m``/``м`` always mean misère and ``p``/``р``/``рас`` passes
+(``мизер`` and ``распасы`` are deal kinds anyway): a player whose name starts with M, P, М
+or Р is written there with one more letter (``ма 7ч 7 п:в в:п`` for Маша)."""
 
 QUIT = frozenset({"quit", "exit", "q", "выход"})
 
@@ -65,7 +69,8 @@ A line is a deal or a command (names may be shortened to a unique prefix):
   set target=30, set whist_price=0.5   a change of terms, recorded like a deal
   show, log, explain N, settle [average] [whole]
   help, quit
-A deal takes --dealer NAME and --force. Russian works too: м 7ч 7 п:в в:п, мизер, распасы.
+A deal takes --dealer NAME and --force. Russian works too: маша 7ч 7 п:в в:п (a game),
+  м маша 0 | мизер маша 0, р 2 5 3 | рас 2 5 3 | распасы 2 5 3 (м, р: misère, passes)
 Suits s c d h nt (п т б ч бк); roles w wN p h (в вN п пв)."""
 
 DEAL_OPTIONS = ("--dealer", "--force")

@@ -150,7 +150,9 @@ def test_undo_redo_insert_edit_delete_set(tmp_path: Path) -> None:
 
 def test_russian_in_the_session(tmp_path: Path) -> None:
     path = _new(tmp_path, "Маша", "Петя", "Вова")
-    result = _play(tmp_path, path, "м 7ч 7 п:в в:п\nмизер п 0\nраспасы 2 5 3\nп 6бк - в:п м:пв\n")
+    # 'м' at the start of a line is a misère now (like 'm'): Маша is written 'ма' there
+    lines = "ма 7ч 7 п:в в:п\nмизер п 0\nраспасы 2 5 3\nп 6бк - в:п м:пв\nм ма 0\nр 2 5 3\n"
+    result = _play(tmp_path, path, lines + "рас 3 3 4\n")
     assert result.returncode == 0 and result.stderr == "", result.stderr
     game = api.load(path)
     assert [describe(e.deal) for e in game.entries] == [
@@ -158,6 +160,9 @@ def test_russian_in_the_session(tmp_path: Path) -> None:
         "misere Петя 0",
         "passes Маша=2 Петя=5 Вова=3",
         "game Петя 6nt - Вова:p Маша:h",
+        "misere Маша 0",
+        "passes Маша=2 Петя=5 Вова=3",
+        "passes Маша=3 Петя=3 Вова=4",
     ]
 
 

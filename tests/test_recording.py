@@ -291,3 +291,37 @@ def test_the_prompt_follows_a_join_to_five(tmp_path: Path) -> None:
     g = api.record(api.new_game(list(P4), "sochi", 20), "misere Boris 0")  # Anna sat out
     api.save(api.join(g, "Dima"), path)  # Dima sits after Gleb: Boris deals with Vera out
     assert Session(path, print).prompt() == "[3 · Boris deals, sits out with Vera · ≥6] > "
+
+
+# --- Russian short forms ----------------------------------------------------------------------
+
+
+def test_russian_short_forms_in_play_and_the_help_example_is_a_game(tmp_path: Path) -> None:
+    from prefcalc.play import HELP
+
+    path = _new(tmp_path, "Маша", "Петя", "Вова", "Рома")
+    example = next(line for line in HELP.splitlines() if "Russian" in line)
+    assert "маша 7ч 7 п:в в:п" in example and " м 7ч" not in example
+    lines = ["м п 0", "р 2 5 3", "рас 3 3 4", "мизер ма 0", "ро 6п 6 п:в", "м 7ч 7 п:в в:п"]
+    result = _play(tmp_path, path, lines)
+    from prefcalc.notation import describe
+
+    assert [describe(e.deal) for e in api.load(path).entries] == [
+        "misere Петя 0",  # Маша deals and sits out
+        "passes Маша=2 Вова=5 Рома=3",  # Петя deals: bare tricks in seating order
+        "passes Маша=3 Петя=3 Рома=4",
+        "misere Маша 0",  # Рома deals
+        "game Рома 6s 6 Петя:w Вова:p",  # Маша deals and sits out; Вова, left out, passes
+    ]
+    # 'м 7ч ...' is a misère now: the first word after it must be a player, not a contract
+    assert result.stderr.splitlines() == [
+        "prefcalc: error: line 6: a misère needs DECLARER TRICKS, e.g. misere Anna 0"
+    ]
+
+
+def test_russian_passes_word_in_the_cli(tmp_path: Path) -> None:
+    path = _new(tmp_path, "Маша", "Петя", "Вова")
+    out = _ok(tmp_path, path, "insert", "1", "рас", "2", "5", "3")
+    assert "all-pass: Маша 2, Петя 5, Вова 3" in out
+    out = _ok(tmp_path, path, "мизер", "ма", "0")
+    assert "Маша misère, took 0" in out
