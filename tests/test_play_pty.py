@@ -194,6 +194,25 @@ def test_tab_completes_contracts_and_roles(game: Path) -> None:
     assert api.load(game).entries[0].deal.level == 10  # type: ignore[union-attr]
 
 
+def test_tab_completes_the_russian_forms(tmp_path: Path) -> None:
+    path = tmp_path / "ru.json"
+    api.save(api.new_game(["Маша", "Петя", "Вова"], "sochi", 20), path)
+    t = _open(path)
+    try:
+        t.expect("[1 · Маша deals · ≥6] >")
+        t.type("мизе\t")  # a Russian command
+        t.expect("мизер")
+        t.line(" ма 0", "Маша misère, took 0", prompt="[2 · Петя deals · ≥6] >")
+        t.type("ма 10б\t")  # Cyrillic suits: 10б or 10бк
+        t.type("к - п:п\t")  # on a 10 no half-whist (пв): Петя:п is the only role
+        t.expect("Петя:п")
+        t.type(" в:\t")  # several roles fit: the common part (Вова:) is typed, a menu opens
+        t.line("п", "Маша 10NT not played", prompt="[3 · Вова deals · ≥6] >")
+    finally:
+        t.close()
+    assert api.load(path).entries[1].deal.level == 10  # type: ignore[union-attr]
+
+
 def test_the_history_of_a_game_is_kept_across_sessions(game: Path) -> None:
     t = _open(game)
     try:
