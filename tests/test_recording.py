@@ -325,3 +325,61 @@ def test_russian_passes_word_in_the_cli(tmp_path: Path) -> None:
     assert "all-pass: Маша 2, Петя 5, Вова 3" in out
     out = _ok(tmp_path, path, "мизер", "ма", "0")
     assert "Маша misère, took 0" in out
+
+
+# --- the help rule's reasons tell the whole story -------------------------------------------
+
+
+def _help_night() -> list[str]:
+    """Target 10: Боря has 6 in the pool, Аня 4 (the fullest pool he can help), Вова 0."""
+    return [
+        "adjust Боря --pool 6 --note setup",
+        "adjust Аня --pool 4 --note setup",
+        "misere Боря 0",
+    ]
+
+
+def test_the_help_reasons_tell_the_whole_story() -> None:
+    g = api.new_game(["Аня", "Боря", "Вова"], "sochi", 10)
+    for line in _help_night():
+        g = api.record(g, line)
+    writes = [(w.player, w.target, w.amount, w.reason) for w in api.sheet(g).scored[-1].writes]
+    # misère made: 10 points; 4 fill Боря's pool, the other 6 help Аня: 6 × 10 = 60 whists
+    assert writes == [
+        ("Боря", "pool", 4, "misère made: earned 10, 4 into the pool, 6 help to Аня for 60 whists"),
+        ("Аня", "pool", 6, "help from Боря: 6 of the 10 for misère made"),
+        (
+            "Боря",
+            "whists on Аня",
+            60,
+            "help to Аня: 6 points × 10 = 60 (misère made: earned 10, 4 into the pool)",
+        ),
+    ]
+
+
+def test_a_help_past_every_pool_names_what_nobody_can_take() -> None:
+    # Target 10: Anna 8, Boris 9, Vera 9. Anna's misère: 10 = 2 to her pool, 1 to Boris,
+    # 1 to Vera (10 whists each), 6 nobody can take (written off as the rules say).
+    g = api.new_game(list(P3), "sochi", 10)
+    for name, pool in (("Anna", 8), ("Boris", 9), ("Vera", 9)):
+        g = api.record(g, f"adjust {name} --pool {pool} --note setup")
+    g = api.record(g, "misere Anna 0")
+    (first, *_) = api.sheet(g).scored[-1].writes
+    assert first.reason == (
+        "misère made: earned 10, 2 into the pool, 1 help to Boris for 10 whists, "
+        "1 help to Vera for 10 whists, 6 nobody can take"
+    )
+
+
+def test_the_help_story_in_the_cli_and_in_play(tmp_path: Path) -> None:
+    path = _new(tmp_path, "Аня", "Боря", "Вова", extra=("--target", "10"))
+    for line in _help_night()[:2]:
+        _ok(tmp_path, path, *line.split())
+    before = path.read_bytes()
+    out = _ok(tmp_path, path, "misere", "Боря", "0")
+    story = "Боря: +4 pool — misère made: earned 10, 4 into the pool, 6 help to Аня for 60 whists"
+    assert story in out
+    assert "Боря: +60 whists on Аня — help to Аня: 6 points × 10 = 60" in out
+    path.write_bytes(before)
+    result = _play(tmp_path, path, ["м б 0"])
+    assert story in result.stdout and result.stderr == ""
