@@ -144,15 +144,15 @@ def record(
     *,
     dealer: str | None = None,
     force: bool = False,
-    repeat: bool = False,
     time: str | None = None,
 ) -> Game:
     """The game with ``deal`` appended, after every check the CLI applies.
 
     ``dealer`` defaults to the next dealer clockwise. A deal the rules refuse in its place
     (below the exit level after all-passes, after the game finished) raises unless ``force``,
-    which records it marked as forced. The same deal as the last one raises
-    :class:`RepeatedDeal` unless ``repeat`` (or ``force``) says it really happened twice.
+    which records it marked as forced. The same deal as the last one is legal (two
+    all-pass deals with the same tricks happen) and recorded like any other:
+    :func:`repeats` tells a front end to mention it.
     """
     conv = rules(game)
     next_dealer = _dealer(game, dealer, game.next_dealer)
@@ -164,25 +164,39 @@ def record(
     who = None if isinstance(parsed, Adjustment | SetTerm) else next_dealer
     check_deal(game, parsed, who, conv.half_whist)
     _check_rules(conv, parsed)
-    if not (force or repeat) and game.entries and _same(game.entries[-1], parsed, who):
-        raise RepeatedDeal(len(game.entries))
     entries = (*game.entries, Entry(parsed, who, time or ledger.now()))
     return _checked(game, conv, entries, force, first=len(entries))
 
 
-class RepeatedDeal(DealError):
-    """The deal is the same as the last one recorded: typed twice by mistake? The front end
-    asks for a confirmation and records it again with ``repeat=True`` (or ``force=True``)."""
+def repeats(game: Game, number: int) -> int | None:
+    """The number of the deal that deal ``number`` (1-based) repeats, when it is the same
+    contract, misère or all-pass (same players, same tricks) as the entry just before it;
+    else None. Such a deal is legal and recorded: the front ends only say so in one line
+    (it may have been typed twice, and ``undo`` is one word away)."""
+    if not 2 <= number <= len(game.entries):
+        return None
+    deal = game.entries[number - 1].deal
+    if isinstance(deal, Adjustment | SetTerm | Join):
+        return None
+    return number - 1 if _same(game.entries[number - 2].deal, deal) else None
 
-    def __init__(self, number: int) -> None:
-        super().__init__(f"this is the same deal as deal {number}; add --force to record it again")
-        self.number = number
+
+def _same(one: Deal, other: Deal) -> bool:
+    """Whether two deals are the same (an all-pass deal whatever order its tricks were
+    typed in)."""
+    if isinstance(one, AllPass) and isinstance(other, AllPass):
+        return (sorted(one.tricks), sorted(one.blind)) == (
+            sorted(other.tricks),
+            sorted(other.blind),
+        )
+    return one == other
 
 
-def _same(last: Entry, deal: Deal, dealer: str | None) -> bool:
-    """Whether ``deal`` repeats ``last`` (a contract, misère or all-pass with the same
-    players and tricks; the dealer always differs, so only the deal is compared)."""
-    return not isinstance(deal, Adjustment | SetTerm) and last.deal == deal
+def repeat_note(game: Game, number: int) -> str | None:
+    """The one line a front end prints after recording deal ``number`` when it repeats the
+    deal before it (see :func:`repeats`), else None."""
+    same = repeats(game, number)
+    return None if same is None else f"same as deal {same} — undo if it was typed twice"
 
 
 def insert(
@@ -214,8 +228,27 @@ def insert(
     who = None if isinstance(parsed, Adjustment | SetTerm) else dealer
     check_deal(head, parsed, who, conv.half_whist)
     _check_rules(conv, parsed)
-    entries = [*head.entries, Entry(parsed, who, time or ledger.now())]
-    for k, old in enumerate(game.entries[number - 1 :], number + 1):
+    head_entries = (*head.entries, Entry(parsed, who, time or ledger.now()))
+    later = game.entries[number - 1 :]
+    entries = _rederived(game, conv, head_entries, later, number + 1, "insert")
+    return _checked(game, conv, entries, force, first=number)
+
+
+def _rederived(
+    game: Game,
+    conv: Convention,
+    head: tuple[Entry, ...],
+    later: tuple[Entry, ...],
+    first: int,
+    verb: str,
+) -> tuple[Entry, ...]:
+    """``head`` followed by ``later`` (numbered from ``first``) with the dealers of
+    ``later`` re-derived: each deal is dealt by the player after the one before it, so the
+    next dealer is right again after an insert or a delete. A later deal that no longer fits
+    (in a 4- or 5-player game its declarer or a defender would now sit out) is refused
+    with its number (``verb`` names the change)."""
+    entries = list(head)
+    for k, old in enumerate(later, first):
         if old.dealer is None:
             entries.append(old)
             continue
@@ -225,10 +258,10 @@ def insert(
             check_deal(game, old.deal, rederived, conv.half_whist, seating(so_far))
         except DealError as exc:
             raise DealError(
-                f"after the insert, deal {k} would be dealt by {rederived}: {exc.message}"
+                f"after the {verb}, deal {k} would be dealt by {rederived}: {exc.message}"
             ) from None
         entries.append(old._replace(dealer=rederived))
-    return _checked(game, conv, tuple(entries), force, first=number)
+    return tuple(entries)
 
 
 def redo(game: Game, entry: Entry) -> Game:
@@ -287,12 +320,17 @@ def edit(
 
 
 def delete(game: Game, number: int, *, force: bool = False) -> Game:
-    """The game without deal ``number`` (1-based); the later deals are re-scored."""
+    """The game without deal ``number`` (1-based); the later deals are re-scored. Their
+    dealers are re-derived as after :func:`insert` (the deleted deal never happened, so the
+    rotation goes on from the deal before it); a later deal that no longer fits is refused
+    with its number as the scorekeeper sees it (before the delete)."""
     check_number(game, number)
     conv = rules(game)
-    entries = game.entries[: number - 1] + game.entries[number:]
+    head = game.entries[: number - 1]
+    later = game.entries[number:]
     try:
-        check_entries(game._replace(entries=entries), conv.half_whist, first=number, shift=1)
+        check_entries(game._replace(entries=head + later), conv.half_whist, first=number, shift=1)
+        entries = _rederived(game, conv, head, later, number + 1, "delete")
     except DealError as exc:
         raise DealError(f"deal {number} cannot be deleted: {exc}") from None
     return _checked(game, conv, entries, force, before=_renumbered(sheet(game), number))
@@ -528,7 +566,6 @@ __all__ = [
     "Method",
     "Options",
     "PrefcalcError",
-    "RepeatedDeal",
     "Rounding",
     "check_number",
     "delete",
@@ -541,6 +578,8 @@ __all__ = [
     "record",
     "redo",
     "redo_file",
+    "repeat_note",
+    "repeats",
     "rules",
     "save",
     "set_term",

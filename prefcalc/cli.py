@@ -26,7 +26,7 @@ from prefcalc.amounts import Amount
 from prefcalc.conventions import parse_overrides
 from prefcalc.errors import DealError, PrefcalcError, one_line, shown
 from prefcalc.files import check_output, check_outputs
-from prefcalc.model import Entry, Game, check_name, seating
+from prefcalc.model import Entry, Game, check_name, deal_count, seating
 from prefcalc.notation import NOTATION_FLAGS
 from prefcalc.scoring import Sheet
 from prefcalc.settlement import Settlement
@@ -172,6 +172,9 @@ def _record(file: Path | None, deal: api.DealInput, dealer: str | None, force: b
         _no_options(deal)
     game = api.update(_path(file), lambda g: api.record(g, deal, dealer=dealer, force=force))
     _show_recorded(game, len(game.entries))
+    note = api.repeat_note(game, len(game.entries))
+    if note:
+        out(note)
 
 
 def _show_recorded(game: Game, number: int) -> None:
@@ -572,7 +575,7 @@ def settle(
         out(json.dumps(settlement_json(result), ensure_ascii=False, indent=2))
     else:
         if not sheet.finished:
-            out(f"(provisional: the game is not finished, {len(game_.entries)} deals recorded)")
+            out(f"(provisional: the game is not finished, {deal_count(game_)} deals recorded)")
         out(settlement_text(result))
 
 
@@ -672,7 +675,7 @@ def use(
     file = find(name)
     game_ = api.load(file)
     ledger_io.set_current(file)
-    out(f"current game: {file} ({', '.join(seating(game_))}, {len(game_.entries)} deals)")
+    out(f"current game: {file} ({', '.join(seating(game_))}, {deal_count(game_)} deals)")
 
 
 @app.command()
@@ -692,7 +695,7 @@ def examples() -> None:
     for path in sorted(bundled("examples").glob("*.json")):
         game_ = api.load(path)
         conv = api.rules(game_)
-        out(f"{path}  ({conv.name}, {', '.join(game_.players)}, {len(game_.entries)} deals)")
+        out(f"{path}  ({conv.name}, {', '.join(seating(game_))}, {deal_count(game_)} deals)")
 
 
 class SchemaKind(StrEnum):

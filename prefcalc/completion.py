@@ -1,27 +1,69 @@
 """Tab completion for ``prefcalc play`` on a terminal (imports prompt_toolkit: only the
-terminal session loads this module)."""
+terminal session loads this module).
+
+The Cyrillic forms (commands, suits, roles) are offered when the typed prefix is Cyrillic, or,
+for a prefix with no letter yet (``7``, ``Маша:``), when the players' names are. A half-whist
+is offered only where it can be recorded: the convention allows it and the contract on the
+line is a 6 or a 7 (RULES.md 4.2)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from prefcalc.model import LEVELS, SUITS
+from prefcalc.model import LEVELS, SUITS, Game, seating
 from prefcalc.play import COMMANDS
 
+RU_SUITS = ("п", "т", "б", "ч", "бк")
+"""The suits as the Russian shorthand writes them (пики, трефы, бубны, черви, без козыря)."""
 CONTRACTS = tuple(f"{level}{suit}" for level in LEVELS for suit in SUITS)
+RU_CONTRACTS = tuple(f"{level}{suit}" for level in LEVELS for suit in RU_SUITS)
 ROLES = ("w", "p", "h", "w0", "w1", "w2", "w3", "w4")
+RU_ROLES = ("в", "п", "пв", "в0", "в1", "в2", "в3", "в4")
+HALF_WHIST = frozenset({"h", "пв"})
+RU_COMMANDS = ("игра", "мизер", "распасы", "рас", "помощь", "выход")
+"""The Russian words a line may start with (``м`` and ``р`` are one letter: nothing to
+complete)."""
+
+_CONTRACT = re.compile(r"^(\d+)\D")
+
+
+def _cyrillic(text: str) -> bool:
+    return any("\u0400" <= c <= "\u04ff" for c in text)
+
+
+def _has_letter(text: str) -> bool:
+    return any(c.isalpha() for c in text)
 
 
 class _Words(Completer):
     """Commands first on a line; then player names, contracts, ``Name:role`` and the
     deal options, all matched case-insensitively on what is typed so far."""
 
-    def __init__(self, players: Sequence[str]) -> None:
+    def __init__(self, players: Sequence[str], half_whist: bool = True) -> None:
         self.players = tuple(players)
+        self.half_whist = half_whist
+        self.russian = any(_cyrillic(p) for p in self.players)
+
+    def _russian(self, typed: str) -> bool:
+        """Whether to offer the Cyrillic forms for ``typed``: by its letters, or by the
+        names when it has none yet."""
+        return _cyrillic(typed) if _has_letter(typed) else self.russian
+
+    def _half_whist_allowed(self, before: str) -> bool:
+        """A half-whist only under a convention that plays it and on a 6 or a 7 (the first
+        contract on the line; none typed yet: allowed)."""
+        if not self.half_whist:
+            return False
+        for token in before.split():
+            match = _CONTRACT.match(token)
+            if match and int(match.group(1)[:3]) in LEVELS:
+                return int(match.group(1)) <= 7
+        return True
 
     def get_completions(
         self, document: Document, complete_event: CompleteEvent
@@ -32,17 +74,24 @@ class _Words(Completer):
         folded = word.casefold()
         if ":" in word:
             name, _, role = word.partition(":")
+            roles: tuple[str, ...] = RU_ROLES if self._russian(role or name) else ROLES
+            if not self._half_whist_allowed(before[: len(before) - len(word)]):
+                roles = tuple(r for r in roles if r not in HALF_WHIST)
             for p in self.players:
                 if p.casefold().startswith(name.casefold()):
-                    for r in ROLES:
+                    for r in roles:
                         if r.startswith(role.lower()):
                             yield Completion(f"{p}:{r}", -len(word))
             return
-        options: list[str] = list(COMMANDS) if first else []
+        russian = self._russian(word)
+        options: list[str] = []
+        if first:
+            options += RU_COMMANDS if russian else COMMANDS
         options += self.players
-        if not first:
-            options += [c for c in CONTRACTS if folded[:1].isdigit()]
-            options += ["--dealer", "--force"] if word.startswith("-") else []
+        if not first and folded[:1].isdigit():
+            options += RU_CONTRACTS if russian else CONTRACTS
+        if not first and word.startswith("-"):
+            options += ["--dealer", "--force"]
         seen: set[str] = set()
         for text in options:
             if text.casefold().startswith(folded) and text not in seen:
@@ -50,7 +99,13 @@ class _Words(Completer):
                 yield Completion(text, -len(word))
 
 
-def completer(players: Sequence[str]) -> Completer:
+def completer(players: Sequence[str] | Game) -> Completer:
+    """The completer for a game (its seating after every join, and whether its convention
+    plays the half-whist), or for a bare list of names (half-whist allowed)."""
+    if isinstance(players, Game):
+        from prefcalc import api
+
+        return _Words(seating(players), api.rules(players).half_whist)
     return _Words(players)
 
 

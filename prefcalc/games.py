@@ -8,6 +8,7 @@ from typing import NamedTuple
 from prefcalc import api
 from prefcalc import ledger as ledger_io
 from prefcalc.errors import LedgerError, PrefcalcError, shown
+from prefcalc.model import deal_count, seating
 
 
 class SavedGame(NamedTuple):
@@ -52,7 +53,7 @@ def saved_games() -> list[SavedGame]:
             continue
         found.append(
             SavedGame(
-                number, path, game.players, game.created, len(game.entries), finished, is_current
+                number, path, seating(game), game.created, deal_count(game), finished, is_current
             )
         )
     return found

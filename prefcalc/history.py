@@ -42,7 +42,7 @@ from typing import Any
 from prefcalc import __version__, files
 from prefcalc.amounts import Amount, exact_text, norm, parse_amount
 from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
-from prefcalc.model import AllPass, Contract, Game, Join, Misere, name_key
+from prefcalc.model import AllPass, Contract, Game, Join, Misere, deal_count, name_key
 from prefcalc.scoring import Sheet
 
 CACHE_NAME = "history-cache.sqlite3"
@@ -150,7 +150,7 @@ def summarise(game: Game, file: str) -> Night:
         date=game.created,
         players=sheet.players,
         convention=sheet.convention.name,
-        deals=len(game.entries),
+        deals=deal_count(game),
         finished=sheet.finished,
         currency=game.currency,
         whist_price=game.whist_price,

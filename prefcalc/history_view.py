@@ -13,7 +13,7 @@ from typing import Any
 from prefcalc.amounts import Amount, exact_text, fmt, norm
 from prefcalc.errors import shown
 from prefcalc.history import LEVELS, History, Night, Standing, best_contract
-from prefcalc.model import Game
+from prefcalc.model import Game, deal_count
 from prefcalc.scoring import Sheet
 from prefcalc.settlement import Settlement, minor_unit, to_decimal
 from prefcalc.views import money_text, signed, table
@@ -169,7 +169,7 @@ def share_text(game: Game, sheet: Sheet, s: Settlement) -> str:
     """A few lines for the group chat: standings, payments and the night's best contract."""
     from prefcalc.views import deal_text
 
-    state = "final" if sheet.finished else f"provisional, {len(game.entries)} deals so far"
+    state = "final" if sheet.finished else f"provisional, {deal_count(game)} deals so far"
     day = game.created[:10] or "tonight"
     lines = [f"Preference {day} · {sheet.convention.name} · {state}"]
     order = sorted(s.players, key=lambda p: (-s.whists[p], s.players.index(p)))

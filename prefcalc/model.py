@@ -393,6 +393,14 @@ def seating(game: Game, upto: int | None = None) -> tuple[str, ...]:
     return seats
 
 
+def deal_count(game: Game) -> int:
+    """How many deals the record holds: every entry but a change of terms (``set``) and a
+    late arrival (``join``), which are recorded like deals but are not dealt. Every count of
+    deals shown (``games``, ``history``, the sheet, the PDF, ``share``) is this one; the
+    numbers ``explain N`` and ``delete N`` take are still the entries' numbers."""
+    return sum(not isinstance(entry.deal, SetTerm | Join) for entry in game.entries)
+
+
 def joined(seats: tuple[str, ...], join: Join) -> tuple[str, ...]:
     """``seats`` with the newcomer seated after ``join.after`` (default: the last seat)."""
     at = len(seats) if join.after is None else seats.index(join.after) + 1

@@ -195,12 +195,19 @@ def _bomb(flags: dict[str, str | bool]) -> int | None:
     return value
 
 
-def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
+def parse_game(
+    words: Sequence[str], players: Sequence[str], active: Sequence[str] | None = None
+) -> Contract:
+    """``Anna 7h 7 Boris:w Vera:p``. With three players holding cards (``active``, default
+    every player at a 3-player table), a defender left out passes: ``Anna 6s 6 Boris:w`` is
+    ``Anna 6s 6 Boris:w Vera:p``."""
     words, flags = split_flags(words, _GAME_FLAGS, "a contract")
     if len(players) == 2 and len(words) != 4:
         raise NotationError(
             "two players (Gusarik): a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE, e.g. Anna 6s 5 Boris:w"
         )
+    if len(players) != 2 and len(words) == 4:
+        words = [*words, *_implied_passer(words, players, active)]
     if len(players) != 2 and len(words) != 5:
         raise NotationError(
             "a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE DEFENDER:ROLE, e.g. Anna 7h 7 Boris:w Vera:p"
@@ -209,6 +216,10 @@ def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
     level, suit = parse_contract(words[1])
     tricks = parse_tricks(words[2], "the declarer's tricks", allow_dash=True)
     defenders = tuple(parse_defender(w, players) for w in words[3:])
+    returned_by = _returner(flags, players)
+    if returned_by is None and len(defenders) == 2 and all(d.role == "p" for d in defenders):
+        _check_not_played(level, tricks)
+        tricks = None
     return Contract(
         declarer,
         level,
@@ -219,8 +230,35 @@ def parse_game(words: Sequence[str], players: Sequence[str]) -> Contract:
         no_talon="--no-talon" in flags,
         bomb=_bomb(flags),
         talon=_talon(flags),
-        returned_by=_returner(flags, players),
+        returned_by=returned_by,
     )
+
+
+def _check_not_played(level: int, tricks: int | None) -> None:
+    """A game both defenders passed is not played: its tricks are written ``-``, or as the
+    contract itself (the declarer's own count, ``о 8б 8 л:п``), recorded as not played."""
+    if tricks is not None and tricks != level:
+        raise NotationError(
+            f"both defenders passed, so the game was not played: write its tricks as '-' "
+            f"(or {level}, the contract), not {tricks}"
+        )
+
+
+def _implied_passer(
+    words: Sequence[str], players: Sequence[str], active: Sequence[str] | None
+) -> list[str]:
+    """``[NAME:p]`` for the one active player neither declaring nor named as a defender in
+    a contract written with one defender; ``[]`` when that is not exactly one player (the
+    caller then refuses the line as too short)."""
+    holding = players if active is None and len(players) == 3 else active
+    if not holding or len(holding) != 3:
+        return []
+    try:
+        named = {resolve_player(words[0], players), parse_defender(words[3], players).player}
+    except NotationError:
+        return []  # the full parse names the mistake
+    left = [p for p in holding if p not in named]
+    return [f"{left[0]}:p"] if len(left) == 1 else []
 
 
 def _talon(flags: dict[str, str | bool]) -> int | None:
@@ -387,7 +425,7 @@ KINDS = ("game", "misere", "passes", "adjust", "join", "preference", "set")
 KIND_ALIASES: dict[str, str] = {
     "game": "game", "игра": "game",
     "misere": "misere", "мизер": "misere",
-    "passes": "passes", "распасы": "passes", "распас": "passes",
+    "passes": "passes", "распасы": "passes", "распас": "passes", "рас": "passes",
     "adjust": "adjust",
     "join": "join",
     "preference": "preference",
@@ -444,7 +482,7 @@ def parse_words(
     kind = kind_of(words[0])
     rest = words[1:]
     if kind == "game":
-        return parse_game(rest, players)
+        return parse_game(rest, players, active)
     if kind == "misere":
         return parse_misere(rest, players)
     if kind == "passes":

@@ -29,7 +29,7 @@ from typing import IO, Any
 from prefcalc import api, files
 from prefcalc.errors import NotationError, PrefcalcError, one_line
 from prefcalc.files import BOM
-from prefcalc.model import Entry, Game, seating
+from prefcalc.model import Entry, Game, deal_count, seating, sitting_out
 from prefcalc.notation import NOTATION_FLAGS, kind_of, resolve_player
 
 COMMANDS = (
@@ -52,9 +52,13 @@ COMMANDS = (
     "quit",
 )
 
-SHORT_KINDS = {"m": "misere", "p": "passes"}
-"""``m`` and ``p`` always mean misère and passes: a player whose name starts with M or P is
-written with one more letter."""
+SHORT_KINDS = {
+    "m": "misere", "м": "misere",
+    "p": "passes", "р": "passes", "рас": "passes",
+}  # fmt: skip
+"""At the start of a line ``m``/``м`` always mean misère and ``p``/``р``/``рас`` passes
+(``мизер`` and ``распасы`` are deal kinds anyway): a player whose name starts with M, P, М
+or Р is written there with one more letter (``ма 7ч 7 п:в в:п`` for Маша)."""
 
 QUIT = frozenset({"quit", "exit", "q", "выход"})
 
@@ -71,7 +75,8 @@ A line is a deal or a command (names may be shortened to a unique prefix):
   set target=30, set whist_price=0.5   a change of terms, recorded like a deal
   show, log, explain N, settle [average] [whole]
   help, quit
-A deal takes --dealer NAME and --force. Russian works too: м 7ч 7 п:в в:п, мизер, распасы.
+A deal takes --dealer NAME and --force. Russian works too: маша 7ч 7 п:в в:п (a game),
+  м маша 0 | мизер маша 0, р 2 5 3 | рас 2 5 3 | распасы 2 5 3 (м, р: misère, passes)
 Suits s c d h nt (п т б ч бк); roles w wN p h (в вN п пв)."""
 
 DEAL_OPTIONS = ("--dealer", "--force")
@@ -88,11 +93,9 @@ class Session:
         self,
         path: Path,
         out: Callable[[str], None],
-        ask: Callable[[str], str | None],
     ) -> None:
         self.path = path
         self.out = out
-        self.ask = ask  # a yes/no question; None when there is no answer (end of input)
 
     # --- state ---------------------------------------------------------------------------
 
@@ -102,13 +105,19 @@ class Session:
 
     def prompt(self) -> str:
         """``[14 · Vera deals · ≥7] >``: the next deal's number, its dealer, the lowest
-        legal contract (or that the game is finished)."""
+        legal contract (or that the game is finished). At four players the dealer sits out
+        (``Vera deals, sits out``), at five the next player too (``Vera deals, sits out
+        with Gleb``): who holds no cards is what the model says (:func:`sitting_out`)."""
         game = self.game
         sheet = api.sheet(game)
         number = len(game.entries) + 1
         if sheet.finished:
             return f"[{number} · finished] > "
-        return f"[{number} · {sheet.next_dealer} deals · ≥{sheet.min_level}] > "
+        dealer = sheet.next_dealer
+        out = sitting_out(seating(game), dealer)
+        others = [p for p in out if p != dealer]
+        sits = (", sits out" + (f" with {' and '.join(others)}" if others else "")) if out else ""
+        return f"[{number} · {dealer} deals{sits} · ≥{sheet.min_level}] > "
 
     # --- one line ---------------------------------------------------------------------------
 
@@ -187,7 +196,7 @@ class Session:
                 )
         game = self.game
         if not api.sheet(game).finished:
-            self.out(f"(provisional: the game is not finished, {len(game.entries)} deals)")
+            self.out(f"(provisional: the game is not finished, {deal_count(game)} deals)")
         self.out(settlement_text(api.settle(game, method, rounding)))
 
     def _explain(self, rest: Sequence[str]) -> None:
@@ -210,15 +219,11 @@ class Session:
 
     def _record(self, words: list[str]) -> None:
         deal, dealer, force = self._deal(words)
-        try:
-            game = api.update(self.path, lambda g: api.record(g, deal, dealer=dealer, force=force))
-        except api.RepeatedDeal as exc:
-            answer = self.ask(f"the same deal as deal {exc.number}: record it again? [y/N] ")
-            if not _yes(answer):
-                self.out("not recorded")
-                return
-            game = api.update(self.path, lambda g: api.record(g, deal, dealer=dealer, repeat=True))
+        game = api.update(self.path, lambda g: api.record(g, deal, dealer=dealer, force=force))
         self._after(game, len(game.entries))
+        note = api.repeat_note(game, len(game.entries))
+        if note:
+            self.out(note)
 
     def _deal(self, words: list[str]) -> tuple[list[str], str | None, bool]:
         """The deal's words in the notation, and its ``--dealer`` and ``--force``."""
@@ -325,10 +330,6 @@ def _suggest(word: str, choices: Sequence[str]) -> str:
     return f" (did you mean {close[0]}?)" if close else ""
 
 
-def _yes(answer: str | None) -> bool:
-    return answer is not None and answer.strip().lower() in ("y", "yes", "д", "да")
-
-
 # --- running ---------------------------------------------------------------------------------
 
 MAX_LINE = 4096
@@ -377,10 +378,7 @@ def run_lines(
     output = _Output(out, err)
     refused = False
 
-    def ask(question: str) -> str | None:
-        return None  # never a line of the input: a question has no answer here
-
-    session = Session(path, output.say, ask)
+    session = Session(path, output.say)
     for count, line in enumerate(_lines(lines), start=1):
         try:
             if isinstance(line, PrefcalcError):
@@ -744,18 +742,12 @@ def _prompt_loop(path: Path, signals: _Signals) -> int:  # pragma: no cover - pt
             signals.app = None
             signals.check()
 
-    def ask(question: str) -> str | None:
-        try:
-            return read(question, None)
-        except (EOFError, KeyboardInterrupt):
-            return None
-
-    session = Session(path, say, ask)
+    session = Session(path, say)
     say(f"prefcalc play: {path} (help for the commands, quit or Ctrl-D to leave)")
     while True:
         try:
             game = session.game
-            line = read(session.prompt(), completer(game.players))
+            line = read(session.prompt(), completer(game))
         except KeyboardInterrupt:
             continue
         except EOFError:

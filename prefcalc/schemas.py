@@ -256,8 +256,11 @@ def _whole(value: Any, info: ValidationInfo) -> Any:
         raise ValueError("expected a whole number")
     if isinstance(value, str):
         text = value.strip()
-        if _strict(info) or not text.lstrip("-").isdigit() or len(text) > 12:
+        digits = text.removeprefix("-")
+        if _strict(info) or not (digits.isascii() and digits.isdigit()):
             raise ValueError("expected a whole number")
+        if len(digits) > 12:  # a whole number all the same: judged before any int is built
+            raise ValueError(f"too large (at most {MAX_INT:,})")
         return int(text)
     return value
 

@@ -254,24 +254,60 @@ class _State:
             return
         room = self.target - self.pool[i]
         take = amount if amount <= room else max(room, 0)
-        if take:
-            self.to_pool_raw(i, take, "{0}: {1}", why, take)
         rest = norm(amount - take)
-        if rest <= 0:
+        plan = (
+            self._help_plan(i, rest, excluded) if rest > 0 and helps and self.help != "none" else []
+        )
+        if not plan:
+            if take:
+                self.to_pool_raw(i, take, "{0}: {1}", why, take)
+            if rest > 0:
+                self._write_off(i, rest, why)
             return
-        if helps and self.help != "none":
-            rest = self._help(i, rest, excluded)
+        # The help rule (RULES.md 5): every write tells the whole story of the points.
+        helper = self.names[i]
+        given = [(self.names[q], give, give * self.help_whists) for q, give in plan]
+        rest = norm(rest - sum(give for _, give, _ in given))
+        head = f"{why}: earned {fmt(amount)}, {fmt(take)} into the pool"
+        parts = [
+            head,
+            *(f"{fmt(give)} help to {name} for {fmt(w)} whists" for name, give, w in given),
+        ]
+        if rest > 0:
+            parts.append(f"{fmt(rest)} nobody can take")
+        story = ", ".join(parts)
+        if take:
+            self.to_pool_raw(i, take, "{0}", story)
+        for (q, give), (name, _, whists) in zip(plan, given, strict=True):
+            self.to_pool_raw(
+                q, give, "help from {0}: {1} of the {2} for {3}", helper, give, amount, why
+            )
+            self.to_whists(
+                i,
+                q,
+                whists,
+                "help to {0}: {1:point} × {2} = {3} ({4})",
+                name,
+                give,
+                self.help_whists,
+                whists,
+                head,
+            )
         if rest > 0:
             self._write_off(i, rest, why)
 
-    def _help(self, i: int, rest: Amount, excluded: tuple[int, ...]) -> Amount:
+    def _help_plan(
+        self, i: int, rest: Amount, excluded: tuple[int, ...]
+    ) -> list[tuple[int, Amount]]:
+        """Who the points past the target help, and how many each (``help = most``: the
+        fullest pool first; ``hole``: the emptiest), never the ``excluded`` seats."""
         n = len(self.names)
         order = [(i + k) % n for k in range(1, n)]
         present = self.present
         candidates = [
             q for q in order if present[q] and q not in excluded and self.pool[q] < self.target
         ]
-        helper = self.names[i]
+        plan: list[tuple[int, Amount]] = []
         while rest > 0 and candidates:
             if self.help == "most":
                 best = max(
@@ -283,20 +319,9 @@ class _State:
                 )
             candidates.remove(best)
             give = min(rest, self.target - self.pool[best])
-            name = self.names[best]
-            self.to_pool_raw(best, give, "help from {0}: {1}", helper, give)
-            self.to_whists(
-                i,
-                best,
-                give * self.help_whists,
-                "help to {0}: {1:point} × {2} = {3}",
-                name,
-                give,
-                self.help_whists,
-                give * self.help_whists,
-            )
+            plan.append((best, give))
             rest = norm(rest - give)
-        return rest
+        return plan
 
     def _write_off(self, i: int, rest: Amount, why: str) -> None:
         off = min(rest, self.mountain[i]) if self.mountain[i] > 0 else 0

@@ -24,6 +24,7 @@ from prefcalc.model import (
     Preference,
     Role,
     SetTerm,
+    deal_count,
 )
 from prefcalc.scoring import Scored, Sheet
 from prefcalc.settlement import Settlement, minor_unit, to_decimal
@@ -54,7 +55,8 @@ def status_line(sheet: Sheet, game: Game) -> str:
     goal = f"target {sheet.target}" + (
         " each" if conv.closing == "each" else f" × {len(sheet.players)} in total"
     )
-    head = f"{conv.name} · {goal} · {len(game.entries)} {_plural(len(game.entries), 'deal')}"
+    deals = deal_count(game)
+    head = f"{conv.name} · {goal} · {deals} {_plural(deals, 'deal')}"
     if sheet.finished:
         return f"{head} · FINISHED"
     streak = f"all-pass streak {sheet.streak}" if sheet.streak else "no all-pass streak"
@@ -249,7 +251,7 @@ def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
             }
             for p in sheet.players
         ],
-        "deals": len(game.entries),
+        "deals": deal_count(game),
         "next_dealer": sheet.next_dealer,
         "passes_streak": sheet.streak,
         "passes_price": to_json_number(sheet.passes_price),

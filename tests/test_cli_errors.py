@@ -217,13 +217,13 @@ CASES = [
         "give the declarer's tricks",
     ),
     (
-        "both passed but tricks",
+        "both passed but tricks other than the contract",
         THREE,
         "sochi",
         20,
         [],
-        ["game", "Anna", "6s", "6", "Boris:p", "Vera:p"],
-        "was not played",
+        ["game", "Anna", "6s", "7", "Boris:p", "Vera:p"],
+        "was not played: write its tricks as '-' (or 6, the contract), not 7",
     ),
     (
         "unknown role",
@@ -240,7 +240,7 @@ CASES = [
         "sochi",
         20,
         [],
-        ["game", "Anna", "6s", "6", "Boris:w"],
+        ["game", "Anna", "6s", "6"],
         "DECLARER CONTRACT TRICKS",
     ),
     (

@@ -92,8 +92,10 @@ def test_cli_insert_redo_set_and_edit(tmp_path: Path) -> None:
     ok(["new", "Anna", "Boris", "Vera", *f], tmp_path)
     ok(["game", "a", "7h", "7", "b:w", "v:p", *f], tmp_path)
     ok(["мизер", "b", "0", *f], tmp_path)
-    again = invoke(["misere", "b", "0", *f], tmp_path)
-    assert again.returncode == 2 and "same deal as deal 2; add --force" in again.stderr
+    again = ok(["misere", "b", "0", *f], tmp_path)  # the same deal twice is legal
+    assert "recorded as deal 3" in again
+    assert again.rstrip().splitlines()[-1] == "same as deal 2 — undo if it was typed twice"
+    assert "deleted deal 3" in ok(["delete", "3", *f], tmp_path)
     assert "removed deal 2" in ok(["undo", *f], tmp_path)
     assert "recorded as deal 2" in ok(["redo", *f], tmp_path)
     nothing = invoke(["redo", *f], tmp_path)

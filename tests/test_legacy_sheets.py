@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,24 @@ from prefcalc.settlement import settle
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "legacy-sheets.json"
 EXPECTED: dict[str, str] = json.loads(FIXTURE.read_text(encoding="utf-8"))["sheets"]
+
+
+_HELPED = re.compile(r"^(.*): earned \S+, (\S+) into the pool, .*$")
+_HELP_FROM = re.compile(r"^(help from .*?: \S+) of the \S+ for .*$")
+_HELP_TO = re.compile(r"^(help to .*? = \S+) \(.*\)$")
+
+
+def legacy_wording(reason: str) -> str:
+    """A reason of the help rule in the words the digests were computed with: issue 17 made
+    each of its writes tell the whole story ("misère made: earned 10, 4 into the pool, 6 help
+    to Аня for 60 whists" was "misère made: 4"); every amount, and every other reason, is
+    still compared as it is. The new wording is pinned by tests/test_recording.py."""
+    if match := _HELPED.match(reason):
+        return f"{match.group(1)}: {match.group(2)}"
+    for pattern in (_HELP_FROM, _HELP_TO):
+        if match := pattern.match(reason):
+            return match.group(1)
+    return reason
 
 
 def digest(seed: int) -> str:
@@ -41,7 +60,8 @@ def digest(seed: int) -> str:
     ]
     for s in sheet.scored:
         for w in s.writes:
-            parts.append(f"{s.number}|{w.player}|{w.column}|{w.on}|{fmt(w.amount)}|{w.reason}")
+            reason = legacy_wording(w.reason)
+            parts.append(f"{s.number}|{w.player}|{w.column}|{w.on}|{fmt(w.amount)}|{reason}")
     parts.append(repr(sorted((p, fmt(v)) for p, v in settle(sheet, "average").whists.items())))
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 

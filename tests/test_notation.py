@@ -96,7 +96,15 @@ def test_a_whole_contract_line() -> None:
 
 def test_a_contract_line_needs_five_words() -> None:
     with pytest.raises(NotationError, match="a contract needs DECLARER CONTRACT TRICKS"):
-        words("game Anna 7h 7 Boris:w")
+        words("game Anna 7h 7")
+    with pytest.raises(NotationError, match="a contract needs DECLARER CONTRACT TRICKS"):
+        words("game Anna 7h 7 Boris:w", ("Anna", "Boris", "Vera", "Gleb"))  # who holds cards?
+
+
+def test_at_three_players_the_defender_left_out_passes() -> None:
+    # Four words used to be refused; the one player neither declaring nor named passes.
+    assert words("game Anna 7h 7 Boris:w") == words("game Anna 7h 7 Boris:w Vera:p")
+    assert words("game Anna 6s - Vera:p") == words("game Anna 6s - Vera:p Boris:p")
 
 
 # --- defenders -------------------------------------------------------------------------------

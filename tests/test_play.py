@@ -1,5 +1,5 @@
 """``prefcalc play`` reading its lines from stdin (not a terminal): every command, a refused
-line, the confirmation of a repeated deal, and the ledger written line by line."""
+line, the note on a repeated deal, and the ledger written line by line."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def test_every_accepted_line_is_in_the_ledger_at_once(tmp_path: Path) -> None:
 
 def test_a_refused_line_prints_one_error_and_the_session_goes_on(tmp_path: Path) -> None:
     path = _new(tmp_path)
-    lines = "game Anna 7h 7 Boris:w\nAnna 7x 7 b:w v:p\nsho\ngame a 7h 7 b:w v:p --dealr v\n"
+    lines = "game Anna 7h 7\nAnna 7x 7 b:w v:p\nsho\ngame a 7h 7 b:w v:p --dealr v\n"
     lines += "Anna 7h 7 Boris:w Vera:p\n"
     result = _play(tmp_path, path, lines)
     assert result.returncode == 2  # a script knows a line was refused
@@ -118,33 +118,15 @@ def test_a_line_after_a_repeated_deal_is_a_line_not_an_answer(tmp_path: Path) ->
     assert "lowest contract" in result.stdout  # line 4 was read as a line
 
 
-def test_on_stdin_a_question_gets_no_answer_and_reads_no_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import io
-
-    from prefcalc import play
-
-    answers: list[str | None] = []
-
-    class Asking(play.Session):
-        def handle(self, line: str) -> None:
-            if line.strip() == "ask":
-                answers.append(self.ask("sure? [y/N] "))
-            else:
-                super().handle(line)
-
-    monkeypatch.setattr(play, "Session", Asking)
+def test_the_same_deal_twice_is_recorded_with_a_note_and_no_question(tmp_path: Path) -> None:
     path = _new(tmp_path)
-    out, err = io.StringIO(), io.StringIO()
-    lines = io.BytesIO(b"ask\ny\nask\na 7h 7 b:w v:p\n")
-    assert play.run_lines(path, lines, out, err) == 2
-    assert answers == [None, None]
-    assert err.getvalue() == (
-        "prefcalc: error: line 2: 'y' is neither a command nor a player"
-        " (type help for the commands)\n"
-    )
-    assert len(api.load(path).entries) == 1  # line 4 was a deal, not an answer
+    deal = "passes Anna=2 Boris=5 Vera=3\n"
+    result = _play(tmp_path, path, deal + deal + "m a 0\n" + deal)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert "record it again" not in result.stdout  # no question read from the stream
+    notes = [line for line in result.stdout.splitlines() if line.startswith("same as deal")]
+    assert notes == ["same as deal 1 — undo if it was typed twice"]
+    assert len(api.load(path).entries) == 4  # every line is a deal, none eaten as an answer
 
 
 def test_undo_redo_insert_edit_delete_set(tmp_path: Path) -> None:
@@ -181,7 +163,9 @@ def test_undo_redo_insert_edit_delete_set(tmp_path: Path) -> None:
 
 def test_russian_in_the_session(tmp_path: Path) -> None:
     path = _new(tmp_path, "Маша", "Петя", "Вова")
-    result = _play(tmp_path, path, "м 7ч 7 п:в в:п\nмизер п 0\nраспасы 2 5 3\nп 6бк - в:п м:пв\n")
+    # 'м' at the start of a line is a misère now (like 'm'): Маша is written 'ма' there
+    lines = "ма 7ч 7 п:в в:п\nмизер п 0\nраспасы 2 5 3\nп 6бк - в:п м:пв\nм ма 0\nр 2 5 3\n"
+    result = _play(tmp_path, path, lines + "рас 3 3 4\n")
     assert result.returncode == 0 and result.stderr == "", result.stderr
     game = api.load(path)
     assert [describe(e.deal) for e in game.entries] == [
@@ -189,6 +173,9 @@ def test_russian_in_the_session(tmp_path: Path) -> None:
         "misere Петя 0",
         "passes Маша=2 Петя=5 Вова=3",
         "game Петя 6nt - Вова:p Маша:h",
+        "misere Маша 0",
+        "passes Маша=2 Петя=5 Вова=3",
+        "passes Маша=3 Петя=3 Вова=4",
     ]
 
 
@@ -203,7 +190,7 @@ def test_a_line_from_a_second_terminal_is_seen(tmp_path: Path) -> None:
     from prefcalc.play import Session
 
     said: list[str] = []
-    session = Session(path, said.append, lambda q: None)
+    session = Session(path, said.append)
     session.handle("a 7h 7 b:w v:p")
     api.update(path, lambda g: api.record(g, "misere Boris 0"))  # the other terminal
     assert session.prompt() == "[3 · Vera deals · ≥6] > "

@@ -142,20 +142,40 @@ def test_a_session_on_a_terminal(game: Path) -> None:
             prompt="[5 · Boris deals · ≥6] >",
         )
         t.line("edit 2 a 7h 8 b:w v:p", "replaced deal 2: Anna 7♥ took 7", prompt="[5 · Boris")
-        # delete keeps the recorded dealers (Anna, Boris, Vera dealt 2-4): Boris is next
-        t.line("delete 1", "deleted deal 1", prompt="[4 · Boris deals · ≥6] >")
-        t.line("set target=30", "target set to 30", prompt="[5 · Boris deals · ≥6] >")
-        t.line("explain 1", "deal 1, dealt by Boris: Anna 7♥ took 8", prompt="[5 · Boris deals")
-        t.line("settle", "Payments:", prompt="[5 · Boris deals")
-        t.line("help", "insert N <deal>", prompt="[5 · Boris deals")
-        t.line("log", "dealer  deal", "target set to 30", prompt="[5 · Boris deals")
-        t.line("game b 6d 6 v:w a:p", "Boris 6♦ took 6", prompt="[6 · Vera deals · ≥6] >")
-        t.line("m a 0", "Anna misère, took 0", prompt="[7 · Anna deals · ≥6] >")
+        # delete re-derives the later dealers (Anna, Boris, Vera now deal 1-3): Anna is next
+        t.line("delete 1", "deleted deal 1", prompt="[4 · Anna deals · ≥6] >")
+        t.line("set target=30", "target set to 30", prompt="[5 · Anna deals · ≥6] >")
+        t.line("explain 1", "deal 1, dealt by Anna: Anna 7♥ took 8", prompt="[5 · Anna deals")
+        t.line("settle", "Payments:", prompt="[5 · Anna deals")
+        t.line("help", "insert N <deal>", prompt="[5 · Anna deals")
+        t.line("log", "dealer  deal", "target set to 30", prompt="[5 · Anna deals")
+        t.line("game b 6d 6 v:w a:p", "Boris 6♦ took 6", prompt="[6 · Boris deals · ≥6] >")
+        t.line("m a 0", "Anna misère, took 0", prompt="[7 · Vera deals · ≥6] >")
         t.type("quit\r")
         assert t.proc.wait(timeout=HUNG) == 0
     finally:
         t.close()
     assert len(api.load(game).entries) == 6
+
+
+def test_the_prompt_says_who_sits_out_at_four_and_five(tmp_path: Path) -> None:
+    four = tmp_path / "four.json"
+    api.save(api.new_game(["Аня", "Боря", "Вова", "Гоша"], "sochi", 20), four)
+    t = _open(four)
+    try:
+        t.expect("[1 · Аня deals, sits out · ≥6] >")
+        t.line("б 7ч 7 в:в", "Гоша pass", prompt="[2 · Боря deals, sits out · ≥6] >")
+        t.line("delete 1", "deleted deal 1", prompt="[1 · Аня deals, sits out · ≥6] >")
+    finally:
+        t.close()
+    five = tmp_path / "five.json"
+    api.save(api.new_game(["Аня", "Боря", "Вова", "Гоша", "Дима"], "sochi", 20), five)
+    t = _open(five)
+    try:
+        t.expect("[1 · Аня deals, sits out with Боря · ≥6] >")
+        t.line("в 7ч 7 г:в", "Дима pass", prompt="[2 · Боря deals, sits out with Вова · ≥6] >")
+    finally:
+        t.close()
 
 
 def test_tab_completes_contracts_and_roles(game: Path) -> None:
@@ -172,6 +192,25 @@ def test_tab_completes_contracts_and_roles(game: Path) -> None:
     finally:
         t.close()
     assert api.load(game).entries[0].deal.level == 10  # type: ignore[union-attr]
+
+
+def test_tab_completes_the_russian_forms(tmp_path: Path) -> None:
+    path = tmp_path / "ru.json"
+    api.save(api.new_game(["Маша", "Петя", "Вова"], "sochi", 20), path)
+    t = _open(path)
+    try:
+        t.expect("[1 · Маша deals · ≥6] >")
+        t.type("мизе\t")  # a Russian command
+        t.expect("мизер")
+        t.line(" ма 0", "Маша misère, took 0", prompt="[2 · Петя deals · ≥6] >")
+        t.type("ма 10б\t")  # Cyrillic suits: 10б or 10бк
+        t.type("к - п:п\t")  # on a 10 no half-whist (пв): Петя:п is the only role
+        t.expect("Петя:п")
+        t.type(" в:\t")  # several roles fit: the common part (Вова:) is typed, a menu opens
+        t.line("п", "Маша 10NT not played", prompt="[3 · Вова deals · ≥6] >")
+    finally:
+        t.close()
+    assert api.load(path).entries[1].deal.level == 10  # type: ignore[union-attr]
 
 
 def test_the_history_of_a_game_is_kept_across_sessions(game: Path) -> None:

@@ -156,13 +156,17 @@ def test_insert_names_a_later_deal_that_no_longer_fits_a_four_player_table() -> 
         api.insert(g, 2, "misere Anna 0")  # Boris deals it, so Vera deals (and defended) 3
 
 
-def test_the_same_deal_twice_in_a_row_needs_a_confirmation() -> None:
+def test_the_same_deal_twice_in_a_row_is_recorded_and_named() -> None:
     g = api.record(_game(), "passes Anna=2 Boris=5 Vera=3")
-    with pytest.raises(api.RepeatedDeal, match="same deal as deal 1"):
-        api.record(g, "passes Anna=2 Boris=5 Vera=3")
-    again = api.record(g, "passes Anna=2 Boris=5 Vera=3", repeat=True)
+    again = api.record(g, "passes Anna=2 Boris=5 Vera=3")  # legal at the table: no exception
     assert len(again.entries) == 2 and not again.entries[1].forced
-    assert len(api.record(g, "passes Anna=2 Boris=5 Vera=3", force=True).entries) == 2
+    assert api.repeats(again, 2) == 1
+    assert api.repeat_note(again, 2) == "same as deal 1 — undo if it was typed twice"
+    assert api.repeats(again, 1) is None and api.repeat_note(g, 1) is None
+    other = api.record(g, "passes Anna=3 Boris=4 Vera=3")
+    assert api.repeats(other, 2) is None
+    terms = api.set_term(api.set_term(g, "target=30"), "target=30")
+    assert api.repeats(terms, 3) is None  # a change of terms is no deal
 
 
 def test_undo_then_redo_through_the_file(tmp_path: Path) -> None:

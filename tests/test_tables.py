@@ -307,7 +307,13 @@ def test_join_settlement_counts_everybody_seated_at_the_end(method: str) -> None
 
 
 def test_deleting_an_earlier_deal_replays_the_join() -> None:
-    g = prefcalc.delete(joined_evening(), 2)  # Boris's remise is gone
+    evening = joined_evening()
+    # delete re-derives the later dealers: without deal 2, Dima would deal deal 5 and sit
+    # out the game he declared, so that delete is refused
+    with pytest.raises(prefcalc.DealError, match="after the delete, deal 5 would be dealt by Dima"):
+        prefcalc.delete(evening, 2)
+    before_play = evening._replace(entries=evening.entries[:4])  # up to the join
+    g = prefcalc.delete(before_play, 2)  # Boris's remise is gone
     sheet = prefcalc.sheet(g)
     # the join is now deal 3: mountains 2, 5, 3 -> 10/3
     assert writes(sheet, 3) == [
@@ -373,8 +379,11 @@ def test_gusarik_becomes_a_three_player_game_after_a_join() -> None:
     g = prefcalc.new_game(["Anna", "Boris"], target=10)
     g = prefcalc.record(g, "game Anna 6s 6 Boris:w")  # Anna deals, Gusarik
     g = prefcalc.join(g, "Vera")
+    # three hold cards now: the Gusarik line is a 3-player contract, Vera (left out) passes
+    implied = prefcalc.record(g, "game Anna 6s 6 Boris:w").entries[-1].deal
+    assert implied.defenders[-1] == ("Vera", "p", None)  # type: ignore[union-attr]
     with pytest.raises(prefcalc.PrefcalcError, match="contract needs DECLARER"):
-        prefcalc.record(g, "game Anna 6s 6 Boris:w")
+        prefcalc.record(g, "game Anna 6s 6")
     g = prefcalc.record(g, "game Vera 6s 6 Anna:w Boris:p")  # Boris deals now
     assert [e.dealer for e in g.entries] == ["Anna", None, "Boris"]
     # pools: Anna 2, Boris 0 -> Vera 1; mountains 0 -> nothing written

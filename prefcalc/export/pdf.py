@@ -38,7 +38,7 @@ from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.errors import PrefcalcError
 from prefcalc.export.fonts import BOLD, REGULAR, FontBook
 from prefcalc.ledger import write_atomic
-from prefcalc.model import Adjustment, Game, Join, seating, whist_price
+from prefcalc.model import Adjustment, Game, Join, deal_count, seating, whist_price
 from prefcalc.resources import bundled
 from prefcalc.scoring import POOL, WHISTS, Sheet
 from prefcalc.settlement import settle
@@ -1320,7 +1320,7 @@ def _sheet_page(writer: Writer, game: Game, sheet: Sheet, footer: bool = True) -
         money_text(whist_price(game), game.currency) if game.currency else fmt(whist_price(game))
     )
     date = game.created[:10] if game.created else "no date"
-    state = "finished" if sheet.finished else f"{len(game.entries)} deals, in progress"
+    state = "finished" if sheet.finished else f"{deal_count(game)} deals, in progress"
     target, note = target_text(sheet)
     aim = f"target {note} = {target}" if note else f"target {target}"
     title = (
