@@ -26,8 +26,10 @@ if TYPE_CHECKING:
         join,
         load,
         new_game,
+        price_in_force,
         record,
         redo,
+        report,
         rules,
         save,
         set_term,
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
         update,
     )
     from prefcalc.model import Game
+    from prefcalc.report import Report
     from prefcalc.scoring import Sheet
     from prefcalc.settlement import Settlement
 
@@ -49,6 +52,8 @@ _LAZY = {
     "set_term": "prefcalc.api",
     "load": "prefcalc.api",
     "new_game": "prefcalc.api",
+    "price_in_force": "prefcalc.api",
+    "report": "prefcalc.api",
     "record": "prefcalc.api",
     "rules": "prefcalc.api",
     "save": "prefcalc.api",
@@ -57,6 +62,7 @@ _LAZY = {
     "undo": "prefcalc.api",
     "update": "prefcalc.api",
     "Game": "prefcalc.model",
+    "Report": "prefcalc.report",
     "Sheet": "prefcalc.scoring",
     "Settlement": "prefcalc.settlement",
 }
@@ -68,6 +74,7 @@ __all__ = [
     "LedgerError",
     "NotationError",
     "PrefcalcError",
+    "Report",
     "Settlement",
     "Sheet",
     "__version__",
@@ -77,8 +84,10 @@ __all__ = [
     "join",
     "load",
     "new_game",
+    "price_in_force",
     "record",
     "redo",
+    "report",
     "rules",
     "save",
     "set_term",
