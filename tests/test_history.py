@@ -31,6 +31,7 @@ from prefcalc.history import (
 )
 from prefcalc.ledger import game_to_json_text
 from prefcalc.model import name_key
+from prefcalc.report import build_report
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -500,7 +501,7 @@ def test_a_games_workbook_and_pdf_chart_the_running_balance(tmp_path: Path) -> N
 
     game = sample_game()
     sheet = api.sheet(game)
-    write_xlsx(game, sheet, tmp_path / "night.xlsx")
+    write_xlsx(build_report(game, sheet), tmp_path / "night.xlsx")
     ws = openpyxl.load_workbook(tmp_path / "night.xlsx")["Sheet"]
     assert len(ws._charts) == 1
     title = next(
@@ -513,7 +514,7 @@ def test_a_games_workbook_and_pdf_chart_the_running_balance(tmp_path: Path) -> N
         row = [ws.cell(title.row + 2 + k, title.column + 1 + j).value for j in range(3)]
         assert row == pytest.approx([float(balance[p]) for p in ("Anna", "Boris", "Vera")])
     assert balances[-1] == dict(api.settle(game).whists)
-    reader = PdfReader(__import__("io").BytesIO(build_pdf(game, sheet).data))
+    reader = PdfReader(__import__("io").BytesIO(build_pdf(build_report(game, sheet)).data))
     pages = [page.extract_text() for page in reader.pages]
     chart = [k for k, text in enumerate(pages) if "Running balance over the night" in text]
     assert len(chart) == 1 and "Deal log" not in pages[chart[0]]
