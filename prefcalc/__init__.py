@@ -7,6 +7,7 @@ The public API (see :mod:`prefcalc.api` and the README's "Python API")::
     g = prefcalc.record(g, "game Anna 7h 7 Boris:w Vera:p")
     s = prefcalc.sheet(g)
     r = prefcalc.settle(g, method="average", rounding="exact")
+    report = prefcalc.api.report(g)  # what the exports show, computed once (prefcalc.Report)
 
 The API is imported on first use, so ``prefcalc --version`` and the other light commands do
 not pay for the scoring engine and the file models.
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
         price_in_force,
         record,
         redo,
-        report,
         rules,
         save,
         set_term,
@@ -53,7 +53,6 @@ _LAZY = {
     "load": "prefcalc.api",
     "new_game": "prefcalc.api",
     "price_in_force": "prefcalc.api",
-    "report": "prefcalc.api",
     "record": "prefcalc.api",
     "rules": "prefcalc.api",
     "save": "prefcalc.api",
@@ -87,7 +86,6 @@ __all__ = [
     "price_in_force",
     "record",
     "redo",
-    "report",
     "rules",
     "save",
     "set_term",
