@@ -7,6 +7,7 @@ The public API (see :mod:`prefcalc.api` and the README's "Python API")::
     g = prefcalc.record(g, "game Anna 7h 7 Boris:w Vera:p")
     s = prefcalc.sheet(g)
     r = prefcalc.settle(g, method="average", rounding="exact")
+    report = prefcalc.api.report(g)  # what the exports show, computed once (prefcalc.Report)
 
 The API is imported on first use, so ``prefcalc --version`` and the other light commands do
 not pay for the scoring engine and the file models.
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
         join,
         load,
         new_game,
+        price_in_force,
         record,
         redo,
         rules,
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
         update,
     )
     from prefcalc.model import Game
+    from prefcalc.report import Report
     from prefcalc.scoring import Sheet
     from prefcalc.settlement import Settlement
 
@@ -49,6 +52,7 @@ _LAZY = {
     "set_term": "prefcalc.api",
     "load": "prefcalc.api",
     "new_game": "prefcalc.api",
+    "price_in_force": "prefcalc.api",
     "record": "prefcalc.api",
     "rules": "prefcalc.api",
     "save": "prefcalc.api",
@@ -57,6 +61,7 @@ _LAZY = {
     "undo": "prefcalc.api",
     "update": "prefcalc.api",
     "Game": "prefcalc.model",
+    "Report": "prefcalc.report",
     "Sheet": "prefcalc.scoring",
     "Settlement": "prefcalc.settlement",
 }
@@ -68,6 +73,7 @@ __all__ = [
     "LedgerError",
     "NotationError",
     "PrefcalcError",
+    "Report",
     "Settlement",
     "Sheet",
     "__version__",
@@ -77,6 +83,7 @@ __all__ = [
     "join",
     "load",
     "new_game",
+    "price_in_force",
     "record",
     "redo",
     "rules",

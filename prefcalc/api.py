@@ -46,8 +46,9 @@ from prefcalc.model import (
     check_target,
     seating,
 )
-from prefcalc.model import whist_price as _whist_price
+from prefcalc.model import price_in_force as _price_in_force
 from prefcalc.notation import parse_set, parse_words, resolve_player
+from prefcalc.report import Report, build_report
 from prefcalc.scoring import Problem, Sheet, score
 from prefcalc.settlement import Settlement
 from prefcalc.settlement import settle as _settle
@@ -281,9 +282,14 @@ def set_term(game: Game, term: str | SetTerm, *, time: str | None = None) -> Gam
     return record(game, parsed, time=time)
 
 
-def whist_price(game: Game) -> Amount:
-    """The price of a whist at the settlement (after any ``set whist_price``)."""
-    return _whist_price(game)
+def price_in_force(game: Game) -> Amount:
+    """The whist price in force, the one the settlement uses: the last ``set whist_price``,
+    else the opening price (``Game.whist_price``, agreed at ``new``)."""
+    return _price_in_force(game)
+
+
+whist_price = price_in_force
+"""The former name of :func:`price_in_force` (kept for one release)."""
 
 
 def edit(
@@ -485,8 +491,16 @@ def settle(
     if rounding not in ("exact", "whole"):
         raise DealError(f"unknown rounding '{shown(str(rounding))}' (use exact or whole)")
     return _settle(
-        sheet(game, convention, overrides), method, rounding, _whist_price(game), game.currency
+        sheet(game, convention, overrides), method, rounding, _price_in_force(game), game.currency
     )
+
+
+def report(game: Game, convention: str | None = None, overrides: Options | None = None) -> Report:
+    """Everything the exports show of ``game``, computed once: the sheet (under its own rules,
+    or ``convention`` and ``overrides``), the seating, the settlements by both methods at the
+    whist price in force, the running balance after every deal. Hand it to the PDF, the
+    workbook and ``share``; they never settle or score again."""
+    return build_report(game, sheet(game, convention, overrides))
 
 
 # --- files -------------------------------------------------------------------------------------
@@ -566,6 +580,7 @@ __all__ = [
     "Method",
     "Options",
     "PrefcalcError",
+    "Report",
     "Rounding",
     "check_number",
     "delete",
@@ -575,11 +590,13 @@ __all__ = [
     "load",
     "load_current",
     "new_game",
+    "price_in_force",
     "record",
     "redo",
     "redo_file",
     "repeat_note",
     "repeats",
+    "report",
     "rules",
     "save",
     "set_term",

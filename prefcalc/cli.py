@@ -739,18 +739,18 @@ def export(
 ) -> None:
     """Export the game as an XLSX workbook or a printable PDF scoresheet."""
     path = _path(file)
-    game_, sheet = _game_and_sheet(path)
+    report = api.report(api.load(path))
     # by default into the current directory, never into the data folder beside the ledger
     target = output if output is not None else Path(path.with_suffix(f".{kind.value}").name)
     check_output(target, path, "the workbook" if kind is ExportKind.xlsx else "the PDF")
     if kind is ExportKind.xlsx:
         from prefcalc.export.xlsx import write_xlsx
 
-        write_xlsx(game_, sheet, target)
+        write_xlsx(report, target)
     else:
         from prefcalc.export.pdf import write_pdf
 
-        for warning in write_pdf(game_, sheet, target, paper=paper.value):
+        for warning in write_pdf(report, target, paper=paper.value):
             sys.stderr.write(f"prefcalc: warning: {warning}\n")
     out(f"wrote {target}")
 
@@ -882,12 +882,12 @@ def share(
     path = _path(file)
     if png is not None:
         check_output(png, path, "the image")
-    game_, sheet = _game_and_sheet(path)
-    out(share_text(game_, sheet, api.settle(game_)))
+    report = api.report(api.load(path))
+    out(share_text(report))
     if png is not None:
         from prefcalc.share import write_png
 
-        for warning in write_png(game_, sheet, png):
+        for warning in write_png(report, png):
             sys.stderr.write(f"prefcalc: warning: {one_line(warning)}\n")
         out(f"wrote {png}")
 

@@ -42,11 +42,14 @@ from typing import Any
 from prefcalc import __version__, files
 from prefcalc.amounts import Amount, exact_text, norm, parse_amount
 from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
-from prefcalc.model import AllPass, Contract, Game, Join, Misere, deal_count, name_key
+from prefcalc.model import AllPass, Contract, Game, Misere, deal_count, name_key
+from prefcalc.report import running_balance as running_balance  # its home is the report
 from prefcalc.scoring import Sheet
 
 CACHE_NAME = "history-cache.sqlite3"
-CACHE_FORMAT = 1  # bump when the stored summary changes shape or meaning
+CACHE_FORMAT = 2  # bump when the stored summary changes shape or meaning
+# 2: a night's ``whist_price`` is the price in force (it was the opening price, wrong after a
+#    ``set whist_price``)
 LEVELS = (6, 7, 8, 9, 10)
 Day = date  # (``Night.date`` is the ISO text; ``Night.day`` is this)
 
@@ -79,7 +82,7 @@ class Night:
     deals: int
     finished: bool
     currency: str
-    whist_price: Amount
+    whist_price: Amount  # the price in force at the end of the game (its settlement's)
     result: dict[str, Amount]  # whists, pairwise exact
     money: dict[str, Amount]  # in ``currency``, rounded to its unit
     stats: dict[str, NightStats]
@@ -153,67 +156,11 @@ def summarise(game: Game, file: str) -> Night:
         deals=deal_count(game),
         finished=sheet.finished,
         currency=game.currency,
-        whist_price=game.whist_price,
+        whist_price=settled.whist_price,  # the price in force (after any set whist_price)
         result=dict(settled.whists),
         money=dict(settled.money),
         stats=night_stats(game, sheet),
     )
-
-
-def running_balance(sheet: Sheet) -> list[dict[str, Amount]]:
-    """Each player's balance in whists after every deal of the night: what the settlement
-    (exact; both methods agree) would give if the night stopped there.
-
-    Computed from running totals, so a long night costs one pass: with ``m`` the mountains
-    plus ``pool_to_mountain`` × the points missing to the largest pool, player i's result is
-    ``10 × (average m − m_i) + net game whists`` (the amnesty changes no difference to the
-    average), i.e. ``(10 × (Σm − N × m_i) + N × net_i) / N``, in whole numbers while the
-    sheet is whole.
-
-    A player who joins later counts from his join on (N grows); before it his balance is 0.
-    """
-    players = sheet.players
-    n = len(players)
-    seat = {p: i for i, p in enumerate(players)}
-    later = {s.entry.deal.player for s in sheet.scored if isinstance(s.entry.deal, Join)}
-    here = [p not in later for p in players]
-    factor = sheet.convention.pool_to_mountain
-    pool: list[Amount] = [0] * n
-    mountain: list[Amount] = [0] * n
-    net: list[Amount] = [0] * n  # whists written on others minus whists written on him
-    out: list[dict[str, Amount]] = []
-    last: dict[str, Amount] = dict.fromkeys(players, 0)
-    for scored in sheet.scored:
-        arrival = scored.entry.deal
-        if isinstance(arrival, Join):
-            here[seat[arrival.player]] = True
-        if scored.writes or isinstance(arrival, Join):
-            for w in scored.writes:
-                i = seat[w.player]
-                if w.column == "pool":
-                    pool[i] += w.amount
-                elif w.column == "mountain":
-                    mountain[i] += w.amount
-                elif w.on is not None:
-                    net[i] += w.amount
-                    net[seat[w.on]] -= w.amount
-            seated = [i for i in range(n) if here[i]]
-            k = len(seated)
-            top = max(pool[i] for i in seated)
-            full = [mountain[i] + factor * (top - pool[i]) if here[i] else 0 for i in range(n)]
-            total = sum(full)
-            last = {}
-            for i, p in enumerate(players):
-                if not here[i]:
-                    last[p] = 0
-                    continue
-                num = 10 * (total - k * full[i]) + k * net[i]
-                if num.__class__ is int:
-                    last[p] = num // k if num % k == 0 else Fraction(num, k)
-                else:
-                    last[p] = norm(Fraction(num) / k)
-        out.append(last)
-    return out
 
 
 # --- the summary as stored in the cache ------------------------------------------------------

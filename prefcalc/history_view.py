@@ -13,9 +13,8 @@ from typing import Any
 from prefcalc.amounts import Amount, exact_text, fmt, norm
 from prefcalc.errors import shown
 from prefcalc.history import LEVELS, History, Night, Standing, best_contract
-from prefcalc.model import Game, deal_count
-from prefcalc.scoring import Sheet
-from prefcalc.settlement import Settlement, minor_unit, to_decimal
+from prefcalc.report import Report
+from prefcalc.settlement import minor_unit, to_decimal
 from prefcalc.views import money_text, signed, table
 
 
@@ -165,13 +164,15 @@ def history_json(h: History) -> dict[str, Any]:
 # --- prefcalc share -------------------------------------------------------------------------------
 
 
-def share_text(game: Game, sheet: Sheet, s: Settlement) -> str:
-    """A few lines for the group chat: standings, payments and the night's best contract."""
+def share_text(report: Report) -> str:
+    """A few lines for the group chat: standings, payments (the report's pairwise exact
+    settlement) and the night's best contract."""
     from prefcalc.views import deal_text
 
-    state = "final" if sheet.finished else f"provisional, {deal_count(game)} deals so far"
-    day = game.created[:10] or "tonight"
-    lines = [f"Preference {day} · {sheet.convention.name} · {state}"]
+    game, s = report.game, report.pairwise
+    state = "final" if report.finished else f"provisional, {report.deals} deals so far"
+    day = report.date or "tonight"
+    lines = [f"Preference {day} · {report.convention.name} · {state}"]
     order = sorted(s.players, key=lambda p: (-s.whists[p], s.players.index(p)))
     for rank, p in enumerate(order, 1):
         lines.append(f"{rank}. {p} {signed(s.whists[p])} ({money_text(s.money[p], s.currency)})")

@@ -169,6 +169,9 @@ class Game(NamedTuple):
     target: int
     first_dealer: str
     whist_price: Amount = 1
+    """The *opening* whist price, agreed at ``new`` (the ledger's ``whist_price`` key). A
+    ``set whist_price`` later in the record changes the price in force: the settlement uses
+    :func:`price_in_force`, never this field alone."""
     currency: str = ""
     created: str = ""
     entries: tuple[Entry, ...] = ()
@@ -357,14 +360,19 @@ def check_term(term: SetTerm) -> None:
         assert_never(term.key)
 
 
-def whist_price(game: Game) -> Amount:
-    """The price of a whist for the settlement: the last ``set whist_price`` of the record,
-    else the game's own (the price in force at the end applies to the whole night)."""
+def price_in_force(game: Game) -> Amount:
+    """The whist price in force, the one the settlement uses: the last ``set whist_price`` of
+    the record, else the opening price ``Game.whist_price`` (the price in force at the end
+    applies to the whole night)."""
     for entry in reversed(game.entries):
         deal = entry.deal
         if isinstance(deal, SetTerm) and deal.key == "whist_price":
             return deal.value
     return game.whist_price
+
+
+whist_price = price_in_force
+"""The former name of :func:`price_in_force` (kept for one release)."""
 
 
 def _known(seats: tuple[str, ...], name: str) -> str:

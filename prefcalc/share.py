@@ -15,8 +15,7 @@ from pathlib import Path
 
 from prefcalc.errors import PrefcalcError
 from prefcalc.files import write_atomic
-from prefcalc.model import Game
-from prefcalc.scoring import Sheet
+from prefcalc.report import Report
 
 #: Pixels per PDF point: 2 renders an A4 landscape sheet at 1684 × 1190 (144 dpi), sharp on a
 #: phone and a few hundred kilobytes.
@@ -40,10 +39,11 @@ def sheet_png(pdf: bytes, scale: float = SCALE) -> bytes:
     return buffer.getvalue()
 
 
-def write_png(game: Game, sheet: Sheet, path: Path, paper: str = "a4") -> list[str]:
-    """Write the pool sheet of ``game`` as a PNG image to ``path``; return warnings to show."""
+def write_png(report: Report, path: Path, paper: str = "a4") -> list[str]:
+    """Write the pool sheet of the game of ``report`` as a PNG image to ``path``; return
+    warnings to show."""
     from prefcalc.export.pdf import build_picture
 
-    built = build_picture(game, sheet, paper)
+    built = build_picture(report, paper)
     write_atomic(Path(path), sheet_png(built.data), "the image")
     return built.warnings

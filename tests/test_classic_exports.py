@@ -15,6 +15,7 @@ from test_export_xlsx import formula_cells, recalculate, table
 import prefcalc
 from prefcalc.export.xlsx import FACTOR_HEADER, workbook_bytes, write_xlsx
 from prefcalc.model import Game
+from prefcalc.report import build_report
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PRIZES = {"prizes.first_close": 10, "prizes.min_mountain": 5}
@@ -34,7 +35,7 @@ def prize_game() -> Game:
 
 
 def _workbook(game: Game) -> Any:
-    return openpyxl.load_workbook(io.BytesIO(workbook_bytes(game, sheet_of(game))))
+    return openpyxl.load_workbook(io.BytesIO(workbook_bytes(build_report(game, sheet_of(game)))))
 
 
 def test_the_deals_sheet_has_the_deal_factor_of_every_game_and_misere() -> None:
@@ -68,7 +69,7 @@ def test_libreoffice_recomputes_the_classic_and_prize_workbooks_to_prefcalcs_num
     files = []
     for name, game in (("classic", classic_night()), ("prizes", prize_game())):
         path = tmp_path / f"{name}.xlsx"
-        write_xlsx(game, sheet_of(game), path)
+        write_xlsx(build_report(game, sheet_of(game)), path)
         files.append(path)
     out = recalculate(files, tmp_path)
     for path in files:
@@ -116,7 +117,7 @@ def test_the_pdf_draws_each_players_bombs_c_cc_ccc_used_ones_crossed_out() -> No
     ]
     # Péter kept his ×2 on the remises of deals 11, 20 and 21 and used two on deals 16, 17
     assert [used for _, used in marks["Péter"]][:3] == [True, True, False]
-    first = page_texts(build_pdf(game, sheet).data)[0]
+    first = page_texts(build_pdf(build_report(game, sheet)).data)[0]
     assert "CCC" in first
     assert first.count("CCC") >= 9
     plain = make_game(["Anna", "Boris", "Vera"], ["game Anna 7h 7 Boris:w Vera:p"])

@@ -36,6 +36,7 @@ from prefcalc.export.pdf import (
 )
 from prefcalc.ledger import game_to_json_text
 from prefcalc.model import Adjustment, AllPass, Contract, Defender, Entry, Game, Misere
+from prefcalc.report import build_report
 from prefcalc.settlement import settle
 from prefcalc.views import deal_text, money_text
 
@@ -137,7 +138,7 @@ def test_names_settlement_and_payments_are_in_the_text(
         renamed(random_game(7, 60, players, convention, target=20), names), Fraction(1, 2), "EUR"
     )
     sheet = sheet_of(game)
-    built = build_pdf(game, sheet)
+    built = build_pdf(build_report(game, sheet))
     assert built.warnings == []
     texts = page_texts(built.data)
     assert len(texts) == built.pages >= 3
@@ -161,7 +162,7 @@ def test_names_settlement_and_payments_are_in_the_text(
 
 
 def test_sheet_holds_the_running_entries_as_written_on_paper() -> None:
-    texts = page_texts(build_pdf(sample_game(), sheet_of(sample_game())).data)
+    texts = page_texts(build_pdf(build_report(sample_game(), sheet_of(sample_game()))).data)
     sheet_page = texts[0]
     # Anna's pool: 7♥ made 4; all-pass with no trick at ×2: 6; misère 10: 16; 6♦ made 2: 18
     assert "4.6.16.18" in sheet_page
@@ -190,7 +191,7 @@ def test_closing_the_pool_is_marked_and_fractions_are_shown() -> None:
     entries = running_entries(sheet)
     assert entries[("Anna", "pool", None)] == [("2", False), ("4", True)]
     assert entries[("Vera", "mountain", None)] == [("12½", False)]
-    first = page_texts(build_pdf(game, sheet).data)[0]
+    first = page_texts(build_pdf(build_report(game, sheet)).data)[0]
     assert "2.4" in first and "2.4." not in first
     assert "12½" in first
     # on the drawing, a vertical stroke follows the "4" that closed Anna's pool
@@ -221,7 +222,7 @@ class Recorder:
 
 def test_deal_log_lists_every_deal_in_words() -> None:
     game = sample_game()
-    texts = page_texts(build_pdf(game, sheet_of(game)).data)
+    texts = page_texts(build_pdf(build_report(game, sheet_of(game))).data)
     log = "\n".join(texts[1:])
     assert "Deal log" in log
     for entry in game.entries:
@@ -233,7 +234,7 @@ def test_deal_log_lists_every_deal_in_words() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_a_game_without_deals_exports(players: int) -> None:
     game = make_game(["Anna", "Boris", "Vera", "Dima", "Egor"][:players], [])
-    built = build_pdf(game, sheet_of(game))
+    built = build_pdf(build_report(game, sheet_of(game)))
     texts = page_texts(built.data)
     assert built.warnings == [] and built.pages == len(texts) == 2
     assert "nobody owes anything" in texts[1] and "no deals recorded yet" in texts[1]
@@ -361,7 +362,7 @@ def test_undrawable_names_warn_and_print_question_marks(
 ) -> None:
     game = renamed(sample_game(), FAR_SCRIPTS)
     out = tmp_path / "far.pdf"
-    warnings = write_pdf(game, sheet_of(game), out)
+    warnings = write_pdf(build_report(game, sheet_of(game)), out)
     assert len(warnings) == 2
     assert "สมชาย" in warnings[0] and "김민준" in warnings[1]
     assert all(w.startswith("no font can draw") and "\n" not in w for w in warnings)
@@ -387,7 +388,7 @@ def test_other_scripts_print_with_an_installed_font(name: str, tmp_path: Path) -
             pytest.fail(f"a TrueType font that draws {name} is required here (CI installs one)")
         pytest.skip(f"no TrueType font on this machine draws {name}")
     game = renamed(sample_game(), {"Anna": name})
-    warnings = write_pdf(game, sheet_of(game), tmp_path / "s.pdf")
+    warnings = write_pdf(build_report(game, sheet_of(game)), tmp_path / "s.pdf")
     assert warnings == []
     assert name in page_texts(tmp_path / "s.pdf")[0]
 
@@ -397,7 +398,9 @@ def test_other_scripts_print_with_an_installed_font(name: str, tmp_path: Path) -
 
 @pytest.mark.parametrize("paper", ["a4", "letter", "Letter"])
 def test_paper_sizes_are_landscape(paper: str) -> None:
-    reader = PdfReader(_stream(build_pdf(sample_game(), sheet_of(sample_game()), paper).data))
+    reader = PdfReader(
+        _stream(build_pdf(build_report(sample_game(), sheet_of(sample_game())), paper).data)
+    )
     width, height = PAPER[paper.lower()]
     for page in reader.pages:
         assert (float(page.mediabox.width), float(page.mediabox.height)) == (width, height)
@@ -405,7 +408,9 @@ def test_paper_sizes_are_landscape(paper: str) -> None:
 
 def test_unknown_paper_is_one_line_error(tmp_path: Path) -> None:
     with pytest.raises(PrefcalcError, match="unknown paper size 'a3' \\(use a4 or letter\\)"):
-        write_pdf(sample_game(), sheet_of(sample_game()), tmp_path / "x.pdf", paper="a3")
+        write_pdf(
+            build_report(sample_game(), sheet_of(sample_game())), tmp_path / "x.pdf", paper="a3"
+        )
     with pytest.raises(PrefcalcError, match="a4 or letter"):
         write_blank(3, tmp_path / "x.pdf", [], paper="legal")
     with pytest.raises(PrefcalcError, match="4 names given for a 3-player sheet"):
@@ -434,7 +439,7 @@ def test_blank_sheets(players: int, paper: str, tmp_path: Path, no_system_fonts:
 def test_pages_render_with_pdftoppm(tmp_path: Path) -> None:
     exe = pdftoppm()
     game = priced(renamed(random_game(5, 120, 4, "sochi", target=20), LATIN_CYRILLIC_4), 2, "RUB")
-    built = build_pdf(game, sheet_of(game), "letter")
+    built = build_pdf(build_report(game, sheet_of(game)), "letter")
     documents = {"game.pdf": built.data}
     write_blank(3, tmp_path / "blank.pdf", ["Анна"])
     documents["blank.pdf"] = (tmp_path / "blank.pdf").read_bytes()

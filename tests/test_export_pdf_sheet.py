@@ -28,6 +28,7 @@ from prefcalc.export.pdf import (
     target_text,
     write_blank,
 )
+from prefcalc.report import build_report
 
 LABEL_MIN = 7.0
 
@@ -50,7 +51,7 @@ def test_the_circle_shows_what_the_game_runs_to(
     game = random_game(3, 20, players, convention, target=target)
     sheet = sheet_of(game)
     assert target_text(sheet) == (circle, note)
-    built = build_pdf(game, sheet)
+    built = build_pdf(build_report(game, sheet))
     first = page_texts(built.data)[0]
     assert title in first.splitlines()[0] + " " + first.splitlines()[1]
     lines = first.splitlines()

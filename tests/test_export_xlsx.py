@@ -32,6 +32,7 @@ from prefcalc.errors import PrefcalcError
 from prefcalc.export.xlsx import write_xlsx
 from prefcalc.ledger import game_to_json_text
 from prefcalc.model import Game
+from prefcalc.report import build_report
 from prefcalc.scoring import MOUNTAIN, POOL, WHISTS, Sheet
 from prefcalc.settlement import Settlement, settle
 from prefcalc.views import deal_text
@@ -117,7 +118,7 @@ def empty_game() -> Game:
 
 def export(game: Game, path: Path) -> Sheet:
     sheet = sheet_of(game)
-    write_xlsx(game, sheet, path)
+    write_xlsx(build_report(game, sheet), path)
     return sheet
 
 
@@ -572,11 +573,11 @@ def test_texts_that_look_like_formulas_or_errors_stay_text(tmp_path: Path) -> No
 def test_a_write_error_is_a_prefcalc_error_and_leaves_nothing(tmp_path: Path) -> None:
     game = sample_game()
     with pytest.raises(PrefcalcError, match="cannot write the workbook"):
-        write_xlsx(game, sheet_of(game), tmp_path / "missing" / "out.xlsx")
+        write_xlsx(build_report(game, sheet_of(game)), tmp_path / "missing" / "out.xlsx")
     target = tmp_path / "out.xlsx"
     target.mkdir()  # a directory in the way of the rename
     with pytest.raises(PrefcalcError, match="cannot write the workbook"):
-        write_xlsx(game, sheet_of(game), target)
+        write_xlsx(build_report(game, sheet_of(game)), target)
     assert [p.name for p in tmp_path.iterdir()] == ["out.xlsx"]
 
 

@@ -40,6 +40,7 @@ from test_export_xlsx import (
 from prefcalc.export.pdf import build_pdf
 from prefcalc.export.xlsx import with_cached_values, workbook_bytes, write_xlsx
 from prefcalc.model import Game
+from prefcalc.report import build_report
 from prefcalc.scoring import Sheet
 
 GAMES = {
@@ -65,7 +66,7 @@ GAMES = {
 def both(game: Game) -> tuple[Sheet, Any, Any]:
     """The sheet and the workbook read twice: as written (formulas) and as cached (values)."""
     sheet = sheet_of(game)
-    data = workbook_bytes(game, sheet)
+    data = workbook_bytes(build_report(game, sheet))
     formulas = openpyxl.load_workbook(io.BytesIO(data))
     values = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
     return sheet, formulas, values
@@ -97,7 +98,7 @@ def test_the_workbook_still_recalculates_on_load_and_stays_a_valid_package(
 ) -> None:
     game = game_3()
     path = tmp_path / "game.xlsx"
-    write_xlsx(game, sheet_of(game), path)
+    write_xlsx(build_report(game, sheet_of(game)), path)
     with zipfile.ZipFile(path) as package:
         assert package.testzip() is None
         book = package.read("xl/workbook.xml").decode()
@@ -258,7 +259,7 @@ def test_deal_times_are_date_time_cells_in_local_time(
     entry = game.entries[0]._replace(time=time)
     game = game._replace(entries=(entry,))
     path = tmp_path / "t.xlsx"
-    write_xlsx(game, sheet_of(game), path)
+    write_xlsx(build_report(game, sheet_of(game)), path)
     ws = openpyxl.load_workbook(path)["Deals"]
     header, _ = table(ws, 1)
     cell = ws.cell(2, header["Time"])
@@ -303,7 +304,7 @@ def test_control_characters_in_names_never_crash_the_workbook(kind: str, tmp_pat
     raw, escaped = CONTROLS[kind]
     game = with_name(raw)
     path = tmp_path / "c.xlsx"
-    write_xlsx(game, sheet_of(game), path)
+    write_xlsx(build_report(game, sheet_of(game)), path)
     wb = openpyxl.load_workbook(path)
     texts = [
         cell.value
@@ -326,7 +327,7 @@ def test_control_characters_in_names_never_crash_the_pdf(kind: str) -> None:
 
     raw, escaped = CONTROLS[kind]
     game = with_name(raw)
-    built = build_pdf(game, sheet_of(game))
+    built = build_pdf(build_report(game, sheet_of(game)))
     texts = page_texts(built.data)
     everything = "\n".join(texts)
     assert escaped in texts[0]  # the name on the sheet, shown escaped

@@ -31,6 +31,7 @@ from prefcalc.history import (
 )
 from prefcalc.ledger import game_to_json_text
 from prefcalc.model import name_key
+from prefcalc.report import build_report
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -500,7 +501,7 @@ def test_a_games_workbook_and_pdf_chart_the_running_balance(tmp_path: Path) -> N
 
     game = sample_game()
     sheet = api.sheet(game)
-    write_xlsx(game, sheet, tmp_path / "night.xlsx")
+    write_xlsx(build_report(game, sheet), tmp_path / "night.xlsx")
     ws = openpyxl.load_workbook(tmp_path / "night.xlsx")["Sheet"]
     assert len(ws._charts) == 1
     title = next(
@@ -513,7 +514,7 @@ def test_a_games_workbook_and_pdf_chart_the_running_balance(tmp_path: Path) -> N
         row = [ws.cell(title.row + 2 + k, title.column + 1 + j).value for j in range(3)]
         assert row == pytest.approx([float(balance[p]) for p in ("Anna", "Boris", "Vera")])
     assert balances[-1] == dict(api.settle(game).whists)
-    reader = PdfReader(__import__("io").BytesIO(build_pdf(game, sheet).data))
+    reader = PdfReader(__import__("io").BytesIO(build_pdf(build_report(game, sheet)).data))
     pages = [page.extract_text() for page in reader.pages]
     chart = [k for k, text in enumerate(pages) if "Running balance over the night" in text]
     assert len(chart) == 1 and "Deal log" not in pages[chart[0]]
@@ -597,3 +598,61 @@ def test_an_unchanged_ledger_is_taken_from_the_cache(
     assert again.games == first.games and again.players == first.players
     with pytest.raises(AssertionError, match="validated again"):
         collect([club], use_cache=False)
+
+
+# --- the price in force (a 'set whist_price' during the night) ---------------------------------
+
+
+def _repriced_night(folder: Path) -> Path:
+    """Anna's 6♠ unplayed (both pass: 2 in her pool), then the price changed from 1 to 0.5.
+
+    By hand: the pools close into the mountains (pool_to_mountain 1): Boris and Vera 2 each,
+    average 4/3; Anna +10 × 4/3 = +40/3 whists, Boris and Vera −20/3 each. At 0.5 a whist:
+    Anna 20/3 = 6.67 EUR, Boris and Vera −10/3 each, rounded to −3.33 and −3.34 (largest
+    remainder, the cents add up to zero)."""
+    from support import make_game
+
+    game = make_game(["Anna", "Boris", "Vera"], ["game Anna 6s - Boris:p Vera:p"], currency="EUR")
+    game = api.set_term(game, "whist_price=0.5")
+    assert game.whist_price == 1  # the opening price
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "repriced.json"
+    path.write_text(game_to_json_text(game), encoding="utf-8")
+    return path
+
+
+def test_a_night_repriced_during_play_counts_at_the_price_in_force(tmp_path: Path) -> None:
+    _repriced_night(tmp_path / "club")
+    (night,) = collect([tmp_path / "club"]).games
+    assert night.whist_price == Fraction(1, 2)  # was the opening price, 1
+    assert night.result == {
+        "Anna": Fraction(40, 3),
+        "Boris": Fraction(-20, 3),
+        "Vera": Fraction(-20, 3),
+    }
+    assert night.money == {
+        "Anna": Fraction(667, 100),
+        "Boris": Fraction(-333, 100),
+        "Vera": Fraction(-334, 100),
+    }
+    again = collect([tmp_path / "club"]).games[0]  # from the cache: the same
+    assert again == night
+
+
+def test_a_cache_of_the_former_format_is_rebuilt(tmp_path: Path, data_home: Path) -> None:
+    """Rows written when a night stored its opening price are not used again."""
+    import sqlite3
+    from contextlib import closing
+
+    _repriced_night(tmp_path / "club")
+    collect([tmp_path / "club"])
+    with closing(sqlite3.connect(data_home / "prefcalc" / CACHE_NAME)) as db:
+        (summary,) = db.execute("SELECT summary FROM ledgers").fetchone()
+        data = json.loads(summary)
+        assert data["whist_price"] == "0.5"
+        data["whist_price"] = "1"  # what the former format stored for this night
+        db.execute("UPDATE ledgers SET summary = ?", (json.dumps(data),))
+        db.execute("PRAGMA user_version = 1")
+        db.commit()
+    (night,) = collect([tmp_path / "club"]).games
+    assert night.whist_price == Fraction(1, 2)

@@ -34,6 +34,7 @@ from prefcalc.export.pdf import (
 )
 from prefcalc.history import History, collect, running_balance
 from prefcalc.model import Join
+from prefcalc.report import build_report
 from prefcalc.settlement import settle
 from prefcalc.views import money_text, signed
 
@@ -89,8 +90,9 @@ def late_joiner_game():  # type: ignore[no-untyped-def]
 
 
 def test_a_late_joiner_is_drawn_from_the_deal_he_joined() -> None:
-    sheet = sheet_of(late_joiner_game())
-    series = dict(night_series(sheet))
+    game = late_joiner_game()
+    sheet = sheet_of(game)
+    series = dict(night_series(build_report(game, sheet)))
     balances = running_balance(sheet)
     # Dima joined as entry 2: no point before it (never a 0 that reads "broke even")
     assert [x for x, _ in series["Dima"]] == [2.0, 3.0, 4.0]
@@ -107,7 +109,7 @@ def test_every_joiner_starts_at_his_join_in_random_nights(seed: int) -> None:
     game = random_game(seed, 60, 3, "sochi", joins=True)
     sheet = sheet_of(game)
     joins = {s.entry.deal.player: s.number for s in sheet.scored if isinstance(s.entry.deal, Join)}
-    for name, points in night_series(sheet):
+    for name, points in night_series(build_report(game, sheet)):
         if name in joins:
             assert points[0][0] == joins[name]
         else:
@@ -116,7 +118,7 @@ def test_every_joiner_starts_at_his_join_in_random_nights(seed: int) -> None:
 
 def test_the_pdf_draws_a_late_joiner_night() -> None:
     game = late_joiner_game()
-    built = build_pdf(game, sheet_of(game))
+    built = build_pdf(build_report(game, sheet_of(game)))
     texts = page_texts(built.data)
     chart = next(t for t in texts if "Running balance over the night" in t)
     assert "Dima" in chart
@@ -230,7 +232,7 @@ def test_the_night_workbook_leaves_a_joiner_empty_before_he_joined(tmp_path: Pat
     from prefcalc.export.xlsx import write_xlsx
 
     game = late_joiner_game()
-    write_xlsx(game, sheet_of(game), tmp_path / "night.xlsx")
+    write_xlsx(build_report(game, sheet_of(game)), tmp_path / "night.xlsx")
     ws = openpyxl.load_workbook(tmp_path / "night.xlsx")["Sheet"]
     title = next(
         c for row in ws.iter_rows() for c in row if str(c.value).startswith("Running balance")
@@ -252,7 +254,10 @@ def test_the_sheet_page_shows_the_result(example: str) -> None:
     sheet = sheet_of(game)
     s = settle(sheet, "pairwise", "exact", game.whist_price, game.currency)
     assert s.payments
-    for data in (build_pdf(game, sheet).data, build_picture(game, sheet).data):
+    for data in (
+        build_pdf(build_report(game, sheet)).data,
+        build_picture(build_report(game, sheet)).data,
+    ):
         first = page_texts(data)[0]
         for p in sheet.players:
             shown = f"{p} {signed(s.whists[p])} ({money_text(s.money[p], s.currency)})"
@@ -261,14 +266,14 @@ def test_the_sheet_page_shows_the_result(example: str) -> None:
             line = f"{pay.payer} pays {pay.payee} {money_text(pay.amount, s.currency)}"
             assert line in first, line
         assert "Who pays whom:" in first
-    assert "page 1 of" in page_texts(build_pdf(game, sheet).data)[0]
+    assert "page 1 of" in page_texts(build_pdf(build_report(game, sheet)).data)[0]
 
 
 def test_the_share_picture_has_no_page_furniture() -> None:
     from prefcalc import api
 
     game = api.load(EXAMPLES / "rostov-5.json")
-    built = build_picture(game, sheet_of(game))
+    built = build_picture(build_report(game, sheet_of(game)))
     assert built.pages == 1
     text = page_texts(built.data)[0]
     assert "page 1 of" not in text and "prefcalc" not in text
@@ -281,9 +286,12 @@ def test_result_lines_say_when_the_game_is_not_over() -> None:
     game = api.load(EXAMPLES / "rostov-3.json")  # stopped after 22 deals
     sheet = sheet_of(game)
     assert not sheet.finished
-    assert result_lines(game, sheet)[0][0] == "Result if the game ended now:"
+    assert result_lines(build_report(game, sheet))[0][0] == "Result if the game ended now:"
     nobody = make_game(["Anna", "Boris", "Vera"], [])
-    assert result_lines(nobody, sheet_of(nobody))[1] == ("Who pays whom:", "nobody owes anything")
+    assert result_lines(build_report(nobody, sheet_of(nobody)))[1] == (
+        "Who pays whom:",
+        "nobody owes anything",
+    )
 
 
 def test_share_png_through_the_cli_is_the_sheet_with_the_result(
@@ -307,7 +315,7 @@ def test_share_png_through_the_cli_is_the_sheet_with_the_result(
     from prefcalc import api
 
     game = api.load(ledger)
-    share.write_png(game, sheet_of(game), tmp_path / "again.png")
+    share.write_png(build_report(game, sheet_of(game)), tmp_path / "again.png")
     text = page_texts(rendered[0])
     assert len(text) == 1 and "page 1 of" not in text[0] and "pays" in text[0]
     assert json.loads(ledger.read_text(encoding="utf-8")) == json.loads(
@@ -338,7 +346,7 @@ def test_five_player_sheet_keeps_eight_writes_on_one_line() -> None:
     from prefcalc import api
 
     game = api.load(EXAMPLES / "rostov-5.json")
-    first = page_texts(build_pdf(game, sheet_of(game)).data)[0]
+    first = page_texts(build_pdf(build_report(game, sheet_of(game))).data)[0]
     assert "5.35.47.107.126" in first  # Lena's whists on Josef: one line, not wrapped
 
 
@@ -347,7 +355,7 @@ def test_the_sheet_title_stays_on_one_line() -> None:
 
     game = api.load(EXAMPLES / "rostov-5.json")
     game = game._replace(currency="USD")
-    built = build_pdf(game, sheet_of(game))
+    built = build_pdf(build_report(game, sheet_of(game)))
     first = page_texts(built.data)[0].splitlines()
     title = [line for line in first if "Preference pool sheet" in line]
     assert len(title) == 1 and "finished" in title[0]

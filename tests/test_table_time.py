@@ -213,7 +213,7 @@ def test_exports_price_the_night_by_the_last_whist_price(tmp_path: Path) -> None
     g = api.record(_game(), "game Anna 7h 5 Boris:w Vera:p")
     g = api.set_term(g, "whist_price=0.5")
     target = tmp_path / "g.xlsx"
-    write_xlsx(g, api.sheet(g), target)
+    write_xlsx(api.report(g), target)
     cells = [
         c.value
         for row in load_workbook(target)["Settlement"].iter_rows()

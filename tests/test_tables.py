@@ -12,6 +12,7 @@ import pytest
 from support import invoke, make_game, sheet_of
 
 from prefcalc.ledger import game_to_json_text
+from prefcalc.report import build_report
 from prefcalc.scoring import Sheet
 from prefcalc.settlement import settle
 
@@ -423,7 +424,7 @@ def test_the_pdf_sheet_has_one_sector_per_player_and_renders(
     exe = require_tool("poppler's pdftoppm", "pdftoppm")
     game = make_game(players, lines, target=10)
     sheet = sheet_of(game)
-    built = build_pdf(game, sheet)
+    built = build_pdf(build_report(game, sheet))
     first = page_texts(built.data)[0]
     for player in sheet.players:  # the seating at the end, after a join too
         assert player in first

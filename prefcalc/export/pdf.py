@@ -38,10 +38,10 @@ from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.errors import PrefcalcError
 from prefcalc.export.fonts import BOLD, REGULAR, FontBook
 from prefcalc.ledger import write_atomic
-from prefcalc.model import Adjustment, Game, Join, deal_count, seating, whist_price
+from prefcalc.model import Adjustment, Join
+from prefcalc.report import Report
 from prefcalc.resources import bundled
 from prefcalc.scoring import POOL, WHISTS, Sheet
-from prefcalc.settlement import settle
 from prefcalc.views import deal_text, local_time, money_text, settlement_steps, signed
 
 TEMPLATE = "sheet-layout.toml"
@@ -835,10 +835,10 @@ def _result_lines(
     return top
 
 
-def result_lines(game: Game, sheet: Sheet) -> list[tuple[str, str]]:
+def result_lines(report: Report) -> list[tuple[str, str]]:
     """The settlement under the sheet, as people read it at the table: every player's result
     in whists and money from the best down, then who pays whom (pairwise, exact)."""
-    s = settle(sheet, "pairwise", "exact", whist_price(game), game.currency)
+    s = report.pairwise
     order = sorted(s.players, key=lambda p: (-s.whists[p], s.players.index(p)))
     standing = "   ".join(
         f"{rank}. {p} {signed(s.whists[p])} ({money_text(s.money[p], s.currency)})"
@@ -847,7 +847,7 @@ def result_lines(game: Game, sheet: Sheet) -> list[tuple[str, str]]:
     pays = "   ".join(
         f"{x.payer} pays {x.payee} {money_text(x.amount, s.currency)}" for x in s.payments
     )
-    label = "Result:" if sheet.finished else "Result if the game ended now:"
+    label = "Result:" if report.finished else "Result if the game ended now:"
     return [(label, standing), ("Who pays whom:", pays or "nobody owes anything")]
 
 
@@ -1048,19 +1048,19 @@ def _text_column(writer: Writer, lines: Sequence[str], width: float) -> list[tup
     return out
 
 
-def _settlement_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
+def _price_text(report: Report) -> str:
+    """The whist price in force as the title and the settlement show it."""
+    return money_text(report.price, report.currency) if report.currency else fmt(report.price)
+
+
+def _settlement_pages(flow: Flow, report: Report) -> None:
     writer = flow.writer
     lay = writer.lay
     metrics = writer.metrics
     size = lay.size
     lead = size * lay.leading
-    methods = [
-        settle(sheet, "pairwise", "exact", whist_price(game), game.currency),
-        settle(sheet, "average", "exact", whist_price(game), game.currency),
-    ]
-    price = (
-        money_text(whist_price(game), game.currency) if game.currency else fmt(whist_price(game))
-    )
+    methods = [report.pairwise, report.average]
+    price = _price_text(report)
     flow.heading("Settlement")
     items = flow.page.items
     items.append(
@@ -1095,14 +1095,14 @@ def _settlement_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
     flow.heading("Result", size + 3)
     header = ["player", "method 1 whists", "method 1 money", "method 2 whists", "method 2 money"]
     rows = [header]
-    for p in sheet.players:
+    for p in report.players:
         rows.append(
             [
                 p,
                 signed(methods[0].whists[p]),
-                money_text(methods[0].money[p], game.currency),
+                money_text(methods[0].money[p], report.currency),
                 signed(methods[1].whists[p]),
-                money_text(methods[1].money[p], game.currency),
+                money_text(methods[1].money[p], report.currency),
             ]
         )
     name_w = max(metrics.width(r[0], size, True) for r in rows) + 16
@@ -1116,7 +1116,7 @@ def _settlement_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
             x = right - metrics.width(cell, size, bold)
             flow.page.items.append((x, flow.y, cell, bold, size, 0.35 if bold else 0.0))
         flow.y -= lead
-    same = all(methods[0].whists[p] == methods[1].whists[p] for p in sheet.players)
+    same = all(methods[0].whists[p] == methods[1].whists[p] for p in report.players)
     flow.need(lead)
     note = "The methods agree." if same else "The methods differ (rounding)."
     flow.page.items.append((flow.left, flow.y, note, False, size, 0.3))
@@ -1128,7 +1128,7 @@ def _settlement_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
     )
     for prefix, s in groups:
         lines = [
-            f"{prefix}{p.payer} pays {p.payee} {money_text(p.amount, game.currency)}"
+            f"{prefix}{p.payer} pays {p.payee} {money_text(p.amount, report.currency)}"
             for p in s.payments
         ] or [f"{prefix}nobody owes anything"]
         for line in lines:
@@ -1140,13 +1140,11 @@ def _settlement_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
 # --- the running balance -------------------------------------------------------------------
 
 
-def night_series(sheet: Sheet) -> list[tuple[str, list[tuple[float, float]]]]:
+def night_series(report: Report) -> list[tuple[str, list[tuple[float, float]]]]:
     """Each player's running balance as chart points ``(deal, whists)``: from 0 before the
     first deal for those who sat down at the start, from the deal he joined for a player
     who joined later (never a line at 0 before he sat down, which reads as "broke even")."""
-    from prefcalc.history import running_balance
-
-    balances = running_balance(sheet)
+    sheet, balances = report.sheet, report.balances
     later = {s.entry.deal.player for s in sheet.scored if isinstance(s.entry.deal, Join)}
     series: list[tuple[str, list[tuple[float, float]]]] = []
     for p in sheet.players:
@@ -1161,9 +1159,9 @@ def night_series(sheet: Sheet) -> list[tuple[str, list[tuple[float, float]]]]:
     return series
 
 
-def _balance_page(flow: Flow, sheet: Sheet) -> None:
+def _balance_page(flow: Flow, report: Report) -> None:
     """A page with every player's running balance over the deals of the night (a chart)."""
-    if not sheet.scored:
+    if not report.sheet.scored:
         return
     from prefcalc.export.charts import line_chart
 
@@ -1180,7 +1178,7 @@ def _balance_page(flow: Flow, sheet: Sheet) -> None:
     flow.page.items.append((flow.left, flow.y, note, False, lay.size, 0.3))
     flow.y -= lead * 1.5
     height = flow.y - flow.bottom - lead
-    series = night_series(sheet)
+    series = night_series(report)
     art, texts = line_chart(
         flow.left,
         flow.y - height,
@@ -1212,7 +1210,7 @@ def _wrote(writes: Iterable[Any]) -> str:
     return "; ".join(parts) or "nothing"
 
 
-def _log_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
+def _log_pages(flow: Flow, sheet: Sheet) -> None:
     writer = flow.writer
     lay = writer.lay
     metrics = writer.metrics
@@ -1282,10 +1280,10 @@ def _log_pages(flow: Flow, game: Game, sheet: Sheet) -> None:
 # --- entry points ---------------------------------------------------------------------------
 
 
-def _texts_of(game: Game) -> list[str]:
+def _texts_of(report: Report) -> list[str]:
     """Every text of the record that reaches the PDF (checked against the fonts)."""
-    texts = [*seating(game), game.currency]
-    for entry in game.entries:
+    texts = [*report.seating, report.currency]
+    for entry in report.game.entries:
         if isinstance(entry.deal, Adjustment) and entry.deal.note:
             texts.append(entry.deal.note)
     return [t for t in texts if t]
@@ -1313,14 +1311,13 @@ class Built:
     strings: int  # drawString-like calls (the benchmark draws as many on a bare canvas)
 
 
-def _sheet_page(writer: Writer, game: Game, sheet: Sheet, footer: bool = True) -> None:
+def _sheet_page(writer: Writer, report: Report, footer: bool = True) -> None:
     """Page 1: the title, the sheet with its entries and bombs, and the result under it."""
+    sheet = report.sheet
     players = sheet.players  # the seating at the end (after any join)
-    price = (
-        money_text(whist_price(game), game.currency) if game.currency else fmt(whist_price(game))
-    )
-    date = game.created[:10] if game.created else "no date"
-    state = "finished" if sheet.finished else f"{deal_count(game)} deals, in progress"
+    price = _price_text(report)
+    date = report.date or "no date"
+    state = "finished" if report.finished else f"{report.deals} deals, in progress"
     target, note = target_text(sheet)
     aim = f"target {note} = {target}" if note else f"target {target}"
     title = (
@@ -1336,7 +1333,7 @@ def _sheet_page(writer: Writer, game: Game, sheet: Sheet, footer: bool = True) -
         running_entries(sheet),
         note,
         one_line=True,
-        result=result_lines(game, sheet),
+        result=result_lines(report),
         footer=footer,
     )
     marks = bomb_marks(sheet)
@@ -1344,38 +1341,41 @@ def _sheet_page(writer: Writer, game: Game, sheet: Sheet, footer: bool = True) -
         _draw_bombs(writer, writer.pages[0], shape, players, marks)
 
 
-def _writer(game: Game, sheet: Sheet, paper: str) -> tuple[Writer, list[str]]:
+def _writer(report: Report, paper: str) -> tuple[Writer, list[str]]:
     lay = load_layout(paper)
     book = FontBook()
-    warnings = book.check([printable(t) for t in (*_texts_of(game), sheet.convention.name)])
-    writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(sheet.players)}")
+    warnings = book.check([printable(t) for t in (*_texts_of(report), report.convention.name)])
+    writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(report.players)}")
     return writer, warnings
 
 
-def build_pdf(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
-    """The printable scoresheet of ``game`` as PDF bytes, with the warnings to show."""
-    writer, warnings = _writer(game, sheet, paper)
-    _sheet_page(writer, game, sheet)
+def build_pdf(report: Report, paper: str = "a4") -> Built:
+    """The printable scoresheet of the game of ``report`` (:func:`prefcalc.api.report`) as PDF
+    bytes, with the warnings to show. The report's results are drawn as they are: nothing is
+    settled or scored here."""
+    writer, warnings = _writer(report, paper)
+    _sheet_page(writer, report)
     flow = Flow(writer)
-    _settlement_pages(flow, game, sheet)
-    _balance_page(flow, sheet)
-    _log_pages(flow, game, sheet)
+    _settlement_pages(flow, report)
+    _balance_page(flow, report)
+    _log_pages(flow, report.sheet)
     data = writer.render()
     return Built(data, warnings, len(writer.pages), writer.strings)
 
 
-def build_picture(game: Game, sheet: Sheet, paper: str = "a4") -> Built:
+def build_picture(report: Report, paper: str = "a4") -> Built:
     """The page people send to the group (``share --png``): the sheet with the result under
     it, as one PDF page without page furniture (no footer, no page number)."""
-    writer, warnings = _writer(game, sheet, paper)
-    _sheet_page(writer, game, sheet, footer=False)
+    writer, warnings = _writer(report, paper)
+    _sheet_page(writer, report, footer=False)
     data = writer.render(footer=False)
     return Built(data, warnings, len(writer.pages), writer.strings)
 
 
-def write_pdf(game: Game, sheet: Sheet, path: Path, paper: str = "a4") -> list[str]:
-    """Write the printable scoresheet of ``game`` to ``path``; return warnings to show."""
-    built = build_pdf(game, sheet, paper)
+def write_pdf(report: Report, path: Path, paper: str = "a4") -> list[str]:
+    """Write the printable scoresheet of the game of ``report`` to ``path``; return warnings
+    to show."""
+    built = build_pdf(report, paper)
     write_atomic(path, built.data, "the PDF")
     return built.warnings
 

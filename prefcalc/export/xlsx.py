@@ -45,9 +45,10 @@ from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 from prefcalc.amounts import Amount
 from prefcalc.conventions import OPTIONS, to_toml_value
 from prefcalc.ledger import write_atomic
-from prefcalc.model import Contract, Entry, Game, Join, Misere, whist_price
+from prefcalc.model import Contract, Entry, Game, Join, Misere
+from prefcalc.report import Report
 from prefcalc.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet
-from prefcalc.settlement import Settlement, minor_unit, settle
+from prefcalc.settlement import Settlement, minor_unit
 from prefcalc.views import deal_words
 
 DEALS = "Deals"
@@ -352,8 +353,9 @@ class _SheetRefs:
 
 
 def _write_sheet(
-    ws: Any, sheet: Sheet, keys: list[Key], refs: _SheetRefs, target_ref: str, cache: Cached
+    ws: Any, report: Report, keys: list[Key], refs: _SheetRefs, target_ref: str, cache: Cached
 ) -> None:
+    sheet = report.sheet
     players = sheet.players
     n = len(players)
     first = 2
@@ -404,7 +406,7 @@ def _write_sheet(
         letter = own[k]
         current = ws.column_dimensions[letter].width or 0
         ws.column_dimensions[letter].width = max(current, _width(len(_written_header(key))))
-    _write_balance(ws, sheet, head, 3 + len(keys))
+    _write_balance(ws, report, head, 3 + len(keys))
 
 
 def seating_at_start(sheet: Sheet) -> list[str]:
@@ -413,13 +415,13 @@ def seating_at_start(sheet: Sheet) -> list[str]:
     return [p for p in sheet.players if p not in later]
 
 
-def _write_balance(ws: Any, sheet: Sheet, head: int, first: int) -> None:
+def _write_balance(ws: Any, report: Report, head: int, first: int) -> None:
     """Beside the running totals: every player's running balance in whists after each deal
     (the exact settlement if the night stopped there; values as of the export) and a native
     line chart of it."""
     from prefcalc.export.history_xlsx import balance_chart
-    from prefcalc.history import running_balance
 
+    sheet = report.sheet
     players = sheet.players
     title = ws.cell(
         head - 1, first, "Running balance in whists (settled as if the night ended there)"
@@ -427,7 +429,7 @@ def _write_balance(ws: Any, sheet: Sheet, head: int, first: int) -> None:
     title.style = _TITLE
     _header_row(ws, head, ["#", *players], first)
     seated = set(seating_at_start(sheet))
-    for k, (scored, balance) in enumerate(zip(sheet.scored, running_balance(sheet), strict=True)):
+    for k, (scored, balance) in enumerate(zip(sheet.scored, report.balances, strict=True)):
         r = head + 1 + k
         ws.cell(r, first, scored.number)
         if isinstance(scored.entry.deal, Join):
@@ -528,19 +530,19 @@ def _price_format(price: Amount, currency: str) -> str:
 
 def _write_settlement(
     ws: Any,
-    game: Game,
-    sheet: Sheet,
+    report: Report,
     refs: _SheetRefs,
     factor_ref: str,
     cache: Cached,
 ) -> None:
+    sheet = report.sheet
     players = sheet.players
     n = len(players)
     g = _Grid(ws, cache)
-    price, currency = whist_price(game), game.currency  # after any 'set whist_price'
+    price, currency = report.price, report.currency  # the price in force
     fmt = _money_format(currency)
-    exact = {m: settle(sheet, m, "exact", price, currency) for m in ("pairwise", "average")}
-    whole = {m: settle(sheet, m, "whole", price, currency) for m in ("pairwise", "average")}
+    exact = {"pairwise": report.pairwise, "average": report.average}
+    whole = {"pairwise": report.pairwise_whole, "average": report.average_whole}
     last_col = get_column_letter(1 + n)
 
     g.text(1, 1, "Settlement (RULES.md section 5), exact arithmetic", _TITLE)
@@ -838,8 +840,9 @@ def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str]:
 # --- the workbook -------------------------------------------------------------------------------
 
 
-def _build(game: Game, sheet: Sheet) -> tuple[Any, Cached]:
+def _build(report: Report) -> tuple[Any, Cached]:
     """The workbook and the engine's value of every formula cell in it."""
+    game, sheet = report.game, report.sheet
     wb = Workbook()
     _styles(wb)
     deals = wb.active
@@ -852,14 +855,14 @@ def _build(game: Game, sheet: Sheet) -> tuple[Any, Cached]:
     cache: Cached = {}
     target_ref, factor_ref = _write_rules(rules, game, sheet)
     _write_deals(deals, game, sheet, keys)
-    _write_sheet(totals, sheet, keys, refs, target_ref, cache)
-    _write_settlement(settlement, game, sheet, refs, factor_ref, cache)
+    _write_sheet(totals, report, keys, refs, target_ref, cache)
+    _write_settlement(settlement, report, refs, factor_ref, cache)
     return wb, cache
 
 
-def build_workbook(game: Game, sheet: Sheet) -> Any:
-    """The openpyxl ``Workbook`` of ``game`` scored as ``sheet`` (not saved)."""
-    return _build(game, sheet)[0]
+def build_workbook(report: Report) -> Any:
+    """The openpyxl ``Workbook`` of the game of ``report`` (not saved)."""
+    return _build(report)[0]
 
 
 # --- cached values --------------------------------------------------------------------------
@@ -929,14 +932,16 @@ def with_cached_values(data: bytes, cache: Mapping[tuple[str, str], Amount]) -> 
     return out.getvalue()
 
 
-def workbook_bytes(game: Game, sheet: Sheet) -> bytes:
-    """The XLSX file of ``game`` scored as ``sheet``: formulas with their values cached."""
-    wb, cache = _build(game, sheet)
+def workbook_bytes(report: Report) -> bytes:
+    """The XLSX file of the game of ``report`` (:func:`prefcalc.api.report`): formulas with
+    their values cached. The report's results are written as they are: nothing is settled
+    here."""
+    wb, cache = _build(report)
     buffer = io.BytesIO()
     wb.save(buffer)
     return with_cached_values(buffer.getvalue(), cache)
 
 
-def write_xlsx(game: Game, sheet: Sheet, path: Path) -> None:
-    """Write the workbook of ``game`` (scored as ``sheet``) to ``path``, replacing it whole."""
-    write_atomic(Path(path), workbook_bytes(game, sheet), "the workbook")
+def write_xlsx(report: Report, path: Path) -> None:
+    """Write the workbook of the game of ``report`` to ``path``, replacing it whole."""
+    write_atomic(Path(path), workbook_bytes(report), "the workbook")

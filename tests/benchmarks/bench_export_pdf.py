@@ -21,6 +21,7 @@ from support import random_game, sheet_of
 
 from prefcalc.export.fonts import REGULAR, bundled
 from prefcalc.export.pdf import build_pdf, load_layout, write_pdf
+from prefcalc.report import build_report
 
 REPEAT = 7
 
@@ -42,13 +43,13 @@ def export_1000() -> tuple[float, float, str]:
     game = random_game(11, 1000, 3, "sochi", target=10**6)
     sheet = sheet_of(game)
     bundled()  # register the font for both sides before timing
-    built = build_pdf(game, sheet)
+    built = build_pdf(build_report(game, sheet))
     lay = load_layout("a4")
     size = (lay.width, lay.height)
     with tempfile.TemporaryDirectory() as tmp:
         mine, bare = Path(tmp) / "ours.pdf", Path(tmp) / "bare.pdf"
         best, base = interleaved(
-            lambda: write_pdf(game, sheet, mine),
+            lambda: write_pdf(build_report(game, sheet), mine),
             lambda: _bare(bare, built.strings, built.pages, size),
             REPEAT,
         )

@@ -18,6 +18,7 @@ from run import Figure, interleaved
 from support import random_game, sheet_of
 
 from prefcalc.export.xlsx import build_workbook, write_xlsx
+from prefcalc.report import build_report
 
 REPEAT = 5
 
@@ -56,7 +57,7 @@ def _bare(cells: list[tuple[str, list[tuple[int, int, Any]]]], path: Path) -> No
 def export_1000() -> tuple[float, float, str]:
     game = random_game(11, 1000, 3, "sochi", target=10**6)
     sheet = sheet_of(game)
-    cells = _cells(build_workbook(game, sheet))
+    cells = _cells(build_workbook(build_report(game, sheet)))
     count = sum(len(items) for _, items in cells)
     formulas = sum(
         1 for _, items in cells for *_, v in items if isinstance(v, str) and v.startswith("=")
@@ -64,7 +65,7 @@ def export_1000() -> tuple[float, float, str]:
     with tempfile.TemporaryDirectory() as tmp:
         mine, bare = Path(tmp) / "ours.xlsx", Path(tmp) / "bare.xlsx"
         best, base = interleaved(
-            lambda: write_xlsx(game, sheet, mine), lambda: _bare(cells, bare), REPEAT
+            lambda: write_xlsx(build_report(game, sheet), mine), lambda: _bare(cells, bare), REPEAT
         )
     return (
         best,
