@@ -22,7 +22,7 @@ from typing import Any, Literal
 from prefcalc import ledger
 from prefcalc.amounts import Amount, AmountError, to_amount
 from prefcalc.classic import refusal
-from prefcalc.conventions import PRESETS, Convention, default_target, parse_overrides
+from prefcalc.conventions import Convention, default_target, parse_overrides, preset_key
 from prefcalc.conventions import load as load_convention
 from prefcalc.errors import DealError, PrefcalcError, shown
 from prefcalc.model import (
@@ -114,8 +114,8 @@ def _options(options: Options | None) -> dict[str, Any]:
 
 def _convention_ref(convention: str, options: dict[str, Any]) -> ConventionRef:
     """A preset with overrides is stored by name; a house-rules file is stored whole."""
-    key = convention.strip().lower()
-    if key in PRESETS:
+    key = preset_key(convention)
+    if key is not None:
         base = load_convention(key)
         checked = base.with_options(options) if options else base
         return ConventionRef(key, {k: checked.value(k) for k in options})

@@ -26,6 +26,7 @@ from prefcalc.amounts import Amount
 from prefcalc.conventions import parse_overrides
 from prefcalc.errors import DealError, PrefcalcError, one_line
 from prefcalc.files import check_output
+from prefcalc.i18n import check_environment, set_language
 from prefcalc.model import Entry, Game, check_name, seating
 from prefcalc.notation import NOTATION_FLAGS
 from prefcalc.scoring import Sheet
@@ -47,12 +48,33 @@ class _Commands(TyperGroup):
     ) -> Any:
         code = _guarded(
             lambda: super(_Commands, self).main(
-                args, prog_name, complete_var, False, windows_expand_args, **extra
+                _lang_first(args), prog_name, complete_var, False, windows_expand_args, **extra
             )
         )
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+def _lang_first(args: Sequence[str] | None) -> list[str]:
+    """``--lang ru`` is accepted after the command too (``prefcalc show --lang ru``): moved
+    in front of it, where the root option reads it. Words after ``--`` are left alone."""
+    words = list(sys.argv[1:] if args is None else args)
+    check_environment()
+    end = words.index("--") if "--" in words else len(words)
+    moved: list[str] = []
+    k = 0
+    while k < end:
+        if words[k] == "--lang" and k + 1 < end:
+            moved += words[k : k + 2]
+            del words[k : k + 2]
+            end -= 2
+        elif words[k].startswith("--lang="):
+            moved.append(words.pop(k))
+            end -= 1
+        else:
+            k += 1
+    return moved + words
 
 
 app = typer.Typer(
@@ -904,8 +926,17 @@ def _root(
             "--version", callback=_version, is_eager=True, help="Show the version and exit."
         ),
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The language: ru or en (default: PREFCALC_LANG, then the locale).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Keep the score of Preference (преферанс) and settle the night."""
+    set_language(lang)
 
 
 def main(argv: list[str] | None = None) -> int:

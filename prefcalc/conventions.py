@@ -36,13 +36,37 @@ from prefcalc.schemas import (
 
 PRESETS = ("sochi", "leningrad", "rostov", "classic")
 
+PRESET_ALIASES = {
+    "сочинка": "sochi",
+    "сочи": "sochi",
+    "ленинградка": "leningrad",
+    "питер": "leningrad",
+    "piter": "leningrad",
+    "ростовка": "rostov",
+    "классика": "classic",
+    # Gusarik is the two-player game, not a scoring of its own: the bundled Gusarik evening
+    # is scored by the Sochi rules, so the name starts a Sochi game (of two players)
+    "гусарик": "sochi",
+    "gusarik": "sochi",
+}
+"""The presets by the names Russian players call them (any case): Сочинка, Ленинградка..."""
+
+
+def preset_key(name: str) -> str | None:
+    """The preset a name means (``Sochi``, ``сочинка``, ``Питер`` -> its key), or None."""
+    key = name.strip().casefold()
+    if key in PRESETS:
+        return key
+    return PRESET_ALIASES.get(key)
+
+
 PRESET_TARGETS = {"classic": 50}
 """The target a new game of a preset is played to when none is given (otherwise 20)."""
 
 
 def default_target(convention: str) -> int:
     """The pool target of a new game when none is given: 50 for Classic (RULES.md 8.1), 20."""
-    return PRESET_TARGETS.get(convention.strip().lower(), 20)
+    return PRESET_TARGETS.get(preset_key(convention) or "", 20)
 
 
 class Option(NamedTuple):
@@ -478,7 +502,7 @@ _PRESET_CACHE: dict[str, Convention] = {}
 
 def load_preset(name: str) -> Convention:
     """Load a bundled preset by name (``sochi``, ``leningrad``, ``rostov``)."""
-    key = name.strip().lower()
+    key = preset_key(name) or name.strip().lower()
     cached = _PRESET_CACHE.get(key)
     if cached is not None:
         return cached
@@ -493,7 +517,7 @@ def load_preset(name: str) -> Convention:
 
 def load(name_or_path: str) -> Convention:
     """A preset name or the path of a house-rules TOML file."""
-    if name_or_path.strip().lower() in PRESETS:
+    if preset_key(name_or_path) is not None:
         return load_preset(name_or_path)
     path = Path(name_or_path)
     try:
