@@ -110,17 +110,10 @@ def amnesty() -> str:
 def convention_name(name: str) -> str:
     """A preset's name as the table calls it (Sochi / Сочинка); a house-rules name as
     written in its file."""
-    return pgettext("convention", name) if name in _PRESET_NAMES else name
-
-
-_PRESET_NAMES = ("Sochi", "Leningrad", "Rostov", "Classic")
-
-
-def _preset_names_for_extraction() -> tuple[str, ...]:
-    """The preset names as the catalog knows them (listed so that extraction finds them)."""
-    return (
-        pgettext("convention", "Sochi"),
-        pgettext("convention", "Leningrad"),
-        pgettext("convention", "Rostov"),
-        pgettext("convention", "Classic"),
-    )
+    words = {
+        "Sochi": pgettext("convention", "Sochi"),
+        "Leningrad": pgettext("convention", "Leningrad"),
+        "Rostov": pgettext("convention", "Rostov"),
+        "Classic": pgettext("convention", "Classic"),
+    }
+    return words.get(name, name)
