@@ -25,6 +25,7 @@ from prefcalc.classic import refusal
 from prefcalc.conventions import Convention, default_target, parse_overrides, preset_key
 from prefcalc.conventions import load as load_convention
 from prefcalc.errors import DealError, PrefcalcError, shown
+from prefcalc.i18n import check_language
 from prefcalc.model import (
     Adjustment,
     AllPass,
@@ -74,10 +75,11 @@ def new_game(
     currency: str = "",
     options: Options | None = None,
     dealer: str | None = None,
+    lang: str | None = None,
 ) -> Game:
     """A new game with no deals: players in seating order (2 to 5), a preset name or the path
     of a house-rules TOML file, the target (default 20; Classic 50), the money terms and
-    option overrides."""
+    option overrides; ``lang`` (``ru``/``en``) the language its documents are made in."""
     names = check_players(tuple(players))
     if target is None:
         target = default_target(convention)
@@ -101,6 +103,7 @@ def new_game(
         whist_price=price,
         currency=check_currency(currency),
         created=ledger.now(),
+        lang=check_language(lang, "the language") if lang else "",
     )
 
 

@@ -26,7 +26,7 @@ from prefcalc.amounts import Amount
 from prefcalc.conventions import parse_overrides
 from prefcalc.errors import DealError, PrefcalcError, one_line
 from prefcalc.files import check_output
-from prefcalc.i18n import check_environment, set_language
+from prefcalc.i18n import check_environment, set_language, speaking
 from prefcalc.model import Entry, Game, check_name, seating
 from prefcalc.notation import NOTATION_FLAGS
 from prefcalc.scoring import Sheet
@@ -62,6 +62,8 @@ def _lang_first(args: Sequence[str] | None) -> list[str]:
     words = list(sys.argv[1:] if args is None else args)
     check_environment()
     end = words.index("--") if "--" in words else len(words)
+    if "new" in words[:end]:  # 'new --lang ru' is the new game's own language
+        end = words.index("new")
     moved: list[str] = []
     k = 0
     while k < end:
@@ -630,6 +632,14 @@ def new(
         ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing game file.")] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The game's language, ru or en: its PDF and workbook are made in it by anyone.",
+            show_default=False,
+        ),
+    ] = None,
     file: FileOpt = None,
 ) -> None:
     """Start a game of 2 to 5 players: prefcalc new Anna Boris Vera --convention sochi.
@@ -644,7 +654,10 @@ def new(
         currency=currency,
         options=overrides or [],
         dealer=dealer,
+        lang=lang,
     )
+    if lang is not None:
+        set_language(lang)
     path = file if file is not None else ledger_io.new_game_path(game_.players)
     try:
         previous: Path | None = ledger_io.current_path()
@@ -765,11 +778,14 @@ def export(
     if kind is ExportKind.xlsx:
         from prefcalc.export.xlsx import write_xlsx
 
-        write_xlsx(game_, sheet, target)
+        with speaking(game_.lang):  # the game's own language, when it has one
+            write_xlsx(game_, sheet, target)
     else:
         from prefcalc.export.pdf import write_pdf
 
-        for warning in write_pdf(game_, sheet, target, paper=paper.value):
+        with speaking(game_.lang):
+            warnings = write_pdf(game_, sheet, target, paper=paper.value)
+        for warning in warnings:
             sys.stderr.write(f"prefcalc: warning: {warning}\n")
     out(f"wrote {target}")
 
@@ -907,7 +923,9 @@ def share(
     if png is not None:
         from prefcalc.share import write_png
 
-        for warning in write_png(game_, sheet, png):
+        with speaking(game_.lang):
+            warnings = write_png(game_, sheet, png)
+        for warning in warnings:
             sys.stderr.write(f"prefcalc: warning: {one_line(warning)}\n")
         out(f"wrote {png}")
 

@@ -325,3 +325,56 @@ def test_english_and_the_version_do_not_import_babel(tmp_path: Path) -> None:
             check=True,
         )
         assert " babel" not in result.stderr
+
+
+# --- the game's own language -----------------------------------------------------------------
+
+
+def test_new_lang_is_stored_and_read_back(tmp_path: Path) -> None:
+    from prefcalc.ledger import load as load_ledger
+
+    ledger = tmp_path / "g.json"
+    args = ["new", "Аня", "Боря", "Вера", "--lang", "ru", "--file", str(ledger)]
+    result = run_cli(args, tmp_path, C_LOCALE)
+    assert result.returncode == 0, result.stderr
+    assert '"lang": "ru"' in ledger.read_text(encoding="utf-8")
+    assert load_ledger(ledger).lang == "ru"
+    # --lang before the command is the interface's language only: nothing stored
+    plain = tmp_path / "p.json"
+    run_cli(
+        ["--lang", "ru", "new", "Аня", "Боря", "Вера", "--file", str(plain)], tmp_path, C_LOCALE
+    )
+    assert '"lang"' not in plain.read_text(encoding="utf-8")
+    assert load_ledger(plain).lang == ""
+
+
+def test_new_with_an_unknown_lang_writes_nothing(tmp_path: Path) -> None:
+    ledger = tmp_path / "g.json"
+    result = run_cli(
+        ["new", "A", "B", "C", "--lang", "xx", "--file", str(ledger)], tmp_path, C_LOCALE
+    )
+    assert result.returncode == 2
+    assert result.stderr == "prefcalc: error: the language: unknown language 'xx' (use en or ru)\n"
+    assert not ledger.exists()
+
+
+def test_pdf_is_made_in_the_games_language(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    ledger = tmp_path / "g.json"
+    text = SOCHI.read_text(encoding="utf-8").replace(
+        '"convention":', '"lang": "ru",\n  "convention":', 1
+    )
+    ledger.write_text(text, encoding="utf-8")
+    english = tmp_path / "en.json"
+    english.write_bytes(SOCHI.read_bytes())
+
+    def pdf_text(path: Path) -> str:
+        out = path.with_suffix(".pdf")
+        result = run_cli(["export", "pdf", "--file", str(path), "-o", str(out)], tmp_path, C_LOCALE)
+        assert result.returncode == 0, result.stderr
+        return "\n".join(page.extract_text() for page in PdfReader(out).pages)
+
+    russian = pdf_text(ledger)
+    assert "Амнистия" in russian and "Amnesty" not in russian
+    assert "Amnesty" in pdf_text(english)
