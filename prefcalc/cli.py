@@ -26,7 +26,7 @@ from prefcalc.amounts import Amount
 from prefcalc.conventions import parse_overrides
 from prefcalc.errors import DealError, PrefcalcError, one_line
 from prefcalc.files import check_output
-from prefcalc.i18n import check_environment, set_language, speaking
+from prefcalc.i18n import _, check_environment, ngettext, set_language, speaking
 from prefcalc.model import Entry, Game, check_name, seating
 from prefcalc.notation import NOTATION_FLAGS
 from prefcalc.scoring import Sheet
@@ -202,7 +202,7 @@ def _show_recorded(game: Game, number: int) -> None:
     from prefcalc.views import explain_text, sheet_text
 
     sheet = api.sheet(game)
-    out(f"recorded as {explain_text(sheet, number)}")
+    out(_("recorded as {deal}").format(deal=explain_text(sheet, number)))
     out("")
     out(sheet_text(sheet, game))
 
@@ -369,7 +369,11 @@ def undo(file: FileOpt = None) -> None:
     from prefcalc.views import deal_text, sheet_text
 
     after, removed = api.undo_file(_path(file))
-    out(f"removed deal {len(after.entries) + 1}: {deal_text(removed)}")
+    out(
+        _("removed deal {number}: {deal}").format(
+            number=len(after.entries) + 1, deal=deal_text(removed)
+        )
+    )
     out(sheet_text(api.sheet(after), after))
 
 
@@ -431,7 +435,7 @@ def delete(
         return after
 
     after = api.update(_path(file), change)
-    out(f"deleted deal {number}: {deal_text(removed[0])}")
+    out(_("deleted deal {number}: {deal}").format(number=number, deal=deal_text(removed[0])))
     out(sheet_text(api.sheet(after), after))
 
 
@@ -463,7 +467,7 @@ def edit(
         return after
 
     after = api.update(_path(file), change)
-    out(f"replaced deal {number}: {deal_text(replaced[0])}")
+    out(_("replaced deal {number}: {deal}").format(number=number, deal=deal_text(replaced[0])))
     _show_recorded(after, number)
 
 
@@ -596,7 +600,14 @@ def settle(
         out(json.dumps(settlement_json(result), ensure_ascii=False, indent=2))
     else:
         if not sheet.finished:
-            out(f"(provisional: the game is not finished, {len(game_.entries)} deals recorded)")
+            n = len(game_.entries)
+            out(
+                ngettext(
+                    "(provisional: the game is not finished, {n} deals recorded)",
+                    "(provisional: the game is not finished, {n} deals recorded)",
+                    n,
+                ).format(n=n)
+            )
         out(settlement_text(result))
 
 
@@ -787,7 +798,7 @@ def export(
             warnings = write_pdf(game_, sheet, target, paper=paper.value)
         for warning in warnings:
             sys.stderr.write(f"prefcalc: warning: {warning}\n")
-    out(f"wrote {target}")
+    out(_("wrote {file}").format(file=target))
 
 
 @app.command()
@@ -814,7 +825,7 @@ def blank(
         players, target_path=output, names=[check_name(n) for n in names or []], paper=paper.value
     ):
         sys.stderr.write(f"prefcalc: warning: {warning}\n")
-    out(f"wrote {output}")
+    out(_("wrote {file}").format(file=output))
 
 
 # --- the club's history and sharing ----------------------------------------------------------
@@ -901,7 +912,7 @@ def history(
         out(history_text(result))
     for target in (xlsx, pdf):
         if target is not None:
-            out(f"wrote {target}")
+            out(_("wrote {file}").format(file=target))
 
 
 @app.command()
@@ -927,7 +938,7 @@ def share(
             warnings = write_png(game_, sheet, png)
         for warning in warnings:
             sys.stderr.write(f"prefcalc: warning: {one_line(warning)}\n")
-        out(f"wrote {png}")
+        out(_("wrote {file}").format(file=png))
 
 
 def _version(value: bool) -> None:
