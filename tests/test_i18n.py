@@ -378,3 +378,23 @@ def test_pdf_is_made_in_the_games_language(tmp_path: Path) -> None:
     russian = pdf_text(ledger)
     assert "Амнистия" in russian and "Amnesty" not in russian
     assert "Amnesty" in pdf_text(english)
+
+
+def test_russian_share_and_history(tmp_path: Path) -> None:
+    share = run_cli(["share", "--file", str(SOCHI)], tmp_path, RUSSIAN)
+    assert share.returncode == 0, share.stderr
+    assert share.stdout.splitlines() == [
+        "Преферанс 14 ноября 2025 · Сочинка · окончательно",
+        "1. Anna +164 (16,40\xa0€)",
+        "2. Вера +50 (5,00\xa0€)",
+        "3. Boris −214 (−21,40\xa0€)",
+        "Платят: Boris → Anna 16,40\xa0€; Boris → Вера 5,00\xa0€",
+        "Лучшая игра: Вера 9♠: 9 взяток; Anna вист, Boris пас (раздача 20)",
+    ]
+    history = run_cli(["history", str(SOCHI), "--no-cache"], tmp_path, RUSSIAN)
+    assert history.returncode == 0, history.stderr
+    lines = history.stdout.splitlines()
+    assert lines[0] == "1 игра:"
+    assert lines[2].startswith("14 ноября 2025  Anna, Boris, Вера  Сочинка")
+    assert "Итоги (попарный расчёт, точный; прерванная игра считается предварительно):" in lines
+    assert ENGLISH_GAME_WORDS.findall(history.stdout + share.stdout) == []
