@@ -60,7 +60,6 @@ def _lang_first(args: Sequence[str] | None) -> list[str]:
     """``--lang ru`` is accepted after the command too (``prefcalc show --lang ru``): moved
     in front of it, where the root option reads it. Words after ``--`` are left alone."""
     words = list(sys.argv[1:] if args is None else args)
-    check_environment()
     end = words.index("--") if "--" in words else len(words)
     if "new" in words[:end]:  # 'new --lang ru' is the new game's own language
         end = words.index("new")
@@ -76,6 +75,8 @@ def _lang_first(args: Sequence[str] | None) -> list[str]:
             end -= 1
         else:
             k += 1
+    if not moved:  # an unknown PREFCALC_LANG is refused unless --lang overrides it
+        check_environment()
     return moved + words
 
 

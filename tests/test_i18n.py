@@ -66,6 +66,9 @@ def test_lang_option_before_the_environment(tmp_path: Path) -> None:
     assert joined.stdout == ru.stdout
     env_ru = run_cli(["show", "--file", str(SOCHI)], tmp_path, {**C_LOCALE, "PREFCALC_LANG": "ru"})
     assert env_ru.stdout == ru.stdout
+    overridden = {**C_LOCALE, "PREFCALC_LANG": "klingon"}
+    fixed = run_cli(["show", "--lang", "ru", "--file", str(SOCHI)], tmp_path, overridden)
+    assert fixed.returncode == 0 and fixed.stdout == ru.stdout
 
 
 def test_lang_in_process_is_forgotten_by_the_next_command(tmp_path: Path) -> None:
