@@ -24,7 +24,6 @@ from prefcalc.model import (
     Join,
     Misere,
     Preference,
-    Role,
     SetTerm,
 )
 from prefcalc.scoring import Scored, Sheet
@@ -302,15 +301,6 @@ def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
 
 
 # --- the log ---------------------------------------------------------------------------------
-
-
-ROLE_WORDS: dict[Role, str] = {
-    "w": "whist",
-    "p": "pass",
-    "h": "half-whist",
-    "r": "returned the whist",
-}
-"""The roles in English (the words :func:`prefcalc.terms.role` translates)."""
 
 
 class DealWords(NamedTuple):
