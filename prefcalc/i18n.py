@@ -132,6 +132,12 @@ def _load(lang: str) -> _gettext.NullTranslations:
         return _gettext.NullTranslations()
 
 
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalog where it is defined once (a table of the module),
+    untranslated: it is translated by :func:`_` where it is shown, in the language of then."""
+    return message
+
+
 def _(message: str) -> str:
     """``message`` in the language in use."""
     return catalog().gettext(message)

@@ -504,7 +504,7 @@ def rules_text(conv: Convention) -> str:
     lines = [conv.name + (f": {conv.description}" if conv.description else "")]
     rows = [[_("option"), _("value"), _("meaning")]]
     for option in OPTIONS:
-        rows.append([option.key, to_toml_value(conv.value(option.key)), option.doc])
+        rows.append([option.key, to_toml_value(conv.value(option.key)), _(option.doc)])
     lines += table(rows, right=[False, False, False])
     return "\n".join(lines)
 

@@ -401,3 +401,18 @@ def test_russian_share_and_history(tmp_path: Path) -> None:
     assert lines[2].startswith("14 ноября 2025  Anna, Boris, Вера  Сочинка")
     assert "Итоги (попарный расчёт, точный; прерванная игра считается предварительно):" in lines
     assert ENGLISH_GAME_WORDS.findall(history.stdout + share.stdout) == []
+
+
+def test_russian_rules_table(tmp_path: Path) -> None:
+    result = run_cli(["rules", "Питер"], tmp_path, RUSSIAN)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[1].split() == ["параметр", "значение", "смысл"]
+    assert any(
+        line.startswith("whist_factor")
+        and line.endswith(
+            "вистов за взятку вистующего = "
+            "цена игры x это число (1, или 2 для двойных вистов Ленинградки)"
+        )
+        for line in lines
+    )
