@@ -22,9 +22,10 @@ from typing import Any, Literal
 from prefcalc import files, ledger
 from prefcalc.amounts import Amount, AmountError, to_amount
 from prefcalc.classic import refusal
-from prefcalc.conventions import PRESETS, Convention, default_target, parse_overrides
+from prefcalc.conventions import Convention, default_target, parse_overrides, preset_key
 from prefcalc.conventions import load as load_convention
 from prefcalc.errors import DealError, PrefcalcError, shown
+from prefcalc.i18n import check_language
 from prefcalc.model import (
     Adjustment,
     AllPass,
@@ -75,10 +76,11 @@ def new_game(
     currency: str = "",
     options: Options | None = None,
     dealer: str | None = None,
+    lang: str | None = None,
 ) -> Game:
     """A new game with no deals: players in seating order (2 to 5), a preset name or the path
     of a house-rules TOML file, the target (default 20; Classic 50), the money terms and
-    option overrides."""
+    option overrides; ``lang`` (``ru``/``en``) the language its documents are made in."""
     names = check_players(tuple(players))
     if target is None:
         target = default_target(convention)
@@ -102,6 +104,7 @@ def new_game(
         whist_price=price,
         currency=check_currency(currency),
         created=ledger.now(),
+        lang=check_language(lang, "the language") if lang else "",
     )
 
 
@@ -115,8 +118,8 @@ def _options(options: Options | None) -> dict[str, Any]:
 
 def _convention_ref(convention: str, options: dict[str, Any]) -> ConventionRef:
     """A preset with overrides is stored by name; a house-rules file is stored whole."""
-    key = convention.strip().lower()
-    if key in PRESETS:
+    key = preset_key(convention)
+    if key is not None:
         base = load_convention(key)
         checked = base.with_options(options) if options else base
         return ConventionRef(key, {k: checked.value(k) for k in options})

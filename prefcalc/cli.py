@@ -26,6 +26,7 @@ from prefcalc.amounts import Amount
 from prefcalc.conventions import parse_overrides
 from prefcalc.errors import DealError, PrefcalcError, one_line, shown
 from prefcalc.files import check_output, check_outputs
+from prefcalc.i18n import _, check_environment, ngettext, set_language, speaking
 from prefcalc.model import Entry, Game, check_name, deal_count, seating
 from prefcalc.notation import NOTATION_FLAGS
 from prefcalc.scoring import Sheet
@@ -47,12 +48,36 @@ class _Commands(TyperGroup):
     ) -> Any:
         code = _guarded(
             lambda: super(_Commands, self).main(
-                args, prog_name, complete_var, False, windows_expand_args, **extra
+                _lang_first(args), prog_name, complete_var, False, windows_expand_args, **extra
             )
         )
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+def _lang_first(args: Sequence[str] | None) -> list[str]:
+    """``--lang ru`` is accepted after the command too (``prefcalc show --lang ru``): moved
+    in front of it, where the root option reads it. Words after ``--`` are left alone."""
+    words = list(sys.argv[1:] if args is None else args)
+    end = words.index("--") if "--" in words else len(words)
+    if "new" in words[:end]:  # 'new --lang ru' is the new game's own language
+        end = words.index("new")
+    moved: list[str] = []
+    k = 0
+    while k < end:
+        if words[k] == "--lang" and k + 1 < end:
+            moved += words[k : k + 2]
+            del words[k : k + 2]
+            end -= 2
+        elif words[k].startswith("--lang="):
+            moved.append(words.pop(k))
+            end -= 1
+        else:
+            k += 1
+    if not moved:  # an unknown PREFCALC_LANG is refused unless --lang overrides it
+        check_environment()
+    return moved + words
 
 
 app = typer.Typer(
@@ -181,7 +206,7 @@ def _show_recorded(game: Game, number: int) -> None:
     from prefcalc.views import explain_text, sheet_text
 
     sheet = api.sheet(game)
-    out(f"recorded as {explain_text(sheet, number)}")
+    out(_("recorded as {deal}").format(deal=explain_text(sheet, number)))
     out("")
     out(sheet_text(sheet, game))
 
@@ -348,7 +373,11 @@ def undo(file: FileOpt = None) -> None:
     from prefcalc.views import deal_text, sheet_text
 
     after, removed = api.undo_file(_path(file))
-    out(f"removed deal {len(after.entries) + 1}: {deal_text(removed)}")
+    out(
+        _("removed deal {number}: {deal}").format(
+            number=len(after.entries) + 1, deal=deal_text(removed)
+        )
+    )
     out(sheet_text(api.sheet(after), after))
 
 
@@ -410,7 +439,7 @@ def delete(
         return after
 
     after = api.update(_path(file), change)
-    out(f"deleted deal {number}: {deal_text(removed[0])}")
+    out(_("deleted deal {number}: {deal}").format(number=number, deal=deal_text(removed[0])))
     out(sheet_text(api.sheet(after), after))
 
 
@@ -442,7 +471,7 @@ def edit(
         return after
 
     after = api.update(_path(file), change)
-    out(f"replaced deal {number}: {deal_text(replaced[0])}")
+    out(_("replaced deal {number}: {deal}").format(number=number, deal=deal_text(replaced[0])))
     _show_recorded(after, number)
 
 
@@ -575,7 +604,14 @@ def settle(
         out(json.dumps(settlement_json(result), ensure_ascii=False, indent=2))
     else:
         if not sheet.finished:
-            out(f"(provisional: the game is not finished, {deal_count(game_)} deals recorded)")
+            n = deal_count(game_)
+            out(
+                ngettext(
+                    "(provisional: the game is not finished, {n} deals recorded)",
+                    "(provisional: the game is not finished, {n} deals recorded)",
+                    n,
+                ).format(n=n)
+            )
         out(settlement_text(result))
 
 
@@ -611,6 +647,14 @@ def new(
         ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing game file.")] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The game's language, ru or en: its PDF and workbook are made in it by anyone.",
+            show_default=False,
+        ),
+    ] = None,
     file: FileOpt = None,
 ) -> None:
     """Start a game of 2 to 5 players: prefcalc new Anna Boris Vera --convention sochi.
@@ -625,7 +669,10 @@ def new(
         currency=currency,
         options=overrides or [],
         dealer=dealer,
+        lang=lang,
     )
+    if lang is not None:
+        set_language(lang)
     path = file if file is not None else ledger_io.new_game_path(game_.players)
     try:
         previous: Path | None = ledger_io.current_path()
@@ -746,13 +793,16 @@ def export(
     if kind is ExportKind.xlsx:
         from prefcalc.export.xlsx import write_xlsx
 
-        write_xlsx(report, target)
+        with speaking(report.game.lang):  # the game's own language, when it has one
+            write_xlsx(report, target)
     else:
         from prefcalc.export.pdf import write_pdf
 
-        for warning in write_pdf(report, target, paper=paper.value):
+        with speaking(report.game.lang):
+            warnings = write_pdf(report, target, paper=paper.value)
+        for warning in warnings:
             sys.stderr.write(f"prefcalc: warning: {warning}\n")
-    out(f"wrote {target}")
+    out(_("wrote {file}").format(file=target))
 
 
 @app.command()
@@ -779,7 +829,7 @@ def blank(
         players, target_path=output, names=[check_name(n) for n in names or []], paper=paper.value
     ):
         sys.stderr.write(f"prefcalc: warning: {warning}\n")
-    out(f"wrote {output}")
+    out(_("wrote {file}").format(file=output))
 
 
 # --- the club's history and sharing ----------------------------------------------------------
@@ -865,7 +915,7 @@ def history(
         out(history_text(result))
     for target in (xlsx, pdf):
         if target is not None:
-            out(f"wrote {target}")
+            out(_("wrote {file}").format(file=target))
 
 
 @app.command()
@@ -887,9 +937,11 @@ def share(
     if png is not None:
         from prefcalc.share import write_png
 
-        for warning in write_png(report, png):
+        with speaking(report.game.lang):
+            warnings = write_png(report, png)
+        for warning in warnings:
             sys.stderr.write(f"prefcalc: warning: {one_line(warning)}\n")
-        out(f"wrote {png}")
+        out(_("wrote {file}").format(file=png))
 
 
 def _version(value: bool) -> None:
@@ -906,8 +958,17 @@ def _root(
             "--version", callback=_version, is_eager=True, help="Show the version and exit."
         ),
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The language: ru or en (default: PREFCALC_LANG, then the locale).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Keep the score of Preference (преферанс) and settle the night."""
+    set_language(lang)
 
 
 def main(argv: list[str] | None = None) -> int:

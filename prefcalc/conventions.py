@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from prefcalc.amounts import MAX_AMOUNT, Amount, exact_text, norm
 from prefcalc.errors import ConventionError, shown
+from prefcalc.i18n import N_
 from prefcalc.resources import bundled
 from prefcalc.schemas import (
     ONE_LINE,
@@ -36,13 +37,37 @@ from prefcalc.schemas import (
 
 PRESETS = ("sochi", "leningrad", "rostov", "classic")
 
+PRESET_ALIASES = {
+    "сочинка": "sochi",
+    "сочи": "sochi",
+    "ленинградка": "leningrad",
+    "питер": "leningrad",
+    "piter": "leningrad",
+    "ростовка": "rostov",
+    "классика": "classic",
+    # Gusarik is the two-player game, not a scoring of its own: the bundled Gusarik evening
+    # is scored by the Sochi rules, so the name starts a Sochi game (of two players)
+    "гусарик": "sochi",
+    "gusarik": "sochi",
+}
+"""The presets by the names Russian players call them (any case): Сочинка, Ленинградка..."""
+
+
+def preset_key(name: str) -> str | None:
+    """The preset a name means (``Sochi``, ``сочинка``, ``Питер`` -> its key), or None."""
+    key = name.strip().casefold()
+    if key in PRESETS:
+        return key
+    return PRESET_ALIASES.get(key)
+
+
 PRESET_TARGETS = {"classic": 50}
 """The target a new game of a preset is played to when none is given (otherwise 20)."""
 
 
 def default_target(convention: str) -> int:
     """The pool target of a new game when none is given: 50 for Classic (docs/rules.md §8.1), 20."""
-    return PRESET_TARGETS.get(convention.strip().lower(), 20)
+    return PRESET_TARGETS.get(preset_key(convention) or "", 20)
 
 
 class Option(NamedTuple):
@@ -62,163 +87,199 @@ class Option(NamedTuple):
 OPTIONS: tuple[Option, ...] = (
     Option(
         "whist_factor",
-        "whists per defender trick = game price x this (1, or 2 for Leningrad's doubled whists)",
+        N_(
+            "whists per defender trick = game price x this (1, or 2 for Leningrad's doubled whists)"
+        ),
     ),
     Option(
         "remise_factor",
-        "a failed contract writes undertricks x game price x this into the mountain (1 or 2)",
+        N_("a failed contract writes undertricks x game price x this into the mountain (1 or 2)"),
     ),
     Option(
         "consolation",
-        "whists per undertrick for each consoled player: 'price' (= whists per trick) or a flat number",
+        N_(
+            "whists per undertrick for each consoled player: 'price' (= whists per trick) or a flat number"
+        ),
     ),
     Option(
         "dealer_consolation",
-        "4 players: the sitting-out dealer writes consolation on a failed contract too",
+        N_("4 players: the sitting-out dealer writes consolation on a failed contract too"),
     ),
     Option(
         "liability",
-        "whisters' shortfall per missing trick as a share of the whist price: 1 responsible, 0.5 semi-responsible",
+        N_(
+            "whisters' shortfall per missing trick as a share of the whist price: 1 responsible, 0.5 semi-responsible"
+        ),
     ),
     Option(
         "lone_whister",
-        "one whister and a passer, contract failed: 'greedy' or 'gentleman' (everything split in halves)",
+        N_(
+            "one whister and a passer, contract failed: 'greedy' or 'gentleman' (everything split in halves)"
+        ),
     ),
     Option(
         "two_whisters",
-        "two whisters short of the norm: 'split', 'both' (8+: both pay when the pair took nothing) or 'each' (redneck)",
+        N_(
+            "two whisters short of the norm: 'split', 'both' (8+: both pay when the pair took nothing) or 'each' (redneck)"
+        ),
     ),
     Option(
         "half_whist",
-        "half-whist on 6 and 7: the game counts as made, the half-whister writes half the norm",
+        N_("half-whist on 6 and 7: the game counts as made, the half-whister writes half the norm"),
     ),
     Option(
         "ten_norm",
-        "tricks the defence must take against a 10 (0 or 1)",
+        N_("tricks the defence must take against a 10 (0 or 1)"),
     ),
     Option(
         "mountain_first",
-        "points of a made game or misere first write off the declarer's own mountain",
+        N_("points of a made game or misere first write off the declarer's own mountain"),
     ),
     Option(
         "game_prices",
-        "pool points of a made 6, 7, 8, 9, 10",
+        N_("pool points of a made 6, 7, 8, 9, 10"),
     ),
     Option(
         "misere_price",
-        "pool points of a made misere",
+        N_("pool points of a made misere"),
     ),
     Option(
         "misere_penalty",
-        "mountain per trick of a failed misere, before remise_factor",
+        N_("mountain per trick of a failed misere, before remise_factor"),
     ),
     Option(
         "passes.scoring",
-        "all-pass deals: 'mountain' (tricks x price) or 'whists' (the fewest-tricks player writes on the others)",
+        N_(
+            "all-pass deals: 'mountain' (tricks x price) or 'whists' (the fewest-tricks player writes on the others)"
+        ),
     ),
     Option(
         "passes.prices",
-        "price per trick of the 1st, 2nd, 3rd... all-pass deal in a row",
+        N_("price per trick of the 1st, 2nd, 3rd... all-pass deal in a row"),
     ),
     Option(
         "passes.after_last",
-        "after the last price: 'hold', 'arithmetic' or 'geometric' continuation",
+        N_("after the last price: 'hold', 'arithmetic' or 'geometric' continuation"),
     ),
     Option(
         "passes.zero_bonus",
-        "pool points for taking no trick in an all-pass deal: 'price' (the deal's price) or a number",
+        N_(
+            "pool points for taking no trick in an all-pass deal: 'price' (the deal's price) or a number"
+        ),
     ),
     Option(
         "passes.amnesty",
-        "subtract the smallest trick count from everybody before pricing an all-pass deal",
+        N_("subtract the smallest trick count from everybody before pricing an all-pass deal"),
     ),
     Option(
         "passes.whists_per_trick",
-        "whists scoring: whists per trick of difference",
+        N_("whists scoring: whists per trick of difference"),
     ),
     Option(
         "passes.ties",
-        "whists scoring, several players tie for the fewest tricks: 'each' writes in full, 'split' shares",
+        N_(
+            "whists scoring, several players tie for the fewest tricks: 'each' writes in full, 'split' shares"
+        ),
     ),
     Option(
         "passes.dealer_bonus",
-        "4 players: pool points of the sitting-out dealer in an all-pass deal",
+        N_("4 players: pool points of the sitting-out dealer in an all-pass deal"),
     ),
     Option(
         "passes.exit",
-        "lowest trick contract after 1, 2, 3... all-pass deals in a row (the last one holds)",
+        N_("lowest trick contract after 1, 2, 3... all-pass deals in a row (the last one holds)"),
     ),
     Option(
         "passes.misere_ends",
-        "a misere ends an all-pass streak",
+        N_("a misere ends an all-pass streak"),
     ),
     Option(
         "passes.ends_streak",
-        "which contract ends an all-pass streak: 'any', or only a 'whisted' and played one",
+        N_("which contract ends an all-pass streak: 'any', or only a 'whisted' and played one"),
     ),
     Option(
         "closing",
-        "the game ends when 'each' pool reaches the target, or the pools' 'total' reaches target x players",
+        N_(
+            "the game ends when 'each' pool reaches the target, or the pools' 'total' reaches target x players"
+        ),
     ),
     Option(
         "help",
-        "a closed player's excess points help the one with the 'most' points, the biggest 'hole', or 'none'",
+        N_(
+            "a closed player's excess points help the one with the 'most' points, the biggest 'hole', or 'none'"
+        ),
     ),
     Option(
         "help_whists",
-        "whists the helper writes on the helped player per pool point given",
+        N_("whists the helper writes on the helped player per pool point given"),
     ),
     Option(
         "pool_to_mountain",
-        "settlement: every point missing to the largest pool adds this much mountain",
+        N_("settlement: every point missing to the largest pool adds this much mountain"),
     ),
     Option(
         "bombs.opening",
-        "Classic: one circle of all-pass deals per level k opens the game: tricks x 2^k, every player earns a bomb x2^k",
+        N_(
+            "Classic: one circle of all-pass deals per level k opens the game: tricks x 2^k, every player earns a bomb x2^k"
+        ),
     ),
     Option(
         "bombs.blind",
-        "Classic: an all-pass deal may name players who passed blind (--blind); each earns a bomb x2",
+        N_(
+            "Classic: an all-pass deal may name players who passed blind (--blind); each earns a bomb x2"
+        ),
     ),
     Option(
         "bombs.order",
-        "Classic: a declarer's game uses his 'oldest' bomb, or the one 'declared' (--bomb F); used up only if made",
+        N_(
+            "Classic: a declarer's game uses his 'oldest' bomb, or the one 'declared' (--bomb F); used up only if made"
+        ),
     ),
     Option(
         "dark_games",
-        "Classic: a game or misere ordered blind (--dark) counts x2",
+        N_("Classic: a game or misere ordered blind (--dark) counts x2"),
     ),
     Option(
         "dark_six_whisted",
-        "Classic: a dark 6 of spades must be whisted by both defenders",
+        N_("Classic: a dark 6 of spades must be whisted by both defenders"),
     ),
     Option(
         "liability_after_close",
-        "Classic: liability of the whisters from the first deal that starts with a closed pool: 'none' (unchanged) or a number",
+        N_(
+            "Classic: liability of the whisters from the first deal that starts with a closed pool: 'none' (unchanged) or a number"
+        ),
     ),
     Option(
         "talon_bonus",
-        "4-5 players: the sitting-out dealer writes whists per trick the talon gave the declarer (--talon N)",
+        N_(
+            "4-5 players: the sitting-out dealer writes whists per trick the talon gave the declarer (--talon N)"
+        ),
     ),
     Option(
         "return_whist",
-        "the sitting-out dealer may return the whist after both passed (--returned-by), the first defender after a half-whist (r)",
+        N_(
+            "the sitting-out dealer may return the whist after both passed (--returned-by), the first defender after a half-whist (r)"
+        ),
     ),
     Option(
         "preference_combo",
-        "Classic: 'preference PLAYER' ends the game: his mountain off, every pool filled up, 'help_whists' per point given",
+        N_(
+            "Classic: 'preference PLAYER' ends the game: his mountain off, every pool filled up, 'help_whists' per point given"
+        ),
     ),
     Option(
         "prizes.first_close",
-        "settlement: whists the first player to close his pool writes on every other player",
+        N_("settlement: whists the first player to close his pool writes on every other player"),
     ),
     Option(
         "prizes.min_mountain",
-        "settlement: whists the player(s) with the smallest mountain write on every player not tied with them",
+        N_(
+            "settlement: whists the player(s) with the smallest mountain write on every player not tied with them"
+        ),
     ),
     Option(
         "stalingrad",
-        "a 6 of spades must be whisted by both defenders (no pass, no half-whist)",
+        N_("a 6 of spades must be whisted by both defenders (no pass, no half-whist)"),
     ),
 )
 
@@ -489,7 +550,7 @@ _PRESET_CACHE: dict[str, Convention] = {}
 
 def load_preset(name: str) -> Convention:
     """Load a bundled preset by name (``sochi``, ``leningrad``, ``rostov``)."""
-    key = name.strip().lower()
+    key = preset_key(name) or name.strip().lower()
     cached = _PRESET_CACHE.get(key)
     if cached is not None:
         return cached
@@ -504,7 +565,7 @@ def load_preset(name: str) -> Convention:
 
 def load(name_or_path: str) -> Convention:
     """A preset name or the path of a house-rules TOML file."""
-    if name_or_path.strip().lower() in PRESETS:
+    if preset_key(name_or_path) is not None:
         return load_preset(name_or_path)
     path = Path(name_or_path)
     try:

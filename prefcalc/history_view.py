@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from prefcalc.amounts import Amount, exact_text, fmt, norm
+from prefcalc import terms
+from prefcalc.amounts import Amount, exact_text, norm
 from prefcalc.errors import shown
 from prefcalc.history import LEVELS, History, Night, Standing, best_contract
+from prefcalc.i18n import _, language, ngettext
+from prefcalc.i18n import number as fmt
 from prefcalc.report import Report
 from prefcalc.settlement import minor_unit, to_decimal
 from prefcalc.views import money_text, signed, table
@@ -31,14 +34,25 @@ def money_json(value: Amount, currency: str) -> float:
 def _money_cells(money: dict[str, Amount]) -> str:
     several = len(money) > 1
     parts = [
-        money_text(v, c) + (" (no currency)" if several and not c else "")
+        money_text(v, c) + (" (" + _("no currency") + ")" if several and not c else "")
         for c, v in sorted(money.items())
     ]
     return ", ".join(parts) or "0"
 
 
 def _night_label(night: Night) -> str:
-    return f"{night.date[:10] or 'no date'} ({_file_name(night.file)})"
+    return f"{_date(night.date)} ({_file_name(night.file)})"
+
+
+def _date(stamp: str) -> str:
+    """A night's date: ``2025-11-14`` / ``14 ноября 2025``; ``no date`` when unknown."""
+    if not stamp[:10]:
+        return _("no date")
+    if language() == "en":
+        return stamp[:10]
+    from prefcalc.i18n import day
+
+    return day(stamp[:10])
 
 
 def _file_name(path: str) -> str:
@@ -48,9 +62,20 @@ def _file_name(path: str) -> str:
 
 def history_text(h: History) -> str:
     if not h.games:
-        return "no games found"
-    lines = [f"{len(h.games)} game{'s' if len(h.games) != 1 else ''}:"]
-    rows = [["date", "players", "convention", "deals", "state", "result (whists, money)", "file"]]
+        return _("no games found")
+    n = len(h.games)
+    lines = [ngettext("{n} game:", "{n} games:", n).format(n=n)]
+    rows = [
+        [
+            _("date"),
+            _("players"),
+            _("convention"),
+            _("deals"),
+            _("state"),
+            _("result (whists, money)"),
+            _("file"),
+        ]
+    ]
     for night in h.games:
         result = ", ".join(
             f"{p} {signed(night.result[p])} ({money_text(night.money[p], night.currency)})"
@@ -58,11 +83,11 @@ def history_text(h: History) -> str:
         )
         rows.append(
             [
-                night.date[:10] or "no date",
+                _date(night.date),
                 ", ".join(night.players),
-                night.convention,
+                terms.convention_name(night.convention),
                 str(night.deals),
-                "finished" if night.finished else "stopped early",
+                _("finished") if night.finished else _("stopped early"),
                 result,
                 _file_name(night.file),
             ]
@@ -70,9 +95,19 @@ def history_text(h: History) -> str:
     lines += table(rows, right=[False, False, False, True, False, False, False])
     lines.append("")
     lines.append(
-        "Standings (pairwise settlement, exact; a game stopped early counts provisionally):"
+        _("Standings (pairwise settlement, exact; a game stopped early counts provisionally):")
     )
-    rows = [["player", "games", "whists", "money", "wins", "best night", "worst night"]]
+    rows = [
+        [
+            _("player"),
+            _("games"),
+            terms.column("whists"),
+            _("money"),
+            _("wins"),
+            _("best night"),
+            _("worst night"),
+        ]
+    ]
     for s in h.players:
         rows.append(
             [
@@ -87,16 +122,16 @@ def history_text(h: History) -> str:
         )
     lines += table(rows, right=[False, True, True, True, True, False, False])
     lines.append("")
-    lines.append("Play:")
+    lines.append(_("Play:"))
     rows = [
         [
-            "player",
-            "contracts made/declared",
+            _("player"),
+            _("contracts made/declared"),
             *(f"{lv}" for lv in LEVELS),
-            "misères made/failed",
-            "whists written/received",
-            "all-pass deals",
-            "all-pass tricks",
+            _("misères made/failed"),
+            _("whists written/received"),
+            _("all-pass deals"),
+            _("all-pass tricks"),
         ]
     ]
     for s in h.players:
@@ -170,23 +205,38 @@ def share_text(report: Report) -> str:
     from prefcalc.views import deal_text
 
     game, s = report.game, report.pairwise
-    state = "final" if report.finished else f"provisional, {report.deals} deals so far"
-    day = report.date or "tonight"
-    lines = [f"Preference {day} · {report.convention.name} · {state}"]
+    n = report.deals
+    state = (
+        _("final")
+        if report.finished
+        else ngettext("provisional, {n} deals so far", "provisional, {n} deals so far", n).format(
+            n=n
+        )
+    )
+    day = _date(game.created) if game.created[:10] else _("tonight")
+    name = terms.convention_name(report.convention.name)
+    lines = [
+        _("Preference {day} · {convention} · {state}").format(day=day, convention=name, state=state)
+    ]
     order = sorted(s.players, key=lambda p: (-s.whists[p], s.players.index(p)))
     for rank, p in enumerate(order, 1):
         lines.append(f"{rank}. {p} {signed(s.whists[p])} ({money_text(s.money[p], s.currency)})")
     if s.payments:
         lines.append(
-            "Pay: "
-            + "; ".join(
-                f"{x.payer} → {x.payee} {money_text(x.amount, s.currency)}" for x in s.payments
+            _("Pay: {payments}").format(
+                payments="; ".join(
+                    f"{x.payer} → {x.payee} {money_text(x.amount, s.currency)}" for x in s.payments
+                )
             )
         )
     else:
-        lines.append("Nobody owes anything.")
+        lines.append(_("Nobody owes anything."))
     best = best_contract(game)
     if best is not None:
-        number, _ = best
-        lines.append(f"Best contract: {deal_text(game.entries[number - 1])} (deal {number})")
+        number, _kind = best
+        lines.append(
+            _("Best contract: {deal} (deal {number})").format(
+                deal=deal_text(game.entries[number - 1]), number=number
+            )
+        )
     return "\n".join(lines)

@@ -183,6 +183,7 @@ def _game(f: LedgerFile, path: str) -> Game:
         whist_price=f.whist_price,
         currency=currency,
         created=f.created,
+        lang=f.lang or "",
     )
     half_whist = convention.half_whist
     entries: list[Entry] = []
@@ -354,6 +355,7 @@ def game_to_json_text(game: Game) -> str:
         "whist_price": _amount_json(game.whist_price),
         "currency": game.currency,
         "convention": convention,
+        **({"lang": game.lang} if game.lang else {}),
     }
     head = json.dumps(header, ensure_ascii=False, indent=2)[:-2]
     deals = ",\n    ".join(json.dumps(deal_to_json(e), ensure_ascii=False) for e in game.entries)

@@ -175,6 +175,8 @@ class Game(NamedTuple):
     currency: str = ""
     created: str = ""
     entries: tuple[Entry, ...] = ()
+    lang: str = ""
+    """The game's own language (``ru``/``en``) for its documents; "" when none was chosen."""
 
     def seat(self, name: str) -> int:
         return self.players.index(name)

@@ -219,6 +219,9 @@ class LedgerFile(_Strict):
     currency: Annotated[str, StringConstraints(max_length=8)]
     convention: ConventionRecord
     deals: Annotated[tuple[DealRecord, ...], Field(max_length=10_000_000)]
+    # optional, written only when chosen (prefcalc new --lang): the language of the game's
+    # documents, whoever prints them
+    lang: Literal["en", "ru"] | None = None
 
 
 # --- conventions -------------------------------------------------------------------------------

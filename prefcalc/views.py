@@ -10,10 +10,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple, assert_never
 
-from prefcalc.amounts import Amount, fmt, to_json_number
+from prefcalc import terms
+from prefcalc.amounts import Amount, to_json_number
 from prefcalc.conventions import OPTIONS, Convention, to_toml_value
+from prefcalc.i18n import _, language, pgettext
+from prefcalc.i18n import number as fmt
 from prefcalc.model import (
-    SUIT_SYMBOLS,
     Adjustment,
     AllPass,
     Contract,
@@ -22,7 +24,6 @@ from prefcalc.model import (
     Join,
     Misere,
     Preference,
-    Role,
     SetTerm,
     deal_count,
 )
@@ -52,26 +53,32 @@ def table(
 def status_line(sheet: Sheet, game: Game) -> str:
     """Convention and target, then where the game stands: finished, or who deals next."""
     conv = sheet.convention
-    goal = f"target {sheet.target}" + (
-        " each" if conv.closing == "each" else f" × {len(sheet.players)} in total"
-    )
-    deals = deal_count(game)
-    head = f"{conv.name} · {goal} · {deals} {_plural(deals, 'deal')}"
+    goal = (
+        _("target {target} each")
+        if conv.closing == "each"
+        else _("target {target} × {players} in total")
+    ).format(target=sheet.target, players=len(sheet.players))
+    head = f"{terms.convention_name(conv.name)} · {goal} · {terms.deals(deal_count(game))}"
     if sheet.finished:
-        return f"{head} · FINISHED"
-    streak = f"all-pass streak {sheet.streak}" if sheet.streak else "no all-pass streak"
+        return head + " · " + _("FINISHED")
+    streak = (
+        _("all-pass streak {streak}").format(streak=sheet.streak)
+        if sheet.streak
+        else _("no all-pass streak")
+    )
     out = ""
     if len(sheet.sitting_out) > 1:  # five at the table: the dealer and the next dealer
-        out = f" · {' and '.join(sheet.sitting_out)} sit out"
-    return (
-        f"{head} · game on\n"
-        f"next dealer {sheet.next_dealer}{out} · {streak}, next all-pass ×{fmt(sheet.passes_price)} · "
-        f"lowest contract {sheet.min_level}"
-    )
+        out = " · " + _("{players} sit out").format(players=_and(sheet.sitting_out))
+    nxt = _("next dealer {dealer}").format(dealer=sheet.next_dealer)
+    price = _("next all-pass ×{price}").format(price=fmt(sheet.passes_price))
+    lowest = _("lowest contract {level}").format(level=sheet.min_level)
+    game_on = _("game on")
+    return f"{head} · {game_on}\n{nxt}{out} · {streak}, {price} · {lowest}"
 
 
-def _plural(n: int, word: str) -> str:
-    return word if n == 1 else f"{word}s"
+def _and(names: Sequence[str]) -> str:
+    """``Anna and Boris`` / ``Anna и Boris``."""
+    return (" " + _("and") + " ").join(names)
 
 
 WIDTH = 80
@@ -94,16 +101,19 @@ def sheet_text(sheet: Sheet, game: Game, width: int = WIDTH) -> str:
     if sheet.opening is not None:
         circle, circles, factor = sheet.opening
         lines.append(
-            f"opening circle {circle} of {circles}: all-pass deals at ×{factor} per trick, "
-            f"every player earns a bomb ×{factor}"
+            _(
+                "opening circle {circle} of {circles}: all-pass deals at ×{factor} per trick, "
+                "every player earns a bomb ×{factor}"
+            ).format(circle=circle, circles=circles, factor=factor)
         )
     if sheet.bombs:
         lines.append(
-            "bombs (oldest first): "
-            + "; ".join(f"{p} {bombs_text(sheet.bombs.get(p, ()))}" for p in sheet.players)
+            _("bombs (oldest first): {bombs}").format(
+                bombs="; ".join(f"{p} {bombs_text(sheet.bombs.get(p, ()))}" for p in sheet.players)
+            )
         )
-    lines.extend(f"warning: {problem}" for problem in sheet.problems)
-    lines.extend(f"cannot price: {problem}" for problem in sheet.unpriced)
+    lines.extend(_("warning: {problem}").format(problem=problem) for problem in sheet.problems)
+    lines.extend(_("cannot price: {problem}").format(problem=problem) for problem in sheet.unpriced)
     return "\n".join(lines)
 
 
@@ -123,9 +133,14 @@ def points_left_line(sheet: Sheet) -> str:
     """Under ``closing = total``: the points all pools still need before the game ends."""
     goal = sheet.target * len(sheet.players)
     left = max(0, goal - sum(sheet.pool.values()))
-    return (
-        f"{fmt(left)} points left to the end of the game "
-        f"(pools {fmt(sum(sheet.pool.values()))} of {sheet.target} × {len(sheet.players)} = {goal})"
+    return _(
+        "{left} points left to the end of the game (pools {pools} of {target} × {players} = {goal})"
+    ).format(
+        left=fmt(left),
+        pools=fmt(sum(sheet.pool.values())),
+        target=sheet.target,
+        players=len(sheet.players),
+        goal=fmt(goal),
     )
 
 
@@ -147,7 +162,7 @@ def _sheet_table(sheet: Sheet, short: bool) -> list[str]:
     players = sheet.players
     each = sheet.convention.closing == "each"
     heads = _short_names(players) if short else list(players)
-    rows = [["", "pool", "mountain", *heads]]
+    rows = [["", terms.column("pool"), terms.column("mountain"), *heads]]
     for p in players:
         left = sheet.left_to_close(p)
         if not each:
@@ -155,7 +170,9 @@ def _sheet_table(sheet: Sheet, short: bool) -> list[str]:
         elif short:
             pool = f"{fmt(sheet.pool[p])}/{sheet.target}" + ("" if left else " ✓")
         else:
-            pool = fmt(sheet.pool[p]) + (f" ({fmt(left)} to go)" if left else " ✓")
+            pool = fmt(sheet.pool[p]) + (
+                " (" + _("{left} to go").format(left=fmt(left)) + ")" if left else " ✓"
+            )
         name = p if not short or len(p) <= 12 else p[:11] + "…"
         cells = [name, pool, fmt(sheet.mountain[p])]
         cells += ["·" if q == p else fmt(sheet.whists[p][q]) for q in players]
@@ -164,7 +181,7 @@ def _sheet_table(sheet: Sheet, short: bool) -> list[str]:
     lines = table(rows, gap=gap)
     widths = [max(len(r[c]) for r in rows) for c in range(3)]
     first = sum(widths) + 3 * len(gap)  # where the whist columns begin
-    return [" " * first + "whists on", *lines]
+    return [" " * first + _("whists on"), *lines]
 
 
 def compact_text(sheet: Sheet, game: Game, width: int = WIDTH) -> str:
@@ -178,8 +195,8 @@ def compact_text(sheet: Sheet, game: Game, width: int = WIDTH) -> str:
     if sheet.convention.closing != "each":
         lines.append(points_left_line(sheet))
     if sheet.finished:
-        lines.append("the game is finished")
-    lines.extend(f"warning: {problem}" for problem in sheet.problems)
+        lines.append(_("the game is finished"))
+    lines.extend(_("warning: {problem}").format(problem=problem) for problem in sheet.problems)
     return "\n".join(lines)
 
 
@@ -187,7 +204,12 @@ def _compact_rows(sheet: Sheet, short: bool) -> list[str]:
     players = sheet.players
     each = sheet.convention.closing == "each"
     names = dict(zip(players, _short_names(players) if short else players, strict=True))
-    labels = ("P ", "M ", "W ") if short else ("pool ", "mountain ", "whists ")
+    columns = ("pool", "mountain", "whists")
+    if short:
+        letters = (pgettext("pool", "P"), pgettext("mountain", "M"), pgettext("whists", "W"))
+        labels = tuple(f"{letter} " for letter in letters)
+    else:
+        labels = tuple(f"{terms.column(c)} " for c in columns)
     rows = []
     for p in players:
         pool = f"{fmt(sheet.pool[p])}/{sheet.target}" if each else fmt(sheet.pool[p])
@@ -216,23 +238,35 @@ def local_time(stamp: str, pattern: str = "%Y-%m-%d %H:%M") -> str:
 def games_text(games: Sequence[Any]) -> str:
     """``prefcalc games``: number, players, date, deals, finished or not, the current one."""
     if not games:
-        return "no saved games yet (start one with 'prefcalc new')"
-    rows = [["", "#", "players", "started", "deals", "state", "file"]]
+        return _("no saved games yet (start one with 'prefcalc new')")
+    rows = [["", "#", _("players"), _("started"), _("deals"), _("state"), _("file")]]
     for g in games:
-        state = g.problem if g.problem else ("finished" if g.finished else "game on")
+        state = g.problem if g.problem else (_("finished") if g.finished else _("game on"))
         rows.append(
             [
                 "*" if g.current else "",
                 str(g.number),
                 ", ".join(g.players),
-                local_time(g.created) if g.created else "",
+                started_text(g.created) if g.created else "",
                 str(g.deals),
                 state,
                 g.path.name,
             ]
         )
     lines = table(rows, right=[False, True, False, False, True, False, False])
-    return "\n".join([*lines, "* the current game; prefcalc use NUMBER|NAME|FILE resumes one"])
+    footer = _("* the current game; prefcalc use NUMBER|NAME|FILE resumes one")
+    return "\n".join([*lines, footer])
+
+
+def started_text(stamp: str) -> str:
+    """When a game started, in local time: ``2026-11-30 20:00``; in Russian
+    ``30 ноября 2026 20:00``."""
+    if language() == "en":
+        return local_time(stamp)
+    from prefcalc.i18n import day
+
+    moment = local_time(stamp, "%Y-%m-%dT%H:%M")
+    return f"{day(moment)} {moment[11:]}" if moment != stamp else stamp
 
 
 def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
@@ -270,14 +304,6 @@ def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
 # --- the log ---------------------------------------------------------------------------------
 
 
-ROLE_WORDS: dict[Role, str] = {
-    "w": "whist",
-    "p": "pass",
-    "h": "half-whist",
-    "r": "returned the whist",
-}
-
-
 class DealWords(NamedTuple):
     """A deal as the log, the messages and the exports show it: the one renderer of a deal
     for people (the ledger's JSON and the shorthand are the record's own formats)."""
@@ -293,59 +319,74 @@ class DealWords(NamedTuple):
 def deal_words(entry: Entry) -> DealWords:
     """The parts of a deal in words, and the whole deal as one line."""
     deal = entry.deal
-    forced = " (forced)" if entry.forced else ""
+    forced = " (" + _("forced") + ")" if entry.forced else ""
     if isinstance(deal, Contract):
-        label = f"{deal.level}{SUIT_SYMBOLS[deal.suit]}"
+        label = terms.contract(deal.level, deal.suit)
         alone = len(deal.defenders) == 1  # Gusarik: "h" leaves for his tricks
-        defenders = tuple(
-            (
-                d.player,
-                "left for own tricks" if alone and d.role == "h" else ROLE_WORDS[d.role],
-                d.tricks,
-            )
-            for d in deal.defenders
-        )
+        defenders = tuple((d.player, terms.role(d.role, alone), d.tricks) for d in deal.defenders)
         answers = ", ".join(
             f"{p} {role}" + (f" {n}" if n is not None else "") for p, role, n in defenders
         )
-        tricks = "not played" if deal.tricks is None else f"took {deal.tricks}"
-        text = f"{deal.declarer} {label}{_classic_text(deal)} {tricks}; {answers}"
+        text = (
+            _("{declarer} {contract}{flags} not played; {answers}")
+            if deal.tricks is None
+            else _("{declarer} {contract}{flags} took {n}; {answers}")
+        ).format(
+            declarer=deal.declarer,
+            contract=label,
+            flags=_classic_text(deal),
+            n=deal.tricks,
+            tricks=terms.tricks(deal.tricks or 0),
+            answers=answers,
+        )
         return DealWords("contract", deal.declarer, label, deal.tricks, defenders, text + forced)
     if isinstance(deal, Misere):
-        text = f"{deal.declarer} misère{_classic_text(deal)}, took {deal.tricks}"
-        return DealWords("misère", deal.declarer, "misère", deal.tricks, (), text + forced)
+        text = _("{declarer} misère{flags}, took {n}").format(
+            declarer=deal.declarer,
+            flags=_classic_text(deal),
+            n=deal.tricks,
+            tricks=terms.tricks(deal.tricks),
+        )
+        return DealWords("misère", deal.declarer, terms.misere(), deal.tricks, (), text + forced)
     if isinstance(deal, AllPass):
-        text = "all-pass: " + ", ".join(f"{n} {t}" for n, t in deal.tricks)
+        text = _("all-pass: {tricks}").format(tricks=", ".join(f"{n} {t}" for n, t in deal.tricks))
         if deal.blind:
-            text += f" ({', '.join(deal.blind)} blind)"
+            text += " (" + _("{players} blind").format(players=", ".join(deal.blind)) + ")"
         return DealWords("all-pass", "", "", None, (), text + forced)
     if isinstance(deal, SetTerm):
-        what = "target" if deal.key == "target" else "whist price"
-        text = f"{what} set to {fmt(deal.value)}"
+        change = (
+            _("target set to {value}") if deal.key == "target" else _("whist price set to {value}")
+        )
+        text = change.format(value=fmt(deal.value))
         return DealWords("change", "", "", None, (), text + forced)
     if isinstance(deal, Adjustment):
-        text = f"adjustment for {deal.player}: {deal.note}"
+        text = _("adjustment for {player}: {note}").format(player=deal.player, note=deal.note)
         return DealWords("adjustment", deal.player, "", None, (), text + forced)
     if isinstance(deal, Preference):
-        text = f"{deal.player} declares the Preference combination: the game ends"
+        text = _("{player} declares the Preference combination: the game ends").format(
+            player=deal.player
+        )
         return DealWords("preference", deal.player, "", None, (), text + forced)
     if isinstance(deal, Join):
-        seat = f"after {deal.after}" if deal.after else "in the last seat"
-        text = f"{deal.player} joins the game, {seat}"
+        text = (
+            _("{player} joins the game, after {after}")
+            if deal.after
+            else _("{player} joins the game, in the last seat")
+        ).format(player=deal.player, after=deal.after)
         return DealWords("join", deal.player, "", None, (), text + forced)
     assert_never(deal)
 
 
 def _classic_text(deal: Contract | Misere) -> str:
     """`` (dark, no talon)``: the Classic flags of a game or misère; ``""`` when none."""
-    parts = [word for word, on in (("dark", deal.dark), ("no talon", deal.no_talon)) if on]
+    parts = [word for word, on in ((_("dark"), deal.dark), (_("no talon"), deal.no_talon)) if on]
     if deal.bomb is not None:
-        parts.append(f"bomb ×{deal.bomb}")
+        parts.append(_("bomb ×{factor}").format(factor=deal.bomb))
     if isinstance(deal, Contract):
         if deal.talon is not None:
-            parts.append(f"talon {deal.talon}")
+            parts.append(_("talon {tricks}").format(tricks=deal.talon))
         if deal.returned_by is not None:
-            parts.append(f"whist returned by {deal.returned_by}")
+            parts.append(_("whist returned by {player}").format(player=deal.returned_by))
     return f" ({', '.join(parts)})" if parts else ""
 
 
@@ -356,8 +397,12 @@ def bombs_text(bombs: Sequence[int]) -> str:
 
 def bomb_event_lines(scored: Scored) -> list[str]:
     """What a deal did to the bombs, one line each: ``Anna: earns a bomb ×4``."""
-    verbs = {"earned": "earns", "used": "uses up", "kept": "keeps (remise)"}
-    return [f"{who}: {verbs[what]} a bomb ×{factor}" for who, what, factor in scored.bombs]
+    lines = {
+        "earned": _("{player}: earns a bomb ×{factor}"),
+        "used": _("{player}: uses up a bomb ×{factor}"),
+        "kept": _("{player}: keeps (remise) a bomb ×{factor}"),
+    }
+    return [lines[what].format(player=who, factor=factor) for who, what, factor in scored.bombs]
 
 
 def deal_text(entry: Entry) -> str:
@@ -366,22 +411,29 @@ def deal_text(entry: Entry) -> str:
 
 
 def write_lines(scored: Scored) -> list[str]:
-    return [f"{w.player}: {signed(w.amount)} {w.target} — {w.reason}" for w in scored.writes]
+    return [
+        f"{w.player}: {signed(w.amount)} {_write_target(w)} — {w.reason}" for w in scored.writes
+    ]
+
+
+def _write_target(w: Any) -> str:
+    """Where a write went: ``pool``, ``mountain``, ``whists on Anna`` in the language in use."""
+    return terms.whists_on(w.on) if w.column == "whists" else terms.column(w.column)
 
 
 def signed(value: Amount) -> str:
     """``+4``, ``-2½``, ``0``: an amount with its sign."""
     text = fmt(value)
-    return text if text.startswith("-") or text == "0" else f"+{text}"
+    return text if text.startswith(("-", "\N{MINUS SIGN}")) or text == "0" else f"+{text}"
 
 
 def log_text(sheet: Sheet) -> str:
-    rows = [["#", "time", "dealer", "deal"]]
+    rows = [["#", _("time"), _("dealer"), _("deal")]]
     for s in sheet.scored:
         time = local_time(s.entry.time, "%H:%M")
         rows.append([str(s.number), time, s.entry.dealer or "", deal_text(s.entry)])
     if len(rows) == 1:
-        return "no deals recorded yet"
+        return _("no deals recorded yet")
     return "\n".join(table(rows, right=[True, False, False, False]))
 
 
@@ -412,22 +464,37 @@ def log_json(sheet: Sheet) -> list[dict[str, Any]]:
 
 def explain_text(sheet: Sheet, number: int) -> str:
     s = sheet.scored[number - 1]
-    head = f"deal {s.number}" + (f", dealt by {s.entry.dealer}" if s.entry.dealer else "")
+    head = (_("deal {number}, dealt by {dealer}") if s.entry.dealer else _("deal {number}")).format(
+        number=s.number, dealer=s.entry.dealer
+    )
     lines = [f"{head}: {deal_text(s.entry)}"]
     if isinstance(s.entry.deal, AllPass) and s.price is None and s.bombs:
-        factor = max(f for _, what, f in s.bombs if what == "earned")
-        lines.append(f"opening circle deal at ×{factor} per trick (not in the all-pass streak)")
+        factor = max(f for _who, what, f in s.bombs if what == "earned")
+        lines.append(
+            _("opening circle deal at ×{factor} per trick (not in the all-pass streak)").format(
+                factor=factor
+            )
+        )
     elif isinstance(s.entry.deal, AllPass):
-        lines.append(f"all-pass deal {s.streak} in a row, price ×{fmt(s.price or 0)}")
+        lines.append(
+            _("all-pass deal {streak} in a row, price ×{price}").format(
+                streak=s.streak, price=fmt(s.price or 0)
+            )
+        )
     elif isinstance(s.entry.deal, Contract) and s.min_level > 6:
-        lines.append(f"lowest contract after the all-pass streak: {s.min_level}")
+        lines.append(
+            _("lowest contract after the all-pass streak: {level}").format(level=s.min_level)
+        )
     if s.factor != 1:
-        lines.append(f"deal factor ×{s.factor}")
+        lines.append(_("deal factor ×{factor}").format(factor=s.factor))
     writes = write_lines(s)
-    lines.extend(f"  {line}" for line in writes) if writes else lines.append("  nothing written")
+    if writes:
+        lines.extend(f"  {line}" for line in writes)
+    else:
+        lines.append("  " + _("nothing written"))
     lines.extend(f"  {line}" for line in bomb_event_lines(s))
     if s.finished:
-        lines.append("the game is finished after this deal")
+        lines.append(_("the game is finished after this deal"))
     return "\n".join(lines)
 
 
@@ -436,9 +503,9 @@ def explain_text(sheet: Sheet, number: int) -> str:
 
 def rules_text(conv: Convention) -> str:
     lines = [conv.name + (f": {conv.description}" if conv.description else "")]
-    rows = [["option", "value", "meaning"]]
+    rows = [[_("option"), _("value"), _("meaning")]]
     for option in OPTIONS:
-        rows.append([option.key, to_toml_value(conv.value(option.key)), option.doc])
+        rows.append([option.key, to_toml_value(conv.value(option.key)), _(option.doc)])
     lines += table(rows, right=[False, False, False])
     return "\n".join(lines)
 
@@ -447,8 +514,9 @@ def rules_text(conv: Convention) -> str:
 
 
 def money_text(value: Amount, currency: str) -> str:
-    amount = to_decimal(value, minor_unit(currency))
-    return f"{amount} {currency}".strip()
+    from prefcalc.i18n import money
+
+    return money(to_decimal(value, minor_unit(currency)), currency)
 
 
 def settlement_steps(s: Settlement) -> list[str]:
@@ -459,85 +527,136 @@ def settlement_steps(s: Settlement) -> list[str]:
         lines.append(s.combination[0])
         lines += [f"   {line}" for line in s.combination[1:]]
     lines.append(
-        f"1. Unclosed pools into the mountain: largest pool {fmt(s.pool_max)}, "
-        f"each missing point × {fmt(s.pool_factor)}"
+        _(
+            "1. Unclosed pools into the mountain: largest pool {largest}, "
+            "each missing point × {factor}"
+        ).format(largest=fmt(s.pool_max), factor=fmt(s.pool_factor))
     )
     for p in players:
         added = s.pool_factor * (s.pool_max - s.pools[p])
         lines.append(
-            f"   {p}: pool {fmt(s.pools[p])}, mountain +{fmt(added)} = {fmt(s.mountains[p])}"
+            "   "
+            + _("{player}: pool {pool}, mountain +{added} = {mountain}").format(
+                player=p, pool=fmt(s.pools[p]), added=fmt(added), mountain=fmt(s.mountains[p])
+            )
         )
-    lines.append(f"2. Amnesty: the smallest mountain {fmt(s.amnesty)} is taken off every mountain")
+    lines.append(
+        _("2. Amnesty: the smallest mountain {amnesty} is taken off every mountain").format(
+            amnesty=fmt(s.amnesty)
+        )
+    )
     lines.append("   " + ", ".join(f"{p} {fmt(s.amnestied[p])}" for p in players))
     n = len(players)
     if s.prizes:
-        lines.append("   Prizes (judged on the mountains before the amnesty; game whists):")
-        lines += [f"   {p.writer} writes {fmt(p.amount)} on {p.on} ({p.why})" for p in s.prizes]
+        lines.append("   " + _("Prizes (judged on the mountains before the amnesty; game whists):"))
+        lines += [
+            "   "
+            + _("{writer} writes {amount} on {player} ({why})").format(
+                writer=p.writer, amount=fmt(p.amount), player=p.on, why=p.why
+            )
+            for p in s.prizes
+        ]
     if s.method == "pairwise":
         lines.append(
-            f"3. Mountains into whists: every opponent writes 10 × mountain / {n} on each player"
+            _(
+                "3. Mountains into whists: every opponent writes 10 × mountain / {n} on each player"
+            ).format(n=n)
         )
-        lines.append("   " + ", ".join(f"on {p}: {fmt(s.mountain_entries[p])}" for p in players))
         lines.append(
-            "4. Pairwise balances (game whists and mountain whists, the larger side keeps the difference)"
+            "   "
+            + ", ".join(
+                _("on {player}: {whists}").format(player=p, whists=fmt(s.mountain_entries[p]))
+                for p in players
+            )
+        )
+        lines.append(
+            _(
+                "4. Pairwise balances (game whists and mountain whists, the larger side keeps the difference)"
+            )
         )
         for i, a in enumerate(players):
             for b in players[i + 1 :]:
                 diff = s.pairwise[(a, b)]
                 if diff == 0:
-                    lines.append(f"   {a} – {b}: square")
+                    lines.append(f"   {a} – {b}: " + _("square"))
                 else:
                     winner, loser = (a, b) if diff > 0 else (b, a)
                     lines.append(
-                        f"   {a} – {b}: {winner} +{fmt(diff if diff > 0 else -diff)} from {loser}"
+                        f"   {a} – {b}: "
+                        + _("{winner} +{whists} from {loser}").format(
+                            winner=winner, whists=fmt(diff if diff > 0 else -diff), loser=loser
+                        )
                     )
     else:
         lines.append(
-            f"3. Average mountain: {fmt(sum(s.amnestied.values(), Fraction(0)))} / {n} = {fmt(s.average)}"
+            _("3. Average mountain: {total} / {n} = {average}").format(
+                total=fmt(sum(s.amnestied.values(), Fraction(0))), n=n, average=fmt(s.average)
+            )
         )
-        lines.append("   mountain result 10 × (average − mountain):")
+        lines.append("   " + _("mountain result 10 × (average − mountain):"))
         lines.append("   " + ", ".join(f"{p} {signed(s.mountain_whists[p])}" for p in players))
-        lines.append("4. Game whists (written on others − written on him):")
+        lines.append(_("4. Game whists (written on others − written on him):"))
         lines.append("   " + ", ".join(f"{p} {signed(s.game_whists[p])}" for p in players))
     return lines
 
 
 def settlement_text(s: Settlement, steps: bool = True) -> str:
     players = s.players
-    lines = [
-        f"Settlement by {s.method} method ({'method 1' if s.method == 'pairwise' else 'method 2'}), rounding: {s.rounding}"
-    ]
+    head = (
+        _("Settlement by pairwise method (method 1), rounding: {rounding}")
+        if s.method == "pairwise"
+        else _("Settlement by average method (method 2), rounding: {rounding}")
+    )
+    lines = [head.format(rounding=_rounding(s.rounding))]
     lines.append(
-        f"Counted: {', '.join(players)} (N = {len(players)}: every player seated at the end)"
+        _("Counted: {players} (N = {n}: every player seated at the end)").format(
+            players=", ".join(players), n=len(players)
+        )
     )
     if steps:
         lines += ["", *settlement_steps(s), ""]
-    rows = [["player", "whists", "money"]]
+    rows = [[_("player"), terms.column("whists"), _("money")]]
     for p in players:
         rows.append([p, signed(s.whists[p]), money_text(s.money[p], s.currency)])
-    lines.append(
-        f"Result (1 whist = {money_text(s.whist_price, s.currency) if s.currency else fmt(s.whist_price)}):"
-    )
+    price = money_text(s.whist_price, s.currency) if s.currency else fmt(s.whist_price)
+    lines.append(_("Result (1 whist = {price}):").format(price=price))
     lines += ["   " + line for line in table(rows)]
-    lines.append("Payments:")
+    lines.append(_("Payments:"))
     if s.payments:
         lines += [
-            f"   {p.payer} pays {p.payee} {money_text(p.amount, s.currency)}" for p in s.payments
+            "   "
+            + _("{payer} pays {payee} {amount}").format(
+                payer=p.payer, payee=p.payee, amount=money_text(p.amount, s.currency)
+            )
+            for p in s.payments
         ]
     else:
-        lines.append("   nobody owes anything")
+        lines.append("   " + _("nobody owes anything"))
     return "\n".join(lines)
+
+
+def _rounding(rounding: str) -> str:
+    """``exact`` / ``whole`` in the language in use."""
+    return {"exact": pgettext("rounding", "exact"), "whole": pgettext("rounding", "whole")}.get(
+        rounding, rounding
+    )
+
+
+def _method(method: str) -> str:
+    """``pairwise`` / ``average`` in the language in use."""
+    words = {"pairwise": pgettext("method", "pairwise"), "average": pgettext("method", "average")}
+    return words.get(method, method)
 
 
 def compare_text(a: Settlement, b: Settlement) -> str:
     rows = [
         [
-            "player",
-            f"{a.method} whists",
-            f"{b.method} whists",
-            "difference",
-            f"{a.method} money",
-            f"{b.method} money",
+            _("player"),
+            _("{method} whists").format(method=_method(a.method)),
+            _("{method} whists").format(method=_method(b.method)),
+            _("difference"),
+            _("{method} money").format(method=_method(a.method)),
+            _("{method} money").format(method=_method(b.method)),
         ]
     ]
     for p in a.players:
@@ -553,11 +672,14 @@ def compare_text(a: Settlement, b: Settlement) -> str:
             ]
         )
     same = all(a.whists[p] == b.whists[p] for p in a.players)
-    lines = [f"Both methods, rounding: {a.rounding}", *table(rows)]
+    lines = [
+        _("Both methods, rounding: {rounding}").format(rounding=_rounding(a.rounding)),
+        *table(rows),
+    ]
     lines.append(
-        "The methods agree."
+        _("The methods agree.")
         if same
-        else "The methods differ (rounding): the table picks one before settling."
+        else _("The methods differ (rounding): the table picks one before settling.")
     )
     return "\n".join(lines)
 

@@ -11,3 +11,7 @@ settings.register_profile(
     "ci", deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# The tests pin prefcalc's English output: a developer whose locale is Russian runs them in
+# English too (the tests of the language choice set PREFCALC_LANG and the locale themselves).
+os.environ["PREFCALC_LANG"] = "en"

@@ -1,0 +1,119 @@
+"""The table's own words in the language in use: contracts, roles, columns, tricks.
+
+Russian players write ``8БК`` for eight no-trumps, ``пуля``, ``гора``, ``висты``, ``вист``,
+``пас``, ``полвиста``, ``распасы``, ``мизер``, a remise as «без одной»; English keeps the
+words prefcalc has always printed (``8NT``, pool, mountain, whists, whist, pass...).
+Every view names these things through here, so a word is translated once.
+"""
+
+from __future__ import annotations
+
+from prefcalc.i18n import _, ngettext, pgettext
+from prefcalc.model import SUIT_SYMBOLS, Role, Suit
+
+
+def no_trumps() -> str:
+    """The no-trump "suit" of a contract: ``NT`` / ``БК`` (без козыря)."""
+    return pgettext("contract", "NT")
+
+
+def suit(s: Suit) -> str:
+    """A suit as a symbol (♠ ♣ ♦ ♥), no trumps as ``NT`` / ``БК``."""
+    return no_trumps() if s == "nt" else SUIT_SYMBOLS[s]
+
+
+def contract(level: int, s: Suit) -> str:
+    """A contract as players write it: ``7♥``, ``8NT`` / ``8БК``."""
+    return f"{level}{suit(s)}"
+
+
+def misere() -> str:
+    return pgettext("contract", "misère")
+
+
+def all_pass() -> str:
+    """The deal everybody passed: all-pass / распасы."""
+    return pgettext("deal", "all-pass")
+
+
+def role(r: Role, alone: bool = False) -> str:
+    """A defender's answer in words: whist / вист, pass / пас, half-whist / полвиста,
+    returned the whist / вернул вист; the lone defender of Gusarik who half-whists
+    "leaves for his own tricks" / ушёл на свои."""
+    if alone and r == "h":
+        return pgettext("role", "left for own tricks")
+    words = {
+        "w": pgettext("role", "whist"),
+        "p": pgettext("role", "pass"),
+        "h": pgettext("role", "half-whist"),
+        "r": pgettext("role", "returned the whist"),
+    }
+    return words[r]
+
+
+def column(name: str) -> str:
+    """A column of the sheet: pool / пуля, mountain / гора, whists / висты."""
+    words = {
+        "pool": pgettext("column", "pool"),
+        "mountain": pgettext("column", "mountain"),
+        "whists": pgettext("column", "whists"),
+    }
+    return words.get(name, name)
+
+
+def whists_on(player: str) -> str:
+    """Whists written on a player: ``whists on Anna`` / ``висты на Anna`` (a name is
+    written as it was typed: prefcalc does not decline it)."""
+    return _("whists on {player}").format(player=player)
+
+
+def tricks(n: int) -> str:
+    """``1 trick``, ``5 tricks``; ``1 взятка``, ``2 взятки``, ``5 взяток``."""
+    return ngettext("{n} trick", "{n} tricks", n).format(n=n)
+
+
+def deals(n: int) -> str:
+    """``1 deal``, ``24 deals``; ``1 раздача``, ``2 раздачи``, ``24 раздачи``."""
+    return ngettext("{n} deal", "{n} deals", n).format(n=n)
+
+
+def whists(n: int) -> str:
+    """``1 whist``, ``3 whists``; ``1 вист``, ``3 виста``, ``5 вистов``."""
+    return ngettext("{n} whist", "{n} whists", n).format(n=n)
+
+
+def down(n: int) -> str:
+    """A remise by ``n`` tricks: ``down 1`` / «без одной», «без двух», «без пяти»."""
+    words = {
+        1: pgettext("remise", "down 1"),
+        2: pgettext("remise", "down 2"),
+        3: pgettext("remise", "down 3"),
+        4: pgettext("remise", "down 4"),
+        5: pgettext("remise", "down 5"),
+        6: pgettext("remise", "down 6"),
+    }
+    return words.get(n) or pgettext("remise", "down {n}").format(n=n)
+
+
+def remise() -> str:
+    return pgettext("term", "remise")
+
+
+def consolation() -> str:
+    return pgettext("term", "consolation")
+
+
+def amnesty() -> str:
+    return pgettext("term", "amnesty")
+
+
+def convention_name(name: str) -> str:
+    """A preset's name as the table calls it (Sochi / Сочинка); a house-rules name as
+    written in its file."""
+    words = {
+        "Sochi": pgettext("convention", "Sochi"),
+        "Leningrad": pgettext("convention", "Leningrad"),
+        "Rostov": pgettext("convention", "Rostov"),
+        "Classic": pgettext("convention", "Classic"),
+    }
+    return words.get(name, name)

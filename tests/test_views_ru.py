@@ -1,0 +1,130 @@
+"""The terminal views in Russian, line by line (the English ones are pinned by the other
+tests): the sheet of a game in progress at five, the compact sheet in both widths, the log of
+every kind of entry, explain, the games list."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from support import make_game, sheet_of
+
+from prefcalc import views
+from prefcalc.games import SavedGame
+from prefcalc.i18n import speaking
+
+
+@pytest.fixture(autouse=True)
+def russian() -> Iterator[None]:
+    with speaking("ru"):
+        yield
+
+
+FIVE = make_game(
+    ["Аня", "Боря", "Вера", "Гена", "Дима"],
+    ["game Вера 7h 7 Гена:w Дима:p", "passes Гена=2 Дима=5 Аня=3", "misere Дима 1"],
+    convention="rostov",
+)
+
+
+def test_sheet_of_five_in_progress() -> None:
+    assert views.sheet_text(sheet_of(FIVE), FIVE).splitlines() == [
+        "Ростовка · пуля до 20 у каждого · 3 раздачи · игра идёт",
+        "сдаёт Гена · Гена и Дима не играют",
+        "распасов подряд нет, следующие распасы ×1 · минимальная игра 6",
+        "                        висты на",
+        "            пуля  гора  Аня  Боря  Вера  Гена  Дима",
+        "Аня   0 (ещё 20)     0    ·     0     0     0     0",
+        "Боря  1 (ещё 19)     0    0     ·     0     0     0",
+        "Вера  4 (ещё 16)     0    0     0     ·     0     0",
+        "Гена  0 (ещё 20)     0    5     0    12     ·    15",
+        "Дима  0 (ещё 20)    10    0     0     0     0     ·",
+    ]
+
+
+def test_compact_sheet_full_and_short() -> None:
+    sheet = sheet_of(FIVE)
+    assert views.compact_text(sheet, FIVE).splitlines()[3] == (
+        "Гена  пуля 0/20  гора 0   висты Аня 5 · Боря 0 · Вера 12 · Дима 15"
+    )
+    assert views.compact_text(sheet, FIVE, width=40).splitlines()[3] == (
+        "Гена  П 0/20  Г 0   В Аня 5 · Бор 0 · Вер 12 · Дим 15"
+    )
+
+
+def test_log_and_explain() -> None:
+    sheet = sheet_of(FIVE)
+    assert views.log_text(sheet).splitlines() == [
+        "#  время  сдающий  раздача",
+        "1  19:00  Аня      Вера 7♥: 7 взяток; Гена вист, Дима пас",
+        "2  19:01  Боря     распасы: Гена 2, Дима 5, Аня 3",
+        "3  19:02  Вера     Дима мизер: 1 взятка",
+    ]
+    lines = views.explain_text(sheet, 2).splitlines()
+    assert lines[:2] == [
+        "раздача 2, сдающий Боря: распасы: Гена 2, Дима 5, Аня 3",
+        "распасы подряд: 1, цена ×1",
+    ]
+    assert lines[2].startswith("  Гена: +15 висты на Дима — ")
+    assert views.log_text(sheet_of(make_game(["A", "B", "C"], []))) == "раздач пока нет"
+
+
+def test_every_kind_of_entry_in_words() -> None:
+    game = make_game(
+        ["Аня", "Боря", "Вера"],
+        [
+            "game Аня 6s 6 Боря:w Вера:p !",
+            "set target=30",
+            "adjust Вера --mountain 5 --note 'подсмотрела'",
+            "join Гена --after Вера",
+            "misere Боря 0 @Аня",
+            "game Вера 8nt - Гена:p Аня:p",
+            "set whist_price=0.5",
+        ],
+    )
+    texts = [views.deal_text(e) for e in game.entries]
+    assert texts == [
+        "Аня 6♠: 6 взяток; Боря вист, Вера пас (вопреки правилам)",
+        "пуля теперь до 30",
+        "поправка для Вера: подсмотрела",
+        "Гена садится за стол после игрока Вера",
+        "Боря мизер: 0 взяток",
+        "Вера 8БК без розыгрыша; Гена пас, Аня пас",
+        "цена виста теперь ½",
+    ]
+    assert views.deal_words(game.entries[5]).contract == "8БК"
+    classic = make_game(
+        ["Аня", "Боря", "Вера"],
+        [
+            "game Аня 6s 6 Боря:w Вера:p --dark --no-talon",
+            "passes Аня=2 Боря=5 Вера=3 --blind=Аня",
+            "preference Боря",
+        ],
+        convention="classic",
+        target=50,
+    )
+    assert [views.deal_text(e) for e in classic.entries] == [
+        "Аня 6♠ (втёмную, без прикупа): 6 взяток; Боря вист, Вера пас",
+        "распасы: Аня 2, Боря 5, Вера 3 (Аня втёмную)",
+        "Боря объявляет комбинацию «Преферанс»: игра окончена",
+    ]
+    lines = views.sheet_text(sheet_of(classic), classic).splitlines()
+    assert "вступительный круг 2 из 3: распасы по ×4 за взятку, каждый получает бомбу ×4" in lines
+    assert "бомбы (сначала старые): Аня ×2; Боря ×2; Вера ×2" in lines
+
+
+def test_games_list() -> None:
+    games = [
+        SavedGame(
+            1, Path("a.json"), ("Аня", "Боря", "Вера"), "2026-12-01T20:00:00", 24, True, True
+        ),
+        SavedGame(2, Path("b.json"), ("Аня", "Боря"), "", 3, False, False),
+    ]
+    assert views.games_text(games).splitlines() == [
+        "   #  игроки           начало                раздачи  состояние  файл",
+        "*  1  Аня, Боря, Вера  1 декабря 2026 20:00       24  окончена   a.json",
+        "   2  Аня, Боря                                    3  игра идёт  b.json",
+        "* текущая игра; prefcalc use НОМЕР|ИМЯ|ФАЙЛ возвращает к другой",
+    ]
+    assert views.games_text([]) == "сохранённых игр пока нет (новая игра: 'prefcalc new')"
