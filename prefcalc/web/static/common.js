@@ -19,8 +19,13 @@ const Prefcalc = (() => {
     return e;
   }
 
+  function number(v) {
+    // exact values come as JSON numbers: show at most two decimals (2/3 → 0.67)
+    return Number.isInteger(v) ? String(v) : String(Math.round(v * 100) / 100);
+  }
+
   function signed(v) {
-    return (v > 0 ? "+" : "") + String(v);
+    return (v > 0 ? "+" : "") + number(v);
   }
 
   function renderStatus(game) {

@@ -14,8 +14,12 @@
     if (token) sessionStorage.setItem("prefcalc-token", token);
     return token;
   }
-  const token = findToken();
+  let token = findToken();
   if (!token && !readOnly) $("no-token").hidden = false;
+  window.addEventListener("hashchange", () => {
+    token = findToken();
+    $("no-token").hidden = !!token || readOnly;
+  });
 
   const b = { kind: "game", declarer: null, contract: null, tricks: null, defenders: {}, passes: {} };
   let players = [];
@@ -111,7 +115,8 @@
 
     const defs = $("defenders");
     defs.replaceChildren();
-    for (const p of active) {
+    if (!b.declarer) defs.append(P.el("p", "choose the declarer first", "muted"));
+    for (const p of b.declarer ? active : []) {
       if (p === b.declarer) continue;
       const d = (b.defenders[p] = b.defenders[p] || { role: null, tricks: "" });
       const row = P.el("div", null, "defender");
@@ -170,10 +175,12 @@
       err.textContent = "";
       out.textContent = data.output || "done";
       out.hidden = false;
+      out.scrollIntoView({ block: "nearest" });
       P.schedule();
     } else {
       err.textContent = data.error || "refused";
       err.hidden = false;
+      err.scrollIntoView({ block: "nearest" });
     }
     return ok;
   }
