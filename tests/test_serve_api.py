@@ -410,6 +410,16 @@ def test_an_event_after_a_write_by_another_prefcalc_process(
     assert watcher.watchers == 0  # the stream's queue is gone with it
 
 
+def test_a_stopping_server_ends_every_event_stream(client: TestClient) -> None:
+    watcher = client.app.state.table.watcher  # type: ignore[attr-defined]
+    with client.stream("GET", "/api/events") as r:
+        lines = r.iter_lines()
+        _next_event(lines)
+        client.portal.call(watcher.close)  # what Ctrl-C does first
+        assert [line for line in lines if line] == []  # the response ends, complete
+    assert watcher.watchers == 0
+
+
 def test_a_watcher_that_never_reads_holds_a_bounded_queue(tmp_path: Path) -> None:
     path = tmp_path / "f.json"
     path.write_text("0", encoding="utf-8")

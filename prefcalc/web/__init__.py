@@ -10,6 +10,7 @@ import secrets
 import socket
 import sys
 from pathlib import Path
+from types import FrameType
 from typing import TextIO
 
 from prefcalc.errors import PrefcalcError
@@ -98,7 +99,14 @@ def serve(
         server_header=False,
         timeout_graceful_shutdown=1,
     )
-    server = uvicorn.Server(config)
+    watcher = app.state.table.watcher
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            watcher.close()  # the event streams end their responses before the server stops
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
     shown = addresses(host)
     first = shown[0]
     out.write(f"prefcalc serve: {path}\n")

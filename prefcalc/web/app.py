@@ -326,8 +326,10 @@ def create_app(
             queue = watcher.subscribe()
             try:
                 yield {"event": "ledger", "data": watcher.message()}
-                while True:
+                while not watcher.closed:
                     message = await queue.get()
+                    if not message:  # the server is stopping
+                        return
                     yield {"event": "ledger", "data": message}
             finally:
                 watcher.unsubscribe(queue)

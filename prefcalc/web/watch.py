@@ -30,6 +30,7 @@ class LedgerWatcher:
         self._polls = 0
         self._queues: set[asyncio.Queue[str]] = set()
         self._task: asyncio.Task[None] | None = None
+        self.closed = False
 
     # --- the file --------------------------------------------------------------------------
 
@@ -82,6 +83,12 @@ class LedgerWatcher:
 
     def unsubscribe(self, queue: asyncio.Queue[str]) -> None:
         self._queues.discard(queue)
+
+    def close(self) -> None:
+        """The server is stopping: every stream gets an empty message, its end, so that it
+        finishes its response instead of being cut off."""
+        self.closed = True
+        self._publish("")
 
     def _publish(self, message: str) -> None:
         for queue in self._queues:
