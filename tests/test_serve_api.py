@@ -368,6 +368,29 @@ def test_many_writers_at_once_lose_nothing(tmp_path: Path) -> None:
     assert len(api.load(ledger).entries) == start + len(splits) + 1
 
 
+def test_a_thousand_requests_at_once_are_all_answered(ledger: Path) -> None:
+    before = ledger.read_bytes()
+
+    async def flood() -> list[int]:
+        app = create_app(ledger, TOKEN, poll_interval=None)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+            requests = [
+                c.get("/api/seats")
+                if k % 3 == 0
+                else c.post("/api/lines", content=b"\xff", headers=AUTH)
+                if k % 3 == 1
+                else c.post("/api/lines", json={"line": "a 7h 7 b:w v:p"})
+                for k in range(1000)
+            ]
+            answers = await asyncio.gather(*requests)
+            assert (await c.get("/api/game")).status_code == 200  # and still serving
+        return sorted({a.status_code for a in answers})
+
+    assert asyncio.run(flood()) == [200, 400, 401]
+    assert ledger.read_bytes() == before
+
+
 # --- events ----------------------------------------------------------------------------------
 
 
@@ -465,6 +488,44 @@ def test_the_cli_does_not_import_the_web_stack() -> None:
     code = "import sys, prefcalc.cli; print(sorted(m for m in ('fastapi', 'uvicorn', 'jinja2', 'segno', 'sse_starlette', 'prefcalc.web') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_language_reaches_the_pages(ledger: Path) -> None:
+    with TestClient(create_app(ledger, TOKEN, lang="ru", poll_interval=None)) as c:
+        assert '<html lang="ru">' in c.get("/").text
+        assert '<html lang="ru">' in c.get("/score").text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--lang", "de"], "'de' is not one of"),
+        (["--token", "two words"], "--token takes letters, digits and - _ . ~"),
+        (["--token", "тайна"], "--token takes letters, digits and - _ . ~"),
+        (["--host", "no.such.host.invalid"], "cannot listen on no.such.host.invalid:0"),
+    ],
+)
+def test_serve_refuses_bad_options_in_one_line(
+    ledger: Path, tmp_path: Path, args: list[str], message: str
+) -> None:
+    result = run_cli(["serve", "-f", str(ledger), "--port", "0", *args], tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_serve_refuses_a_port_in_use(ledger: Path, tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        args = ["serve", "-f", str(ledger), "--host", "127.0.0.1", "--port", str(port)]
+        result = run_cli(args, tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"prefcalc: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    )
 
 
 def test_serve_refuses_a_missing_ledger(tmp_path: Path) -> None:

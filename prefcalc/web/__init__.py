@@ -6,6 +6,7 @@ are not loaded by the rest of the CLI).
 
 from __future__ import annotations
 
+import re
 import secrets
 import socket
 import sys
@@ -76,8 +77,10 @@ def serve(
     from prefcalc import api
 
     api.load(path)  # a missing or unreadable ledger is refused before anything
-    if token is not None and (not token or not token.isascii() or not token.isprintable()):
-        raise PrefcalcError("--token takes printable ASCII characters (letters and digits)")
+    if token is not None and not re.fullmatch(r"[A-Za-z0-9._~-]{1,200}", token):
+        raise PrefcalcError(
+            "--token takes letters, digits and - _ . ~ (it goes into the score link)"
+        )
     secret = token or new_token()
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
