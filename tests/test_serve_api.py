@@ -150,6 +150,18 @@ def test_openapi_documents_the_api_without_a_cdn_page(client: TestClient) -> Non
     assert client.get("/docs").status_code == 404  # the Swagger page would load a CDN
 
 
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_sheet_is_drawn_for_every_table(tmp_path: Path, players: int) -> None:
+    names = ["Anna", "Boris", "Vera", "Gleb", "Dima"][:players]
+    path = tmp_path / "t.json"
+    path.write_text(game_to_json_text(make_game(names, [])), encoding="utf-8")
+    with TestClient(create_app(path, TOKEN, poll_interval=None)) as c:
+        svg = c.get("/sheet.svg").text
+    assert svg.count('class="name') == players
+    assert all(f">{name}</text>" in svg for name in names)
+    assert svg.count('class="label"') == players * (players - 1)  # a whist column per opponent
+
+
 def test_names_in_the_sheet_are_escaped(tmp_path: Path) -> None:
     path = tmp_path / "x.json"
     game = make_game(["<b>A", "B&o", 'V"e'], [])

@@ -233,6 +233,28 @@ def test_the_scorer_records_by_touch_and_by_line(phone: Any, tmp_path: Path) -> 
         expect(phone.locator("#output")).to_contain_text("removed deal 3", timeout=WAIT)
         expect(phone.locator("body")).to_have_attribute("data-deals", "2", timeout=WAIT)
         _shot(phone, "score-line-and-undo")
+
+        # edit deal 1 by touch: the deal built above, sent as "edit 1 <deal>"
+        phone.get_by_role("tab", name="Game").click()
+        phone.locator("#declarers button", has_text="Anna").click()
+        phone.locator('[data-contract="6s"]').click()
+        phone.locator('[data-tricks="6"]').click()
+        phone.locator('.defender[data-player="Boris"] [data-role="w"]').click()
+        phone.locator('.defender[data-player="Vera"] [data-role="p"]').click()
+        phone.locator("#edit-number").fill("1")
+        phone.locator("#edit").click()
+        expect(phone.locator("#output")).to_contain_text("replaced deal 1:", timeout=WAIT)
+        first = api.load(path).entries[0].deal
+        assert (first.level, first.suit) == (6, "s")  # type: ignore[union-attr]
+
+        # the target, then the settlement
+        phone.locator("#target").fill("30")
+        phone.get_by_role("button", name="Set target").click()
+        expect(phone.locator("#status")).to_contain_text("to 30", timeout=WAIT)
+        phone.get_by_role("button", name="Settle", exact=True).click()
+        expect(phone.locator("#output")).to_contain_text("Settlement", timeout=WAIT)
+        _no_horizontal_scroll(phone)
+        _shot(phone, "score-edit-target-settle")
     finally:
         server.stop()
 
