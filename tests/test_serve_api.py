@@ -132,6 +132,14 @@ def test_pages_and_assets_are_served_from_the_package(client: TestClient) -> Non
     assert svg.text.startswith("<svg") and ">Anna</text>" in svg.text
 
 
+def test_the_pages_forbid_anything_from_elsewhere(client: TestClient) -> None:
+    for url in ("/", "/score", "/api/game", "/static/score.js"):
+        headers = client.get(url).headers
+        assert headers["content-security-policy"].startswith("default-src 'self';")
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["referrer-policy"] == "no-referrer"
+
+
 def test_nothing_is_loaded_from_another_site() -> None:
     """Offline: no CDN, no external font; the only URL is the SVG namespace."""
     root = Path(__file__).resolve().parent.parent / "prefcalc" / "web"

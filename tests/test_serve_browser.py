@@ -111,12 +111,30 @@ def _serve(tmp_path: Path, game: Any, read_only: bool = False) -> tuple[Path, _S
     return path, _Server(path, read_only)
 
 
+def _watch_errors(page: Any) -> list[str]:
+    """Script errors and refused resources (a Content-Security-Policy violation among them);
+    an answer of 401 or 422 to a refused line is expected, not an error of the page."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and "Failed to load resource" not in m.text
+            else None
+        ),
+    )
+    return errors
+
+
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
     page = context.new_page()
+    errors = _watch_errors(page)
     yield page
     context.close()
+    assert errors == []
 
 
 def _shot(page: Any, name: str) -> None:
@@ -172,6 +190,7 @@ def test_four_players_fit_a_narrow_phone(browser: Any, tmp_path: Path) -> None:
     _path, server = _serve(tmp_path, game)
     context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
     page = context.new_page()
+    errors = _watch_errors(page)
     try:
         page.goto(server.url + "/")
         expect(page.locator("body")).to_have_attribute("data-deals", "2", timeout=WAIT)
@@ -185,6 +204,7 @@ def test_four_players_fit_a_narrow_phone(browser: Any, tmp_path: Path) -> None:
     finally:
         context.close()
         server.stop()
+    assert errors == []
 
 
 def test_the_scorer_records_by_touch_and_by_line(phone: Any, tmp_path: Path) -> None:

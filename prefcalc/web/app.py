@@ -25,6 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sse_starlette import EventSourceResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from prefcalc import __version__, api
 from prefcalc.errors import PrefcalcError, one_line
@@ -154,6 +155,36 @@ LINE_BODY: dict[str, Any] = {
 }
 
 
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (
+        b"content-security-policy",
+        b"default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+]
+
+
+class SecurityHeaders:
+    """Every answer: nothing but this server's own scripts, styles and pictures; no framing,
+    no referrer, no content sniffing."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 def create_app(
     path: Path,
     token: str,
@@ -184,6 +215,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.table = table
+    app.add_middleware(SecurityHeaders)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
