@@ -944,6 +944,37 @@ def share(
         out(_("wrote {file}").format(file=png))
 
 
+class Lang(StrEnum):
+    ru = "ru"
+    en = "en"
+
+
+@app.command()
+def serve(
+    host: Annotated[
+        str,
+        typer.Option("--host", help="The address to listen on (127.0.0.1: this computer only)."),
+    ] = "0.0.0.0",
+    port: Annotated[int, typer.Option("--port", help="The port (0: any free one).")] = 8000,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            "--token", help="The score link's secret (default: a random one).", show_default=False
+        ),
+    ] = None,
+    read_only: Annotated[
+        bool, typer.Option("--read-only", help="No scoring: watching only.")
+    ] = False,
+    lang: Annotated[Lang, typer.Option("--lang", help="The pages' language.")] = Lang.en,
+    file: FileOpt = None,
+) -> None:
+    """The sheet live on every phone at the table (a watch link), and scoring from a phone
+    (a score link with a secret token); both printed with a QR code."""
+    from prefcalc.web import serve as run
+
+    run(_path(file), host=host, port=port, token=token, read_only=read_only, lang=lang.value)
+
+
 def _version(value: bool) -> None:
     if value:
         out(f"prefcalc {__version__}")

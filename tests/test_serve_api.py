@@ -1,0 +1,598 @@
+"""``prefcalc serve``: the JSON API through FastAPI's TestClient, every hostile input, the
+server-sent events after a write by another ``prefcalc`` process, and the command itself."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from prefcalc import api
+from prefcalc.ledger import game_to_json_text
+from prefcalc.web import create_app
+from prefcalc.web.app import MAX_BODY, MAX_LINE
+from prefcalc.web.watch import LedgerWatcher
+from tests.support import invoke, make_game, run_cli, sample_game
+
+TOKEN = "s3cret-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+@pytest.fixture(autouse=True)
+def _data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("PREFCALC_FILE", raising=False)
+
+
+@pytest.fixture
+def ledger(tmp_path: Path) -> Path:
+    path = tmp_path / "g.json"
+    path.write_text(game_to_json_text(sample_game()), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def client(ledger: Path) -> Iterator[TestClient]:
+    app = create_app(ledger, TOKEN, poll_interval=None)
+    with TestClient(app) as c:
+        yield c
+
+
+def _cli_json(tmp_path: Path, *args: str) -> object:
+    result = invoke(list(args), tmp_path)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def _cli_error(tmp_path: Path, ledger: Path, line: str) -> str:
+    """The one-line message ``prefcalc play`` prints for a refused line (on a copy)."""
+    copy = tmp_path / "copy.json"
+    copy.write_bytes(ledger.read_bytes())
+    result = invoke(["play", "--file", str(copy)], tmp_path, input=line + "\n")
+    match = re.fullmatch(r"prefcalc: error: line 1: (.*)\n", result.stderr)
+    assert match, result.stderr
+    return match.group(1)
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def test_game_is_show_json(client: TestClient, ledger: Path, tmp_path: Path) -> None:
+    r = client.get("/api/game")
+    assert r.status_code == 200
+    assert r.json() == _cli_json(tmp_path, "show", "--json", "--file", str(ledger))
+
+
+@pytest.mark.parametrize("method", ["pairwise", "average"])
+def test_settle_is_settle_json(
+    client: TestClient, ledger: Path, tmp_path: Path, method: str
+) -> None:
+    r = client.get(f"/api/settle?method={method}")
+    assert r.status_code == 200
+    expected = _cli_json(tmp_path, "settle", "--json", "--method", method, "--file", str(ledger))
+    assert r.json() == expected
+    whole = client.get(f"/api/settle?method={method}&rounding=whole").json()
+    assert whole == _cli_json(
+        tmp_path, "settle", "--json", "-m", method, "-r", "whole", "--file", str(ledger)
+    )
+
+
+def test_settle_refuses_an_unknown_method(client: TestClient) -> None:
+    r = client.get("/api/settle?method=fair")
+    assert r.status_code == 422
+    assert r.json() == {"error": "unknown method 'fair' (use pairwise or average)"}
+
+
+def test_log_and_its_last_deals(client: TestClient, ledger: Path, tmp_path: Path) -> None:
+    whole = _cli_json(tmp_path, "log", "--json", "--file", str(ledger))
+    assert isinstance(whole, list)
+    assert client.get("/api/log").json() == whole
+    assert client.get("/api/log?last=2").json() == whole[-2:]
+    assert client.get("/api/log?last=0").json() == []
+    assert client.get("/api/log?last=-1").status_code == 422
+    bad = client.get("/api/log?last=many")
+    assert bad.status_code == 422 and "last" in bad.json()["error"]
+
+
+def test_seats_name_who_sits_out(tmp_path: Path) -> None:
+    path = tmp_path / "four.json"
+    game = make_game(["Anna", "Boris", "Vera", "Gleb"], ["game Boris 7h 7 Vera:w Gleb:p"])
+    path.write_text(game_to_json_text(game), encoding="utf-8")
+    with TestClient(create_app(path, TOKEN, poll_interval=None)) as c:
+        seats = c.get("/api/seats").json()
+    assert seats == {
+        "players": ["Anna", "Boris", "Vera", "Gleb"],
+        "next_dealer": "Boris",
+        "sitting_out": ["Boris"],
+        "lowest_contract": 6,
+        "finished": False,
+        "deals": 1,
+    }
+
+
+def test_pages_and_assets_are_served_from_the_package(client: TestClient) -> None:
+    watch = client.get("/")
+    assert watch.status_code == 200 and 'id="sheet"' in watch.text
+    score = client.get("/score")
+    assert score.status_code == 200 and '<input id="line" name="line"' in score.text
+    for asset in ("app.css", "common.js", "watch.js", "score.js", "icon.svg"):
+        assert client.get(f"/static/{asset}").status_code == 200
+    svg = client.get("/sheet.svg")
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    assert svg.text.startswith("<svg") and ">Anna</text>" in svg.text
+
+
+def test_the_pages_forbid_anything_from_elsewhere(client: TestClient) -> None:
+    for url in ("/", "/score", "/api/game", "/static/score.js"):
+        headers = client.get(url).headers
+        assert headers["content-security-policy"].startswith("default-src 'self';")
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["referrer-policy"] == "no-referrer"
+
+
+def test_nothing_is_loaded_from_another_site() -> None:
+    """Offline: no CDN, no external font; the only URL is the SVG namespace."""
+    root = Path(__file__).resolve().parent.parent / "prefcalc" / "web"
+    for path in [*root.glob("templates/*"), *root.glob("static/*"), root / "sheet.py"]:
+        text = path.read_text(encoding="utf-8")
+        urls = set(re.findall(r"(?:https?:)?//[\w.-]+\.\w+", text))
+        assert urls <= {"http://www.w3.org"}, (path.name, urls)
+
+
+def test_openapi_documents_the_api_without_a_cdn_page(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    for route in ("/api/game", "/api/settle", "/api/lines", "/api/events", "/api/log"):
+        assert route in spec["paths"]
+    body = spec["paths"]["/api/lines"]["post"]["requestBody"]["content"]["application/json"]
+    assert body["schema"]["properties"]["line"]["maxLength"] == MAX_LINE
+    assert client.get("/docs").status_code == 404  # the Swagger page would load a CDN
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_sheet_is_drawn_for_every_table(tmp_path: Path, players: int) -> None:
+    names = ["Anna", "Boris", "Vera", "Gleb", "Dima"][:players]
+    path = tmp_path / "t.json"
+    path.write_text(game_to_json_text(make_game(names, [])), encoding="utf-8")
+    with TestClient(create_app(path, TOKEN, poll_interval=None)) as c:
+        svg = c.get("/sheet.svg").text
+    assert svg.count('class="name') == players
+    assert all(f">{name}</text>" in svg for name in names)
+    assert svg.count('class="label"') == players * (players - 1)  # a whist column per opponent
+
+
+def test_names_in_the_sheet_are_escaped(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    game = make_game(["<b>A", "B&o", 'V"e'], [])
+    path.write_text(game_to_json_text(game), encoding="utf-8")
+    with TestClient(create_app(path, TOKEN, poll_interval=None)) as c:
+        svg = c.get("/sheet.svg").text
+    assert "<b>" not in svg and "&lt;b&gt;A" in svg and "B&amp;o" in svg
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def test_a_line_is_recorded_like_in_play(client: TestClient, ledger: Path, tmp_path: Path) -> None:
+    before = len(api.load(ledger).entries)
+    r = client.post("/api/lines", json={"line": "a 7h 7 b:w v:p"}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["deals"] == before + 1
+    assert data["output"].startswith(f"recorded: deal {before + 1}")
+    assert "Anna 7♥ took 7; Boris whist, Vera pass\n  Anna: +2 pool" in data["output"]
+    # the same line in a play session on a copy writes the same sheet
+    copy = tmp_path / "twin.json"
+    copy.write_text(game_to_json_text(sample_game()), encoding="utf-8")
+    invoke(["play", "--file", str(copy)], tmp_path, input="a 7h 7 b:w v:p\n")
+    assert client.get("/api/game").json() == _cli_json(
+        tmp_path, "show", "--json", "--file", str(copy)
+    )
+
+
+def test_undo_redo_edit_target_and_settle_lines(client: TestClient, ledger: Path) -> None:
+    n = len(api.load(ledger).entries)
+
+    def line(text: str) -> str:
+        r = client.post("/api/lines", json={"line": text}, headers=AUTH)
+        assert r.status_code == 200, r.text
+        return str(r.json()["output"])
+
+    assert line("undo").startswith(f"removed deal {n}:")
+    assert len(api.load(ledger).entries) == n - 1
+    assert line("redo").startswith("put back:")
+    assert line("edit 1 game Anna 6s 6 Boris:w Vera:p").startswith("replaced deal 1:")
+    first = api.load(ledger).entries[0].deal
+    assert (first.level, first.suit) == (6, "s")  # type: ignore[union-attr]
+    line("set target=30")
+    assert client.get("/api/game").json()["target"] == 30
+    assert "Settlement" in line("settle average")
+    assert client.get("/api/game").json()["deals"] == n + 1  # the change of terms is recorded
+
+
+def test_a_refused_line_is_the_clis_message_and_writes_nothing(
+    client: TestClient, ledger: Path, tmp_path: Path
+) -> None:
+    before = ledger.read_bytes()
+    for text in ("a 5h 7 b:w v:p", "zzz 7h", "edit 99 a 6s 6 b:p v:p", 'a "7h', "undo extra"):
+        r = client.post("/api/lines", json={"line": text}, headers=AUTH)
+        assert r.status_code == 422, text
+        assert r.json() == {"error": _cli_error(tmp_path, ledger, text)}
+        assert ledger.read_bytes() == before
+
+
+def test_a_repeated_deal_is_recorded_with_a_note(client: TestClient, ledger: Path) -> None:
+    assert client.post("/api/lines", json={"line": "a 7h 7 b:w v:p"}, headers=AUTH).is_success
+    r = client.post("/api/lines", json={"line": "a 7h 7 b:w v:p"}, headers=AUTH)
+    assert r.status_code == 200
+    output = r.json()["output"]
+    assert "record it again?" not in output
+    assert "same as deal 1 — undo if it was typed twice" in output
+    assert len(json.loads(ledger.read_text(encoding="utf-8"))["deals"]) == 2
+
+
+def test_quit_is_refused(client: TestClient) -> None:
+    r = client.post("/api/lines", json={"line": "quit"}, headers=AUTH)
+    assert r.status_code == 422 and "nothing to quit" in r.json()["error"]
+
+
+# --- hostile input ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},
+        {"Authorization": "Bearer wrong"},
+        {"Authorization": f"Basic {TOKEN}"},
+        {"Authorization": f"Bearer {TOKEN}x"},
+        {"Authorization": "Bearer"},
+        {"Authorization": "Bearer тайна".encode()},
+    ],
+    ids=["none", "wrong", "basic", "longer", "empty", "not-ascii"],
+)
+def test_without_the_token_nothing_is_written(
+    client: TestClient, ledger: Path, headers: dict[str, str | bytes]
+) -> None:
+    before = ledger.read_bytes()
+    r = client.post("/api/lines", json={"line": "a 7h 7 b:w v:p"}, headers=headers)
+    assert r.status_code == 401
+    assert r.json() == {"error": "the score link's token is missing or wrong: nothing was written"}
+    assert r.headers["www-authenticate"] == "Bearer"
+    assert ledger.read_bytes() == before
+
+
+def test_the_token_is_compared_in_constant_time() -> None:
+    source = (Path(__file__).resolve().parent.parent / "prefcalc/web/app.py").read_text()
+    assert "hmac.compare_digest(" in source and "== self.token" not in source
+
+
+def test_read_only_refuses_every_line(ledger: Path) -> None:
+    before = ledger.read_bytes()
+    with TestClient(create_app(ledger, TOKEN, read_only=True, poll_interval=None)) as c:
+        r = c.post("/api/lines", json={"line": "show"}, headers=AUTH)
+        assert r.status_code == 403
+        assert r.json() == {"error": "this server is read-only (started with --read-only)"}
+        assert c.get("/api/game").status_code == 200
+        assert 'data-read-only="true"' in c.get("/score").text
+    assert ledger.read_bytes() == before
+
+
+def test_a_10_mb_body_is_refused(client: TestClient, ledger: Path) -> None:
+    before = ledger.read_bytes()
+    big = b'{"line": "' + b"a" * (10 * 1024 * 1024) + b'"}'
+    r = client.post("/api/lines", content=big, headers=AUTH)
+    assert r.status_code == 413
+    assert r.json() == {"error": f"the request body is too large (at most {MAX_BODY} bytes)"}
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted while it streams in
+        yield b'{"line": "'
+        for _ in range(160):
+            yield b"a" * 65536
+        yield b'"}'
+
+    r = client.post("/api/lines", content=chunks(), headers=AUTH)
+    assert r.status_code == 413
+    assert ledger.read_bytes() == before
+    assert client.get("/api/game").status_code == 200  # still serving
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "error"),
+    [
+        (b"\xff\xfe{}", 400, "the request body is not valid UTF-8"),
+        (b'{"line": "a 7h 7 \xc3"}', 400, "the request body is not valid UTF-8"),
+        (b"{", 422, "the request body is not JSON: "),
+        (b"", 422, "the request body is not JSON: "),
+        (b"[" * 15000, 422, "the request body is not JSON"),
+        (b'["a 7h 7 b:w v:p"]', 422, 'send {"line": "<a play line>"}'),
+        (b'{"line": 7}', 422, 'send {"line": "<a play line>"}'),
+        (b'{"lines": "show"}', 422, 'send {"line": "<a play line>"}'),
+        (json.dumps({"line": "x" * (MAX_LINE + 1)}).encode(), 422, "the line is too long"),
+        (b'{"line": "show\\nundo"}', 422, "one line at a time (no line breaks)"),
+    ],
+    ids=[
+        "not-utf8",
+        "cut-utf8",
+        "broken-json",
+        "empty",
+        "deep",
+        "list",
+        "number",
+        "no-line",
+        "long",
+        "two-lines",
+    ],
+)
+def test_a_bad_body_gets_one_line_and_nothing_is_written(
+    client: TestClient, ledger: Path, body: bytes, status: int, error: str
+) -> None:
+    before = ledger.read_bytes()
+    r = client.post(
+        "/api/lines", content=body, headers={**AUTH, "Content-Type": "application/json"}
+    )
+    assert r.status_code == status
+    message = r.json()["error"]
+    assert message.startswith(error) and "\n" not in message
+    assert ledger.read_bytes() == before
+    assert client.get("/api/game").status_code == 200
+
+
+def test_unknown_routes_answer_one_line(client: TestClient) -> None:
+    r = client.get("/api/nothing")
+    assert r.status_code == 404 and r.json() == {"error": "Not Found"}
+    r = client.put("/api/lines", json={"line": "undo"}, headers=AUTH)
+    assert r.status_code == 405 and r.json() == {"error": "Method Not Allowed"}
+
+
+def test_many_writers_at_once_lose_nothing(tmp_path: Path) -> None:
+    """Forty lines posted at once and a CLI process writing meanwhile: every deal is kept
+    (each write goes through the ledger's lock)."""
+    ledger = tmp_path / "long.json"
+    game = make_game(["Anna", "Boris", "Vera"], [], target=1000)
+    ledger.write_text(game_to_json_text(game), encoding="utf-8")
+    splits = [(a, b, 10 - a - b) for a in range(11) for b in range(11 - a)][:40]
+    start = len(api.load(ledger).entries)
+
+    async def post_all() -> list[str]:
+        app = create_app(ledger, TOKEN, poll_interval=None)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+            cli = asyncio.create_task(
+                asyncio.to_thread(
+                    run_cli,
+                    ["adjust", "Vera", "--pool", "1", "--note", "cli", "-f", str(ledger)],
+                    tmp_path,
+                )
+            )
+            answers = await asyncio.gather(
+                *(
+                    c.post("/api/lines", json={"line": f"p a={x} b={y} v={z}"}, headers=AUTH)
+                    for x, y, z in splits
+                )
+            )
+            assert (await cli).returncode == 0
+        return [a.text for a in answers if a.status_code != 200]
+
+    assert asyncio.run(post_all()) == []
+    assert len(api.load(ledger).entries) == start + len(splits) + 1
+
+
+def test_a_thousand_requests_at_once_are_all_answered(ledger: Path) -> None:
+    before = ledger.read_bytes()
+
+    async def flood() -> list[int]:
+        app = create_app(ledger, TOKEN, poll_interval=None)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+            requests = [
+                c.get("/api/seats")
+                if k % 3 == 0
+                else c.post("/api/lines", content=b"\xff", headers=AUTH)
+                if k % 3 == 1
+                else c.post("/api/lines", json={"line": "a 7h 7 b:w v:p"})
+                for k in range(1000)
+            ]
+            answers = await asyncio.gather(*requests)
+            assert (await c.get("/api/game")).status_code == 200  # and still serving
+        return sorted({a.status_code for a in answers})
+
+    assert asyncio.run(flood()) == [200, 400, 401]
+    assert ledger.read_bytes() == before
+
+
+# --- events ----------------------------------------------------------------------------------
+
+
+def _next_event(lines: Iterator[str]) -> dict[str, str]:
+    event: dict[str, str] = {}
+    for line in lines:
+        if not line:
+            if "data" in event:
+                return event
+            continue
+        key, _, value = line.partition(":")
+        event[key] = value.strip()
+    raise AssertionError("the event stream ended")
+
+
+def test_an_event_after_a_write_by_another_prefcalc_process(
+    client: TestClient, ledger: Path, tmp_path: Path
+) -> None:
+    watcher = client.app.state.table.watcher  # type: ignore[attr-defined]
+    with client.stream("GET", "/api/events") as r:
+        assert r.status_code == 200
+        assert r.headers["content-type"].startswith("text/event-stream")
+        lines = r.iter_lines()
+        hello = _next_event(lines)
+        assert hello["event"] == "ledger"
+        first = json.loads(hello["data"])["version"]
+        assert client.portal.call(watcher.check) is False  # nothing changed: no event
+        result = run_cli(
+            ["game", "Boris", "6s", "6", "Vera:w", "Anna:p", "-f", str(ledger)], tmp_path
+        )
+        assert result.returncode == 0, result.stderr
+        assert client.portal.call(watcher.check) is True
+        changed = _next_event(lines)
+        second = json.loads(changed["data"])["version"]
+        assert second != first
+        # a line from a phone is announced at once (no poll needed)
+        assert client.post("/api/lines", json={"line": "undo"}, headers=AUTH).is_success
+        third = json.loads(_next_event(lines)["data"])["version"]
+        assert third == first  # undo put the same bytes back: the version is the content's
+    assert watcher.watchers == 0  # the stream's queue is gone with it
+
+
+def test_a_stopping_server_ends_every_event_stream(client: TestClient) -> None:
+    watcher = client.app.state.table.watcher  # type: ignore[attr-defined]
+    with client.stream("GET", "/api/events") as r:
+        lines = r.iter_lines()
+        _next_event(lines)
+        client.portal.call(watcher.close)  # what Ctrl-C does first
+        assert [line for line in lines if line] == []  # the response ends, complete
+    assert watcher.watchers == 0
+
+
+def test_a_watcher_that_never_reads_holds_a_bounded_queue(tmp_path: Path) -> None:
+    path = tmp_path / "f.json"
+    path.write_text("0", encoding="utf-8")
+
+    async def run() -> tuple[int, str, str]:
+        watcher = LedgerWatcher(path, interval=None, queue_size=4)
+        watcher.start()
+        idle = watcher.subscribe()
+        for k in range(1, 200):
+            path.write_text(str(k) * (1 + k % 3), encoding="utf-8")
+            os.utime(path, ns=(k * 10**9, k * 10**9))  # a new stat on every write
+            assert watcher.poll()
+        newest = ""
+        while not idle.empty():
+            newest = idle.get_nowait()
+        return idle.maxsize, newest, watcher.message()
+
+    size, newest, current = asyncio.run(run())
+    assert size == 4 and newest == current  # only old versions were dropped
+
+
+def test_the_same_content_is_no_event(tmp_path: Path) -> None:
+    path = tmp_path / "f.json"
+    path.write_text("same", encoding="utf-8")
+
+    async def run() -> list[bool]:
+        watcher = LedgerWatcher(path, interval=None)
+        watcher.start()
+        path.write_text("same", encoding="utf-8")  # rewritten, not changed
+        os.utime(path, ns=(5 * 10**9, 5 * 10**9))
+        seen = [watcher.poll()]
+        path.write_text("other", encoding="utf-8")
+        seen.append(watcher.poll())
+        return seen
+
+    assert asyncio.run(run()) == [False, True]
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def test_the_cli_does_not_import_the_web_stack() -> None:
+    code = "import sys, prefcalc.cli; print(sorted(m for m in ('fastapi', 'uvicorn', 'jinja2', 'segno', 'sse_starlette', 'prefcalc.web') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_language_reaches_the_pages(ledger: Path) -> None:
+    with TestClient(create_app(ledger, TOKEN, lang="ru", poll_interval=None)) as c:
+        assert '<html lang="ru">' in c.get("/").text
+        assert '<html lang="ru">' in c.get("/score").text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--lang", "de"], "'de' is not one of"),
+        (["--token", "two words"], "--token takes letters, digits and - _ . ~"),
+        (["--token", "тайна"], "--token takes letters, digits and - _ . ~"),
+        (["--host", "no.such.host.invalid"], "cannot listen on no.such.host.invalid:0"),
+    ],
+)
+def test_serve_refuses_bad_options_in_one_line(
+    ledger: Path, tmp_path: Path, args: list[str], message: str
+) -> None:
+    result = run_cli(["serve", "-f", str(ledger), "--port", "0", *args], tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_serve_refuses_a_port_in_use(ledger: Path, tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        args = ["serve", "-f", str(ledger), "--host", "127.0.0.1", "--port", str(port)]
+        result = run_cli(args, tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"prefcalc: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    )
+
+
+def test_serve_refuses_a_missing_ledger(tmp_path: Path) -> None:
+    result = run_cli(["serve", "--file", str(tmp_path / "none.json"), "--port", "0"], tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith("prefcalc: error: ") and result.stderr.count("\n") == 1
+
+
+def test_serve_prints_the_links_and_never_logs_the_token(ledger: Path, tmp_path: Path) -> None:
+    exe = Path(sys.executable).with_name("prefcalc")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "prefcalc"]
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONIOENCODING": "utf-8"}
+    proc = subprocess.Popen(
+        [*command, "serve", "-f", str(ledger), "--host", "127.0.0.1", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        head: list[str] = []
+        for line in proc.stdout:
+            head.append(line)
+            if line.startswith("Ctrl-C"):
+                break
+        text = "".join(head)
+        listening = re.search(r"listening on 127\.0\.0\.1:(\d+) \(this computer only\)", text)
+        assert listening, text
+        port = int(listening.group(1))
+        assert port != 0
+        assert f"watch: http://127.0.0.1:{port}/\n" in text
+        score = re.search(rf"score: http://127\.0\.0\.1:{port}/score#token=([\w-]+)\n", text)
+        assert score, text
+        token = score.group(1)
+        assert len(token) >= 20
+        assert "▀" in text or "█" in text  # the QR codes
+        base = f"http://127.0.0.1:{port}"
+        with httpx.Client(base_url=base, timeout=30) as c:
+            assert c.get("/api/game").status_code == 200
+            r = c.post(
+                f"/api/lines?token={token}",
+                json={"line": "show"},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert r.status_code == 200
+            assert c.post("/api/lines", json={"line": "show"}).status_code == 401
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+    assert token not in err and token not in _out  # nothing logged a request
