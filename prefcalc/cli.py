@@ -26,7 +26,7 @@ from prefcalc.amounts import Amount
 from prefcalc.conventions import parse_overrides
 from prefcalc.errors import DealError, PrefcalcError, one_line, shown
 from prefcalc.files import check_output, check_outputs
-from prefcalc.i18n import _, check_environment, ngettext, set_language, speaking
+from prefcalc.i18n import _, check_environment, language, ngettext, set_language, speaking
 from prefcalc.model import Entry, Game, check_name, deal_count, seating
 from prefcalc.notation import NOTATION_FLAGS
 from prefcalc.scoring import Sheet
@@ -48,12 +48,35 @@ class _Commands(TyperGroup):
     ) -> Any:
         code = _guarded(
             lambda: super(_Commands, self).main(
-                _lang_first(args), prog_name, complete_var, False, windows_expand_args, **extra
+                _prepared(self, args), prog_name, complete_var, False, windows_expand_args, **extra
             )
         )
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+def _prepared(group: Any, args: Sequence[str] | None) -> list[str]:
+    """The words to parse, ``--lang`` first; the language they ask for is in use from here
+    on, and the help of every command and option is shown in it."""
+    words = _lang_first(args)
+    given = [w.partition("=")[2] for w in words[:1] if w.startswith("--lang=")]
+    given += words[1:2] if words[:1] == ["--lang"] else []
+    set_language(given[0] if given else None)
+    if language() != "en":
+        _translate_help(group)
+    return words
+
+
+def _translate_help(group: Any) -> None:
+    """The help texts of the commands and their options in the language in use (the
+    catalog has them: see prefcalc/help_extract.py)."""
+    for command in (group, *group.commands.values()):
+        if command.help:
+            command.help = _(command.help)
+        for param in command.params:
+            if getattr(param, "help", None):
+                param.help = _(param.help)
 
 
 def _lang_first(args: Sequence[str] | None) -> list[str]:

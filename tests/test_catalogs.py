@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -88,10 +89,10 @@ def _extra(m: Message) -> set[str]:
 
 def test_template_holds_every_message_of_the_source_and_the_catalogs_follow_it() -> None:
     found: set[tuple[str | None, str]] = set()
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as handle:
+        method_map, options_map = parse_mapping_cfg(handle)
     for _file, _line, message, _comments, context in extract_from_dir(
-        str(ROOT / "prefcalc"),
-        method_map=[("**.py", "python")],
-        keywords={**DEFAULT_KEYWORDS, "N_": None},
+        str(ROOT), method_map, options_map, keywords={**DEFAULT_KEYWORDS, "N_": None}
     ):
         found.add((context, _first(message)))
     with (LOCALE / "prefcalc.pot").open("rb") as handle:
@@ -99,6 +100,18 @@ def test_template_holds_every_message_of_the_source_and_the_catalogs_follow_it()
     assert found == template, "run the 'extract' and 'update' commands of README.md, Translations"
     for lang in LANGUAGES:
         assert keys(po(lang)) == template, f"run 'pybabel update' for {lang}"
+
+
+def test_the_help_of_the_commands_is_in_the_template() -> None:
+    from prefcalc.help_extract import help_texts
+
+    texts = [text for _line, text in help_texts((ROOT / "prefcalc" / "cli.py").read_text("utf-8"))]
+    assert "The numbered deals." in texts  # a docstring, cleaned as the help shows it
+    assert "Print JSON instead of text." in texts  # an option's help
+    assert any(
+        t.startswith("Record a contract: prefcalc game Anna 7h 7") and "\n\nCONTRACT" in t
+        for t in texts
+    )
 
 
 def test_the_wheel_ships_the_compiled_catalogs() -> None:

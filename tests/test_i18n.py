@@ -416,3 +416,21 @@ def test_russian_rules_table(tmp_path: Path) -> None:
         )
         for line in lines
     )
+
+
+def test_help_in_russian_and_english(tmp_path: Path) -> None:
+    ru = run_cli(["settle", "--help"], tmp_path, RUSSIAN)
+    assert ru.returncode == 0
+    assert (
+        "Расчёт игры (в любой момент, и посреди игры): висты, деньги и кто кому платит."
+        in ru.stdout
+    )
+    assert "Оба способа рядом." in ru.stdout
+    en = run_cli(["settle", "--help"], tmp_path, C_LOCALE)
+    assert (
+        "Settle the game (any time, also mid-game): whists, money and who pays whom." in en.stdout
+    )
+    top = invoke(["--lang", "ru", "--help"], tmp_path, C_LOCALE)
+    assert "Записать распасы: prefcalc passes Аня=2 Боря=5 Вера=3." in top.stdout
+    again = invoke(["--help"], tmp_path, C_LOCALE)  # the next command in the same process
+    assert "Record an all-pass deal" in again.stdout
