@@ -47,7 +47,7 @@ def test_a_session_never_writes_a_stale_copy_over_another_process_s_change(
 ) -> None:
     path = tmp_path / "g.json"
     api.save(api.record(_game(), "misere Anna 0"), path)
-    session = Session(path, lambda text: None, lambda question: None)
+    session = Session(path, lambda text: None)
     assert session.prompt().startswith("[2 · Boris deals")  # the session has read the file
     recorded = api.load(path)
     other = recorded._replace(  # the same deal and size, another time of day

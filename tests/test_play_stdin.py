@@ -126,13 +126,12 @@ def test_a_closed_stdin_is_an_empty_session(tmp_path: Path) -> None:
 
 
 def test_a_closed_stdout_still_records_every_deal(tmp_path: Path) -> None:
+    """A standard output closed before prefcalc started (``>&-``) is a choice, handled for
+    every command alike by the CLI's guard: the results go to the null device, silently, and
+    every line is still carried out (a pipe that breaks mid-session is noted, below)."""
     path = _new(tmp_path)
     result = _play(tmp_path, path, DEAL_1 + b"show\n" + DEAL_2, before=lambda: os.close(1))
-    assert result.returncode == 0
-    assert result.stderr.decode() == (
-        "prefcalc: the output is closed (no standard output); the lines are still carried "
-        "out and recorded, without their results\n"
-    )
+    assert (result.returncode, result.stderr) == (0, b"")
     assert len(api.load(path).entries) == 2
 
 
