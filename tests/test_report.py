@@ -59,7 +59,7 @@ def test_a_small_night_by_hand() -> None:
     game = repriced()
     r = api.report(game)
     assert game.whist_price == 1 and r.price == Fraction(1, 2)  # opening vs in force
-    assert r.currency == "EUR" and r.deals == 2 and r.seating == tuple(P3)
+    assert r.currency == "EUR" and r.deals == 1 and r.seating == tuple(P3)  # a set is no deal
     assert r.created == game.created and r.date == "2026-11-30"
     assert r.convention.name == "Sochi" and not r.finished and r.players == tuple(P3)
     exact = {"Anna": Fraction(40, 3), "Boris": Fraction(-20, 3), "Vera": Fraction(-20, 3)}
