@@ -967,11 +967,6 @@ def share(
         out(_("wrote {file}").format(file=png))
 
 
-class Lang(StrEnum):
-    ru = "ru"
-    en = "en"
-
-
 @app.command()
 def serve(
     host: Annotated[
@@ -988,14 +983,14 @@ def serve(
     read_only: Annotated[
         bool, typer.Option("--read-only", help="No scoring: watching only.")
     ] = False,
-    lang: Annotated[Lang, typer.Option("--lang", help="The pages' language.")] = Lang.en,
     file: FileOpt = None,
 ) -> None:
     """The sheet live on every phone at the table (a watch link), and scoring from a phone
-    (a score link with a secret token); both printed with a QR code."""
+    (a score link with a secret token); both printed with a QR code. The pages speak the
+    language in use (--lang ru|en, PREFCALC_LANG, then the locale)."""
     from prefcalc.web import serve as run
 
-    run(_path(file), host=host, port=port, token=token, read_only=read_only, lang=lang.value)
+    run(_path(file), host=host, port=port, token=token, read_only=read_only, lang=language())
 
 
 def _version(value: bool) -> None:

@@ -232,13 +232,14 @@ def test_a_refused_line_is_the_clis_message_and_writes_nothing(
 
 
 def test_a_repeated_deal_is_recorded_with_a_note(client: TestClient, ledger: Path) -> None:
+    n = len(json.loads(ledger.read_text(encoding="utf-8"))["deals"])
     assert client.post("/api/lines", json={"line": "a 7h 7 b:w v:p"}, headers=AUTH).is_success
     r = client.post("/api/lines", json={"line": "a 7h 7 b:w v:p"}, headers=AUTH)
     assert r.status_code == 200
     output = r.json()["output"]
     assert "record it again?" not in output
-    assert "same as deal 1 — undo if it was typed twice" in output
-    assert len(json.loads(ledger.read_text(encoding="utf-8"))["deals"]) == 2
+    assert output.endswith(f"same as deal {n + 1} — undo if it was typed twice")
+    assert len(json.loads(ledger.read_text(encoding="utf-8"))["deals"]) == n + 2
 
 
 def test_quit_is_refused(client: TestClient) -> None:
@@ -519,7 +520,7 @@ def test_the_language_reaches_the_pages(ledger: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--lang", "de"], "'de' is not one of"),
+        (["--lang", "de"], "unknown language 'de' (use en or ru)"),
         (["--token", "two words"], "--token takes letters, digits and - _ . ~"),
         (["--token", "тайна"], "--token takes letters, digits and - _ . ~"),
         (["--host", "no.such.host.invalid"], "cannot listen on no.such.host.invalid:0"),
