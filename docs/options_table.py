@@ -1,7 +1,7 @@
 """Print the options table of docs/rules.md section 6 from the code's own definitions.
 
-The key and meaning of every option come from ``prefcalc.conventions.OPTIONS``, the values
-it accepts from the field types of ``prefcalc.schemas.ConventionFile`` (its JSON Schema),
+The key and meaning of every option come from ``prefcalc.rules.conventions.OPTIONS``, the values
+it accepts from the field types of ``prefcalc.store.schemas.ConventionFile`` (its JSON Schema),
 and the defaults from the four bundled presets. Run ``python docs/options_table.py`` and
 paste the output between the ``options-table`` markers of docs/rules.md; a test can run
 :func:`table` and compare it with those lines.
@@ -9,8 +9,8 @@ paste the output between the ``options-table`` markers of docs/rules.md; a test 
 
 from typing import Any
 
-from prefcalc.conventions import OPTIONS, PRESETS, SECTION_8, load_preset, to_toml_value
-from prefcalc.schemas import json_schema
+from prefcalc.rules.conventions import OPTIONS, PRESETS, SECTION_8, load_preset, to_toml_value
+from prefcalc.store.schemas import json_schema
 
 # Ranges a validator checks but the JSON Schema cannot express.
 _CHECKED = {

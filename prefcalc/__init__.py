@@ -38,10 +38,10 @@ if TYPE_CHECKING:
         undo,
         update,
     )
-    from prefcalc.model import Game
     from prefcalc.report import Report
-    from prefcalc.scoring import Sheet
-    from prefcalc.settlement import Settlement
+    from prefcalc.rules.model import Game
+    from prefcalc.rules.scoring import Sheet
+    from prefcalc.rules.settlement import Settlement
 
 _LAZY = {
     "delete": "prefcalc.api",
@@ -60,10 +60,10 @@ _LAZY = {
     "sheet": "prefcalc.api",
     "undo": "prefcalc.api",
     "update": "prefcalc.api",
-    "Game": "prefcalc.model",
+    "Game": "prefcalc.rules.model",
     "Report": "prefcalc.report",
-    "Sheet": "prefcalc.scoring",
-    "Settlement": "prefcalc.settlement",
+    "Sheet": "prefcalc.rules.scoring",
+    "Settlement": "prefcalc.rules.settlement",
 }
 
 __all__ = [

@@ -1,7 +1,7 @@
 """The public Python API: open a game, record deals through every rule check, read the sheet
 and the settlement. The CLI (and every other front end) is a thin caller of these functions.
 
-A game is an immutable :class:`~prefcalc.model.Game` value: every call returns a new one,
+A game is an immutable :class:`~prefcalc.rules.model.Game` value: every call returns a new one,
 in the manner of ``board.push_san("e4")`` — one call checks the deal and applies it, and a
 refused deal raises :class:`~prefcalc.errors.PrefcalcError` whose ``str()`` is the one-line
 message the CLI prints. Files are touched only by :func:`load`, :func:`save` and
@@ -19,14 +19,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from prefcalc import files, ledger
-from prefcalc.amounts import Amount, AmountError, to_amount
-from prefcalc.classic import refusal
-from prefcalc.conventions import Convention, default_target, parse_overrides, preset_key
-from prefcalc.conventions import load as load_convention
 from prefcalc.errors import DealError, PrefcalcError, shown
 from prefcalc.i18n import check_language
-from prefcalc.model import (
+from prefcalc.report import Report, build_report
+from prefcalc.rules.amounts import Amount, AmountError, to_amount
+from prefcalc.rules.conventions import Convention, default_target, parse_overrides, preset_key
+from prefcalc.rules.conventions import load as load_convention
+from prefcalc.rules.legality import refusal
+from prefcalc.rules.model import (
     Adjustment,
     AllPass,
     Contract,
@@ -47,12 +47,12 @@ from prefcalc.model import (
     check_target,
     seating,
 )
-from prefcalc.model import price_in_force as _price_in_force
-from prefcalc.notation import parse_set, parse_words, resolve_player
-from prefcalc.report import Report, build_report
-from prefcalc.scoring import Problem, Sheet, score
-from prefcalc.settlement import Settlement
-from prefcalc.settlement import settle as _settle
+from prefcalc.rules.model import price_in_force as _price_in_force
+from prefcalc.rules.notation import parse_set, parse_words, resolve_player
+from prefcalc.rules.scoring import Problem, Sheet, score
+from prefcalc.rules.settlement import Settlement
+from prefcalc.rules.settlement import settle as _settle
+from prefcalc.store import files, ledger
 
 Method = Literal["pairwise", "average"]
 Rounding = Literal["exact", "whole"]

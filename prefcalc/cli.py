@@ -21,16 +21,16 @@ import typer
 from typer.core import TyperGroup
 
 from prefcalc import __version__, api
-from prefcalc import ledger as ledger_io
-from prefcalc.amounts import Amount
-from prefcalc.conventions import parse_overrides
 from prefcalc.errors import DealError, PrefcalcError, one_line, shown
-from prefcalc.files import check_output, check_outputs
 from prefcalc.i18n import _, check_environment, language, ngettext, set_language, speaking
-from prefcalc.model import Entry, Game, check_name, deal_count, seating
-from prefcalc.notation import NOTATION_FLAGS
-from prefcalc.scoring import Sheet
-from prefcalc.settlement import Settlement
+from prefcalc.rules.amounts import Amount
+from prefcalc.rules.conventions import parse_overrides
+from prefcalc.rules.model import Entry, Game, check_name, deal_count, seating
+from prefcalc.rules.notation import NOTATION_FLAGS
+from prefcalc.rules.scoring import Sheet
+from prefcalc.rules.settlement import Settlement
+from prefcalc.store import ledger as ledger_io
+from prefcalc.store.files import check_output, check_outputs
 
 
 class _Commands(TyperGroup):
@@ -226,7 +226,7 @@ def _record(file: Path | None, deal: api.DealInput, dealer: str | None, force: b
 
 
 def _show_recorded(game: Game, number: int) -> None:
-    from prefcalc.views import explain_text, sheet_text
+    from prefcalc.views.text import explain_text, sheet_text
 
     sheet = api.sheet(game)
     out(_("recorded as {deal}").format(deal=explain_text(sheet, number)))
@@ -393,7 +393,7 @@ def join(
 @app.command()
 def undo(file: FileOpt = None) -> None:
     """Remove the last recorded deal (redo puts it back)."""
-    from prefcalc.views import deal_text, sheet_text
+    from prefcalc.views.text import deal_text, sheet_text
 
     after, removed = api.undo_file(_path(file))
     out(
@@ -452,7 +452,7 @@ def delete(
     file: FileOpt = None,
 ) -> None:
     """Delete deal N (later deals are re-scored)."""
-    from prefcalc.views import deal_text, sheet_text
+    from prefcalc.views.text import deal_text, sheet_text
 
     removed: list[Entry] = []
 
@@ -482,7 +482,7 @@ def edit(
     file: FileOpt = None,
 ) -> None:
     """Replace deal N: prefcalc edit 3 game Anna 7h 6 Boris:w Vera:p."""
-    from prefcalc.views import deal_text
+    from prefcalc.views.text import deal_text
 
     if words[:1] != ["adjust"]:
         _no_options(words)
@@ -519,7 +519,7 @@ def show(
     file: FileOpt = None,
 ) -> None:
     """The sheet: pool (and what is left to close), mountain, whists on each opponent."""
-    from prefcalc.views import sheet_json, sheet_text
+    from prefcalc.views.text import sheet_json, sheet_text
 
     game_, sheet = _game_and_sheet(file, convention, overrides)
     if as_json:
@@ -536,7 +536,7 @@ def log(
     file: FileOpt = None,
 ) -> None:
     """The numbered deals."""
-    from prefcalc.views import log_json, log_text
+    from prefcalc.views.text import log_json, log_text
 
     _, sheet = _game_and_sheet(file, convention, overrides)
     if as_json:
@@ -553,7 +553,7 @@ def explain(
     file: FileOpt = None,
 ) -> None:
     """Every write of deal N with its reason."""
-    from prefcalc.views import explain_text
+    from prefcalc.views.text import explain_text
 
     game_, sheet = _game_and_sheet(file, convention, overrides)
     api.check_number(game_, number)
@@ -567,8 +567,8 @@ def rules(
     file: FileOpt = None,
 ) -> None:
     """Every option of a convention (a preset, a .toml file, or the game's) with its meaning."""
-    from prefcalc.conventions import load
-    from prefcalc.views import rules_text
+    from prefcalc.rules.conventions import load
+    from prefcalc.views.text import rules_text
 
     if name is not None:
         conv = load(name)
@@ -604,7 +604,7 @@ def settle(
     file: FileOpt = None,
 ) -> None:
     """Settle the game (any time, also mid-game): whists, money and who pays whom."""
-    from prefcalc.views import compare_text, settlement_json, settlement_text
+    from prefcalc.views.text import compare_text, settlement_json, settlement_text
 
     game_ = api.load(_path(file))
     sheet = api.sheet(game_, convention, overrides)
@@ -726,7 +726,7 @@ def new(
 
 
 def _number(text: str, option: str) -> Amount:
-    from prefcalc.amounts import AmountError, parse_amount
+    from prefcalc.rules.amounts import AmountError, parse_amount
 
     try:
         return parse_amount(text)
@@ -740,7 +740,7 @@ def use(
 ) -> None:
     """Make a game current: a file, its number in 'prefcalc games', or a player's name or
     a word of its file name."""
-    from prefcalc.games import find
+    from prefcalc.store.games import find
 
     file = find(name)
     game_ = api.load(file)
@@ -751,8 +751,8 @@ def use(
 @app.command()
 def games() -> None:
     """The saved games: players, when they started, deals, finished or not; * = current."""
-    from prefcalc.games import saved_games
-    from prefcalc.views import games_text
+    from prefcalc.store.games import saved_games
+    from prefcalc.views.text import games_text
 
     out(games_text(saved_games()))
 
@@ -778,7 +778,7 @@ def schema(
     kind: Annotated[SchemaKind, typer.Argument(show_default=False)],
 ) -> None:
     """The JSON Schema of a ledger file or a convention (TOML) file, for editors and tools."""
-    from prefcalc.schemas import json_schema
+    from prefcalc.store.schemas import json_schema
 
     out(json.dumps(json_schema(kind.value), ensure_ascii=False, indent=2))
 
@@ -910,7 +910,7 @@ def history(
 ) -> None:
     """Every game in the data folder (or PATHs): one row per game, then every player's
     totals across the games (pairwise settlement, exact)."""
-    from prefcalc import history as hist
+    from prefcalc.history import club as hist
 
     day = hist.parse_since(since) if since is not None else None
     outputs = [(t, w) for t, w in ((xlsx, "the workbook"), (pdf, "the PDF")) if t is not None]
@@ -929,11 +929,11 @@ def history(
         for warning in write_history_pdf(result, pdf, paper=paper.value):
             sys.stderr.write(f"prefcalc: warning: {one_line(warning)}\n")
     if as_json:
-        from prefcalc.history_view import history_json
+        from prefcalc.views.history import history_json
 
         out(json.dumps(history_json(result), ensure_ascii=False, indent=2))
     elif xlsx is None and pdf is None:
-        from prefcalc.history_view import history_text
+        from prefcalc.views.history import history_text
 
         out(history_text(result))
     for target in (xlsx, pdf):
@@ -950,7 +950,7 @@ def share(
     file: FileOpt = None,
 ) -> None:
     """A short summary of the game for the group chat (and the pool sheet as an image)."""
-    from prefcalc.history_view import share_text
+    from prefcalc.views.history import share_text
 
     path = _path(file)
     if png is not None:
@@ -958,7 +958,7 @@ def share(
     report = api.report(api.load(path))
     out(share_text(report))
     if png is not None:
-        from prefcalc.share import write_png
+        from prefcalc.export.share import write_png
 
         with speaking(report.game.lang):
             warnings = write_png(report, png)

@@ -15,8 +15,8 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from prefcalc.model import LEVELS, SUITS, Game, seating
 from prefcalc.play import COMMANDS
+from prefcalc.rules.model import LEVELS, SUITS, Game, seating
 
 RU_SUITS = ("п", "т", "б", "ч", "бк")
 """The suits as the Russian shorthand writes them (пики, трефы, бубны, черви, без козыря)."""

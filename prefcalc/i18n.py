@@ -22,8 +22,8 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
-from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.errors import PrefcalcError, shown
+from prefcalc.rules.amounts import Amount, fmt, norm
 
 LANGUAGES = ("en", "ru")
 """The languages prefcalc speaks; the first is the default."""
@@ -173,7 +173,7 @@ def _minus(text: str) -> str:
 
 
 def number(value: Amount, style: str = "vulgar", places: int = 2) -> str:
-    """An exact amount for people: in English :func:`prefcalc.amounts.fmt` as it always was;
+    """An exact amount for people: in English :func:`prefcalc.rules.amounts.fmt` as it always was;
     in Russian with Russian grouping, decimal comma and minus sign (``1 234``, ``−2½``,
     ``1 234,50``)."""
     if language() == DEFAULT:

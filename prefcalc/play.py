@@ -26,11 +26,12 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from prefcalc import api, files
+from prefcalc import api
 from prefcalc.errors import NotationError, PrefcalcError, one_line
-from prefcalc.files import BOM
-from prefcalc.model import Entry, Game, deal_count, seating, sitting_out
-from prefcalc.notation import NOTATION_FLAGS, kind_of, resolve_player
+from prefcalc.rules.model import Entry, Game, deal_count, seating, sitting_out
+from prefcalc.rules.notation import NOTATION_FLAGS, kind_of, resolve_player
+from prefcalc.store import files
+from prefcalc.store.files import BOM
 
 COMMANDS = (
     "game",
@@ -144,7 +145,7 @@ class Session:
             self._no_args(head, rest)
             self._show()
         elif head == "log":
-            from prefcalc.views import log_text
+            from prefcalc.views.text import log_text
 
             self._no_args(head, rest)
             self.out(log_text(api.sheet(self.game)))
@@ -174,13 +175,13 @@ class Session:
     # --- viewing ---------------------------------------------------------------------------
 
     def _show(self) -> None:
-        from prefcalc.views import sheet_text
+        from prefcalc.views.text import sheet_text
 
         game = self.game
         self.out(sheet_text(api.sheet(game), game))
 
     def _settle(self, rest: Sequence[str]) -> None:
-        from prefcalc.views import settlement_text
+        from prefcalc.views.text import settlement_text
 
         method: api.Method = "pairwise"
         rounding: api.Rounding = "exact"
@@ -200,7 +201,7 @@ class Session:
         self.out(settlement_text(api.settle(game, method, rounding)))
 
     def _explain(self, rest: Sequence[str]) -> None:
-        from prefcalc.views import explain_text
+        from prefcalc.views.text import explain_text
 
         game = self.game
         number = _number(rest, "explain N")
@@ -211,7 +212,7 @@ class Session:
 
     def _after(self, game: Game, number: int, verb: str = "recorded") -> None:
         """What deal ``number`` wrote, then the compact sheet."""
-        from prefcalc.views import compact_text, explain_text
+        from prefcalc.views.text import compact_text, explain_text
 
         sheet = api.sheet(game)
         self.out(f"{verb}: {explain_text(sheet, number)}")
@@ -260,7 +261,7 @@ class Session:
         return rest, dealer, force
 
     def _undo(self) -> None:
-        from prefcalc.views import compact_text, deal_text
+        from prefcalc.views.text import compact_text, deal_text
 
         game, removed = api.undo_file(self.path)
         self.out(f"removed deal {len(game.entries) + 1}: {deal_text(removed)} (redo puts it back)")
@@ -271,7 +272,7 @@ class Session:
         self._after(game, len(game.entries), "put back")
 
     def _delete(self, rest: list[str]) -> None:
-        from prefcalc.views import compact_text, deal_text
+        from prefcalc.views.text import compact_text, deal_text
 
         force = "--force" in rest
         number = _number([w for w in rest if w != "--force"], "delete N")
@@ -287,7 +288,7 @@ class Session:
         self.out(compact_text(api.sheet(game), game))
 
     def _edit(self, rest: list[str]) -> None:
-        from prefcalc.views import deal_text
+        from prefcalc.views.text import deal_text
 
         if not rest:
             raise NotationError("edit N <deal>, e.g. edit 3 game Anna 7h 6 Boris:w Vera:p")
@@ -520,7 +521,7 @@ def history_path(path: Path) -> Path:
     data directory (never beside the ledger)."""
     import hashlib
 
-    from prefcalc.ledger import data_dir
+    from prefcalc.store.ledger import data_dir
 
     real = path.resolve()
     digest = hashlib.sha256(str(real).encode()).hexdigest()[:12]

@@ -10,7 +10,7 @@ The whist price has several meanings in the code; the report holds the one a vie
 
 * ``Game.whist_price`` is the *opening* price, the one agreed at ``new`` (the ledger's
   ``whist_price`` key);
-* :func:`prefcalc.model.price_in_force` is the price *in force*: the last ``set whist_price``
+* :func:`prefcalc.rules.model.price_in_force` is the price *in force*: the last ``set whist_price``
   of the record, else the opening price; it prices the whole night at the settlement;
 * ``Settlement.whist_price`` is the price a settlement was computed with (the price in force,
   when the settlement comes from :func:`prefcalc.api.settle` or a report);
@@ -22,11 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from prefcalc.amounts import Amount, norm
-from prefcalc.conventions import Convention
-from prefcalc.model import Game, Join, deal_count, price_in_force, seating
-from prefcalc.scoring import Sheet
-from prefcalc.settlement import Settlement, settle
+from prefcalc.rules.amounts import Amount, norm
+from prefcalc.rules.conventions import Convention
+from prefcalc.rules.model import Game, Join, deal_count, price_in_force, seating
+from prefcalc.rules.scoring import Sheet
+from prefcalc.rules.settlement import Settlement, settle
 
 
 @dataclass(frozen=True)

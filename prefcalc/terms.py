@@ -9,7 +9,7 @@ Every view names these things through here, so a word is translated once.
 from __future__ import annotations
 
 from prefcalc.i18n import _, ngettext, pgettext
-from prefcalc.model import SUIT_SYMBOLS, Role, Suit
+from prefcalc.rules.model import SUIT_SYMBOLS, Role, Suit
 
 
 def no_trumps() -> str:

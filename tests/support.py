@@ -11,9 +11,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
-from prefcalc.conventions import Convention, load_preset
-from prefcalc.ledger import resolve_convention
-from prefcalc.model import (
+from prefcalc.rules.conventions import Convention, load_preset
+from prefcalc.rules.model import (
     Adjustment,
     AllPass,
     Contract,
@@ -29,8 +28,9 @@ from prefcalc.model import (
     seating,
     sitting_out,
 )
-from prefcalc.notation import parse_words
-from prefcalc.scoring import Sheet, score
+from prefcalc.rules.notation import parse_words
+from prefcalc.rules.scoring import Sheet, score
+from prefcalc.store.ledger import resolve_convention
 
 
 def make_game(

@@ -11,7 +11,7 @@ import pytest
 
 import prefcalc
 from prefcalc.cli import main
-from prefcalc.schemas import json_schema
+from prefcalc.store.schemas import json_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,8 +11,8 @@ import pytest
 
 import prefcalc
 from prefcalc.errors import DealError, PrefcalcError
-from prefcalc.model import Contract, Misere
-from prefcalc.notation import describe, parse_words
+from prefcalc.rules.model import Contract, Misere
+from prefcalc.rules.notation import describe, parse_words
 from tests.support import invoke, make_game, sheet_of
 
 P3 = ["Anna", "Boris", "Vera"]
@@ -118,7 +118,7 @@ def test_no_talon_is_recorded_and_changes_nothing() -> None:
     deal = g.entries[0].deal
     assert isinstance(deal, Contract) and deal.no_talon
     assert describe(deal).endswith("--no-talon")
-    from prefcalc.views import deal_text
+    from prefcalc.views.text import deal_text
 
     assert "(no talon)" in deal_text(g.entries[0])
 
@@ -701,7 +701,7 @@ def test_prizes_first_close_and_min_mountain_are_game_whists_of_both_methods() -
         ("Boris", "Anna", 5),
         ("Boris", "Vera", 5),
     ]
-    from prefcalc.views import settlement_json, settlement_text
+    from prefcalc.views.text import settlement_json, settlement_text
 
     assert "Boris writes 10 on Anna (prize: first to close the pool)" in settlement_text(r)
     assert settlement_json(r)["prizes"][0] == {
@@ -727,7 +727,7 @@ def test_min_mountain_prize_nobody_writes_when_all_tie() -> None:
 
 
 def test_classic_preset_is_sochi_plus_rules_8_1() -> None:
-    from prefcalc.conventions import OPTIONS, load_preset
+    from prefcalc.rules.conventions import OPTIONS, load_preset
 
     classic, sochi = load_preset("classic"), load_preset("sochi")
     changed = {
@@ -773,7 +773,7 @@ def test_a_classic_game_is_played_to_50_and_rules_explains_every_option(tmp_path
 
 
 def test_the_preference_combination_is_a_settlement_step(tmp_path: Path) -> None:
-    from prefcalc.views import settlement_text
+    from prefcalc.views.text import settlement_text
 
     game = prefcalc.load(Path(__file__).resolve().parent.parent / "examples" / "classic-3.json")
     text = settlement_text(prefcalc.settle(game))
@@ -799,8 +799,8 @@ def test_every_classic_record_round_trips_through_the_shorthand_and_the_ledger(
 ) -> None:
     import json
 
-    from prefcalc.ledger import deal_to_json, game_from_json, game_to_json_text
-    from prefcalc.model import Entry
+    from prefcalc.rules.model import Entry
+    from prefcalc.store.ledger import deal_to_json, game_from_json, game_to_json_text
 
     deal = parse_words(line.split(), P4)
     assert parse_words(describe(deal).split(), P4) == deal
@@ -818,7 +818,7 @@ def test_every_classic_record_round_trips_through_the_shorthand_and_the_ledger(
 
 
 def test_log_json_and_explain_show_the_factor_and_the_bombs() -> None:
-    from prefcalc.views import explain_text, log_json
+    from prefcalc.views.text import explain_text, log_json
 
     game = prefcalc.load(Path(__file__).resolve().parent.parent / "examples" / "classic-3.json")
     sheet = prefcalc.sheet(game)

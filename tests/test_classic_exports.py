@@ -14,8 +14,8 @@ from test_export_xlsx import formula_cells, recalculate, table
 
 import prefcalc
 from prefcalc.export.xlsx import FACTOR_HEADER, workbook_bytes, write_xlsx
-from prefcalc.model import Game
 from prefcalc.report import build_report
+from prefcalc.rules.model import Game
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PRIZES = {"prizes.first_close": 10, "prizes.min_mountain": 5}

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import random_classic_game
 
-from prefcalc.ledger import game_from_json, game_to_json_text, resolve_convention
-from prefcalc.model import AllPass, Contract, Game, Misere, check_entries
-from prefcalc.scoring import MOUNTAIN, POOL, score
-from prefcalc.settlement import settle
+from prefcalc.rules.model import AllPass, Contract, Game, Misere, check_entries
+from prefcalc.rules.scoring import MOUNTAIN, POOL, score
+from prefcalc.rules.settlement import settle
+from prefcalc.store.ledger import game_from_json, game_to_json_text, resolve_convention
 
 
 @st.composite
@@ -87,7 +87,7 @@ def test_classic_totals_are_the_sum_of_the_writes_and_settle_adds_up(game: Game)
 @settings(deadline=None)
 @given(classic_games())
 def test_a_classic_night_re_scored_under_sochi_lists_what_it_cannot_price(game: Game) -> None:
-    from prefcalc.conventions import load_preset
+    from prefcalc.rules.conventions import load_preset
 
     sheet = score(game, load_preset("sochi"))
     flagged = {p.number for p in sheet.unpriced}

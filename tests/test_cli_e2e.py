@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from support import random_game, run_cli
 
-from prefcalc.ledger import game_to_json_text, load
+from prefcalc.store.ledger import game_to_json_text, load
 
 
 def ok(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
@@ -245,7 +245,7 @@ def test_a_killed_writer_never_loses_or_corrupts_a_recorded_deal(
     # loads, the lock dies with the process and the next write sweeps the leftovers.
     import fcntl
 
-    from prefcalc.files import FAULT_ENV, FAULT_POINTS
+    from prefcalc.store.files import FAULT_ENV, FAULT_POINTS
 
     assert point in FAULT_POINTS
     ledger = tmp_path / "game.json"

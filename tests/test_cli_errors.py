@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from support import invoke, make_game
 
-from prefcalc.ledger import game_to_json_text
+from prefcalc.store.ledger import game_to_json_text
 
 THREE = ["Anna", "Boris", "Vera"]
 FOUR = ["Anna", "Boris", "Vera", "Dima"]

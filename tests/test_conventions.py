@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from prefcalc.conventions import (
+from prefcalc.errors import ConventionError
+from prefcalc.rules.conventions import (
     OPTION_BY_KEY,
     OPTIONS,
     PRESETS,
@@ -25,7 +26,6 @@ from prefcalc.conventions import (
     load_preset,
     parse_overrides,
 )
-from prefcalc.errors import ConventionError
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 HALF = Fraction(1, 2)

@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 from support import run_cli
 
-from prefcalc.ledger import load, resolve_convention
-from prefcalc.model import Adjustment, AllPass, Contract, Game, Misere, Preference
-from prefcalc.scoring import Scored, Sheet, score
-from prefcalc.settlement import Settlement, settle
+from prefcalc.rules.model import Adjustment, AllPass, Contract, Game, Misere, Preference
+from prefcalc.rules.scoring import Scored, Sheet, score
+from prefcalc.rules.settlement import Settlement, settle
+from prefcalc.store.ledger import load, resolve_convention
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NAMES = ("sochi-3", "leningrad-4", "rostov-3", "gusarik-2", "rostov-5", "classic-3")

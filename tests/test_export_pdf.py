@@ -19,7 +19,6 @@ import pytest
 from pypdf import PdfReader
 from support import make_game, random_game, require_tool, run_cli, sample_game, sheet_of
 
-from prefcalc.amounts import fmt
 from prefcalc.errors import PrefcalcError
 from prefcalc.export import fonts
 from prefcalc.export.pdf import (
@@ -34,11 +33,12 @@ from prefcalc.export.pdf import (
     write_blank,
     write_pdf,
 )
-from prefcalc.ledger import game_to_json_text
-from prefcalc.model import Adjustment, AllPass, Contract, Defender, Entry, Game, Misere
 from prefcalc.report import build_report
-from prefcalc.settlement import settle
-from prefcalc.views import deal_text, money_text
+from prefcalc.rules.amounts import fmt
+from prefcalc.rules.model import Adjustment, AllPass, Contract, Defender, Entry, Game, Misere
+from prefcalc.rules.settlement import settle
+from prefcalc.store.ledger import game_to_json_text
+from prefcalc.views.text import deal_text, money_text
 
 LATIN_CYRILLIC_4 = {
     "Anna": "Nguyễn Thị Ánh",

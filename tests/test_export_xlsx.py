@@ -26,16 +26,16 @@ from openpyxl.utils import get_column_letter, range_boundaries
 from support import make_game, require_tool, run_cli, sample_game, sheet_of
 from test_tables import AFTER_JOIN, BEFORE_JOIN, FIVE, FIVE_DEALS, TWO_DEALS
 
-from prefcalc.amounts import Amount
-from prefcalc.conventions import OPTIONS
 from prefcalc.errors import PrefcalcError
 from prefcalc.export.xlsx import write_xlsx
-from prefcalc.ledger import game_to_json_text
-from prefcalc.model import Game
 from prefcalc.report import build_report
-from prefcalc.scoring import MOUNTAIN, POOL, WHISTS, Sheet
-from prefcalc.settlement import Settlement, settle
-from prefcalc.views import deal_text
+from prefcalc.rules.amounts import Amount
+from prefcalc.rules.conventions import OPTIONS
+from prefcalc.rules.model import Game
+from prefcalc.rules.scoring import MOUNTAIN, POOL, WHISTS, Sheet
+from prefcalc.rules.settlement import Settlement, settle
+from prefcalc.store.ledger import game_to_json_text
+from prefcalc.views.text import deal_text
 
 SHEETS = ["Deals", "Sheet", "Settlement", "Rules"]
 TOLERANCE = Fraction(1, 10**9)

@@ -39,9 +39,9 @@ from test_export_xlsx import (
 
 from prefcalc.export.pdf import build_pdf
 from prefcalc.export.xlsx import with_cached_values, workbook_bytes, write_xlsx
-from prefcalc.model import Game
 from prefcalc.report import build_report
-from prefcalc.scoring import Sheet
+from prefcalc.rules.model import Game
+from prefcalc.rules.scoring import Sheet
 
 GAMES = {
     "3 players, rostov, fractions": game_3,

@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 from support import make_game, run_cli
 
-from prefcalc import files
 from prefcalc.cli import main
 from prefcalc.errors import PrefcalcError
-from prefcalc.ledger import create, game_to_json_text, load, new_game_path
 from prefcalc.resources import bundled
+from prefcalc.store import files
+from prefcalc.store.ledger import create, game_to_json_text, load, new_game_path
 
 THREE = ["Anna", "Boris", "Vera"]
 DEALS = ["passes Anna=3 Boris=3 Vera=4", "game Boris 7s 7 Anna:w Vera:p"]

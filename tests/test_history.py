@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from support import invoke, random_game
 
 from prefcalc import api
-from prefcalc.history import (
+from prefcalc.history.club import (
     CACHE_NAME,
     Standing,
     best_contract,
@@ -29,9 +29,9 @@ from prefcalc.history import (
     collect,
     running_balance,
 )
-from prefcalc.ledger import game_to_json_text
-from prefcalc.model import name_key
 from prefcalc.report import build_report
+from prefcalc.rules.model import name_key
+from prefcalc.store.ledger import game_to_json_text
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -249,7 +249,7 @@ def _result(folder: Path) -> dict[str, object]:
 def test_a_game_edited_after_it_was_indexed_shows_its_new_result(
     seed: int, marks: tuple[int, int], keep_stat: bool, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    from prefcalc.model import Adjustment, Entry, Game
+    from prefcalc.rules.model import Adjustment, Entry, Game
 
     folder = tmp_path_factory.mktemp("club")
     base = random_game(seed, 20, 3, "sochi", adjustments=False)
@@ -585,7 +585,7 @@ def test_the_cache_forgets_ledgers_that_are_gone(tmp_path: Path, data_home: Path
 def test_an_unchanged_ledger_is_taken_from_the_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import prefcalc.ledger
+    import prefcalc.store.ledger
 
     club = _club(tmp_path / "club")
     first = collect([club])
@@ -593,7 +593,7 @@ def test_an_unchanged_ledger_is_taken_from_the_cache(
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a cached ledger was validated again")
 
-    monkeypatch.setattr(prefcalc.ledger, "game_from_bytes", refuse)
+    monkeypatch.setattr(prefcalc.store.ledger, "game_from_bytes", refuse)
     again = collect([club])
     assert again.games == first.games and again.players == first.players
     with pytest.raises(AssertionError, match="validated again"):

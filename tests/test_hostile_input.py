@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from prefcalc.amounts import MAX_AMOUNT, MAX_DENOMINATOR, AmountError, parse_amount, to_amount
 from prefcalc.cli import main
 from prefcalc.errors import shown
-from prefcalc.ledger import load
-from prefcalc.model import check_players, name_key, normalize_name
-from prefcalc.notation import resolve_player
+from prefcalc.rules.amounts import MAX_AMOUNT, MAX_DENOMINATOR, AmountError, parse_amount, to_amount
+from prefcalc.rules.model import check_players, name_key, normalize_name
+from prefcalc.rules.notation import resolve_player
+from prefcalc.store.ledger import load
 
 HUGE = "9" * 5000  # over Python's 4,300-digit limit for int(str)
 ESC_RED = "\x1b[31mRed"

@@ -13,8 +13,8 @@ import pytest
 from support import invoke, run_cli
 
 from prefcalc import i18n, terms
-from prefcalc.conventions import load, preset_key
 from prefcalc.i18n import from_environment, speaking
+from prefcalc.rules.conventions import load, preset_key
 
 ROOT = Path(__file__).resolve().parent.parent
 SOCHI = ROOT / "examples" / "sochi-3.json"
@@ -334,7 +334,7 @@ def test_english_and_the_version_do_not_import_babel(tmp_path: Path) -> None:
 
 
 def test_new_lang_is_stored_and_read_back(tmp_path: Path) -> None:
-    from prefcalc.ledger import load as load_ledger
+    from prefcalc.store.ledger import load as load_ledger
 
     ledger = tmp_path / "g.json"
     args = ["new", "Аня", "Боря", "Вера", "--lang", "ru", "--file", str(ledger)]

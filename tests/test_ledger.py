@@ -10,7 +10,8 @@ import pytest
 from support import make_game, run_cli, sample_game
 
 from prefcalc.errors import LedgerError
-from prefcalc.ledger import (
+from prefcalc.rules.model import ConventionRef
+from prefcalc.store.ledger import (
     SCHEMA,
     create,
     game_from_json,
@@ -19,7 +20,6 @@ from prefcalc.ledger import (
     resolve_convention,
     update,
 )
-from prefcalc.model import ConventionRef
 
 
 def test_round_trip_keeps_every_deal_and_exact_amounts(tmp_path: Path) -> None:

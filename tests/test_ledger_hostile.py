@@ -17,7 +17,7 @@ import pytest
 from support import make_game
 
 from prefcalc.cli import main
-from prefcalc.ledger import game_to_json_text
+from prefcalc.store.ledger import game_to_json_text
 
 THREE = ["Anna", "Boris", "Vera"]
 DEALS = [

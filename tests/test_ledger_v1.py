@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from prefcalc.cli import main
-from prefcalc.ledger import load
+from prefcalc.store.ledger import load
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ledger-v1"
 LEDGERS = sorted(p for p in FIXTURES.glob("*.json") if "." not in p.stem)

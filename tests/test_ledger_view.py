@@ -7,9 +7,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from prefcalc import api, ledger
-from prefcalc.model import Game
+from prefcalc import api
 from prefcalc.play import Session
+from prefcalc.rules.model import Game
+from prefcalc.store import ledger
 
 
 def _write_in_place_keeping_the_times(path: Path, text: str) -> None:

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 from support import random_game
 
-from prefcalc.amounts import fmt
-from prefcalc.ledger import resolve_convention
-from prefcalc.scoring import score
-from prefcalc.settlement import settle
+from prefcalc.rules.amounts import fmt
+from prefcalc.rules.scoring import score
+from prefcalc.rules.settlement import settle
+from prefcalc.store.ledger import resolve_convention
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "legacy-sheets.json"
 EXPECTED: dict[str, str] = json.loads(FIXTURE.read_text(encoding="utf-8"))["sheets"]

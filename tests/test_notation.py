@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from prefcalc.errors import NotationError
-from prefcalc.model import Adjustment, AllPass, Contract, Defender, Misere
-from prefcalc.notation import (
+from prefcalc.rules.model import Adjustment, AllPass, Contract, Defender, Misere
+from prefcalc.rules.notation import (
     describe,
     parse_contract,
     parse_defender,

@@ -32,11 +32,11 @@ from prefcalc.export.pdf import (
     result_lines,
     sheet_shape,
 )
-from prefcalc.history import History, collect, running_balance
-from prefcalc.model import Join
+from prefcalc.history.club import History, collect, running_balance
 from prefcalc.report import build_report
-from prefcalc.settlement import settle
-from prefcalc.views import money_text, signed
+from prefcalc.rules.model import Join
+from prefcalc.rules.settlement import settle
+from prefcalc.views.text import money_text, signed
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -158,7 +158,7 @@ def test_segments_break_at_none() -> None:
 
 
 def _ledger(folder: Path, name: str, players: list[str], lines: list[str], day: int) -> None:
-    from prefcalc.ledger import game_to_json_text
+    from prefcalc.store.ledger import game_to_json_text
 
     game = make_game(players, lines)._replace(created=f"2026-10-{day:02d}T20:00:00+01:00")
     folder.mkdir(exist_ok=True)
@@ -299,7 +299,7 @@ def test_share_png_through_the_cli_is_the_sheet_with_the_result(
 ) -> None:
     from PIL import Image
 
-    import prefcalc.share as share
+    import prefcalc.export.share as share
 
     ledger = tmp_path / "night.json"
     shutil.copy(EXAMPLES / "rostov-5.json", ledger)

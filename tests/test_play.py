@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from prefcalc import api
-from prefcalc.ledger import game_to_json_text
-from prefcalc.notation import describe
+from prefcalc.rules.notation import describe
+from prefcalc.store.ledger import game_to_json_text
 from tests.support import invoke
 
 

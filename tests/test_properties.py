@@ -13,11 +13,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support import random_game
 
-from prefcalc.conventions import Convention
-from prefcalc.ledger import game_from_bytes, game_from_json, game_to_json_text, resolve_convention
-from prefcalc.model import Adjustment, Game, check_entries, seating
-from prefcalc.scoring import MOUNTAIN, POOL, Sheet, score
-from prefcalc.settlement import minor_unit, settle
+from prefcalc.rules.conventions import Convention
+from prefcalc.rules.model import Adjustment, Game, check_entries, seating
+from prefcalc.rules.scoring import MOUNTAIN, POOL, Sheet, score
+from prefcalc.rules.settlement import minor_unit, settle
+from prefcalc.store.ledger import (
+    game_from_bytes,
+    game_from_json,
+    game_to_json_text,
+    resolve_convention,
+)
 
 HOUSE_RULES: dict[str, Any] = {
     "whist_factor": st.sampled_from([1, 2]),
@@ -222,7 +227,7 @@ def test_rescoring_never_changes_the_record() -> None:
     game = random_game(random.Random(7), 200, 4, "sochi", target=30)
     text = game_to_json_text(game)
     for preset in ("sochi", "leningrad", "rostov"):
-        from prefcalc.conventions import load_preset
+        from prefcalc.rules.conventions import load_preset
 
         score(game, load_preset(preset))
     assert game_to_json_text(game) == text

@@ -124,7 +124,7 @@ def _night_with_terms(tmp_path: Path) -> Path:
 
 
 def test_deal_count_leaves_out_set_and_join() -> None:
-    from prefcalc.model import deal_count
+    from prefcalc.rules.model import deal_count
 
     g = api.new_game(list(P3), "sochi", 20)
     assert deal_count(g) == 0
@@ -169,7 +169,7 @@ def test_every_shown_count_of_deals_leaves_out_set_and_join(tmp_path: Path) -> N
     ids=["three", "four", "five"],
 )
 def test_the_defender_left_out_passes(players: tuple[str, ...], line: str, written: str) -> None:
-    from prefcalc.notation import describe
+    from prefcalc.rules.notation import describe
 
     g = api.record(api.new_game(list(players), "sochi", 20), line)
     assert describe(g.entries[0].deal) == written
@@ -304,7 +304,7 @@ def test_russian_short_forms_in_play_and_the_help_example_is_a_game(tmp_path: Pa
     assert "маша 7ч 7 п:в в:п" in example and " м 7ч" not in example
     lines = ["м п 0", "р 2 5 3", "рас 3 3 4", "мизер ма 0", "ро 6п 6 п:в", "м 7ч 7 п:в в:п"]
     result = _play(tmp_path, path, lines)
-    from prefcalc.notation import describe
+    from prefcalc.rules.notation import describe
 
     assert [describe(e.deal) for e in api.load(path).entries] == [
         "misere Петя 0",  # Маша deals and sits out

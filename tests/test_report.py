@@ -18,14 +18,14 @@ from support import invoke, make_game, sheet_of
 
 import prefcalc
 import prefcalc.api
-import prefcalc.model
 import prefcalc.report
-import prefcalc.scoring
-import prefcalc.settlement
+import prefcalc.rules.model
+import prefcalc.rules.scoring
+import prefcalc.rules.settlement
 from prefcalc import api
-from prefcalc.model import Game, seating
 from prefcalc.report import Report, build_report, running_balance
-from prefcalc.settlement import settle
+from prefcalc.rules.model import Game, seating
+from prefcalc.rules.settlement import settle
 
 P3 = ["Anna", "Boris", "Vera"]
 EXPORTS = Path(prefcalc.__file__).parent
@@ -119,11 +119,11 @@ def nothing_computes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     (the code of the function itself is replaced, so a name bound by ``from … import`` fails
     too), and the API's entry points."""
     for function in (
-        prefcalc.settlement.settle,
-        prefcalc.model.price_in_force,
+        prefcalc.rules.settlement.settle,
+        prefcalc.rules.model.price_in_force,
         prefcalc.report.running_balance,
         prefcalc.report.build_report,
-        prefcalc.scoring.score,
+        prefcalc.rules.scoring.score,
     ):
         monkeypatch.setattr(function, "__code__", _boom.__code__)
     for name in ("sheet", "settle", "price_in_force", "whist_price", "report", "rules"):
@@ -139,9 +139,9 @@ def test_the_exports_work_from_a_prebuilt_report_alone(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     from prefcalc.export.pdf import build_pdf, build_picture, night_series, result_lines
+    from prefcalc.export.share import write_png
     from prefcalc.export.xlsx import workbook_bytes
-    from prefcalc.history_view import share_text
-    from prefcalc.share import write_png
+    from prefcalc.views.history import share_text
 
     reports = _reports()
     before = [
@@ -176,7 +176,7 @@ def test_the_exports_show_the_reports_results(request: pytest.FixtureRequest) ->
     """A report whose results are not the game's own (the price of another record, at 1 a
     whist here): the exports show the report's, they do not look at the game again."""
     from prefcalc.export.pdf import result_lines
-    from prefcalc.history_view import share_text
+    from prefcalc.views.history import share_text
 
     game = make_game(P3, ["game Anna 6s - Boris:p Vera:p"], currency="EUR")
     real = _reports()[0]
@@ -218,7 +218,7 @@ def test_no_export_module_settles_scores_or_prices() -> None:
 def test_the_command_line_builds_the_report_once(
     args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from prefcalc.ledger import game_to_json_text
+    from prefcalc.store.ledger import game_to_json_text
 
     ledger = tmp_path / "night.json"
     ledger.write_text(game_to_json_text(repriced()), encoding="utf-8")
@@ -246,11 +246,11 @@ def test_the_command_line_builds_the_report_once(
 def test_the_whist_prices_are_named_apart() -> None:
     game = repriced()
     assert game.whist_price == 1  # the opening price: the ledger's whist_price key
-    assert api.price_in_force(game) == prefcalc.model.price_in_force(game) == Fraction(1, 2)
+    assert api.price_in_force(game) == prefcalc.rules.model.price_in_force(game) == Fraction(1, 2)
     assert api.settle(game).whist_price == Fraction(1, 2)
     # the former names stay for one release
     assert api.whist_price is api.price_in_force
-    assert prefcalc.model.whist_price is prefcalc.model.price_in_force
+    assert prefcalc.rules.model.whist_price is prefcalc.rules.model.price_in_force
     assert "whist_price" in api.__all__ and "price_in_force" in api.__all__
     # the package exports the report's type lazily (``prefcalc.report`` is its module)
     assert prefcalc.Report is Report

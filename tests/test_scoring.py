@@ -26,11 +26,11 @@ from typing import get_args
 import pytest
 from support import make_game, preset, sample_game, sheet_of
 
-from prefcalc.amounts import fmt
-from prefcalc.conventions import load_preset
 from prefcalc.errors import DealError
-from prefcalc.model import Adjustment, AllPass, Entry, Game
-from prefcalc.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet, score
+from prefcalc.rules.amounts import fmt
+from prefcalc.rules.conventions import load_preset
+from prefcalc.rules.model import Adjustment, AllPass, Entry, Game
+from prefcalc.rules.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet, score
 
 P3 = ("Anna", "Boris", "Vera")
 P4 = ("Anna", "Boris", "Vera", "Dima")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from prefcalc import api
-from prefcalc.model import MAX_NAME, Game
-from prefcalc.views import compact_text, sheet_text
+from prefcalc.rules.model import MAX_NAME, Game
+from prefcalc.views.text import compact_text, sheet_text
 
 LONG = ["Alexandra", "Bartholomew", "Veronika", "Gleb", "Dmitriy"]
 

@@ -18,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from prefcalc import api
-from prefcalc.ledger import game_to_json_text
+from prefcalc.store.ledger import game_to_json_text
 from prefcalc.web import create_app
 from prefcalc.web.app import MAX_BODY, MAX_LINE
 from prefcalc.web.watch import LedgerWatcher

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from prefcalc import api
-from prefcalc.ledger import game_to_json_text
+from prefcalc.store.ledger import game_to_json_text
 from prefcalc.web import create_app
 from tests.support import make_game, run_cli, sample_game
 

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from support import preset
 
-from prefcalc.scoring import Sheet
-from prefcalc.settlement import largest_remainder, payments, round_half_up, settle
-from prefcalc.views import compare_text, settlement_json, settlement_text
+from prefcalc.rules.scoring import Sheet
+from prefcalc.rules.settlement import largest_remainder, payments, round_half_up, settle
+from prefcalc.views.text import compare_text, settlement_json, settlement_text
 
 
 def sheet(

@@ -22,9 +22,9 @@ import pytest
 from support import run_cli
 from test_files import THREE, assert_refused, cli, snapshot, write_ledger
 
-from prefcalc import files
 from prefcalc.errors import PrefcalcError
-from prefcalc.ledger import load
+from prefcalc.store import files
+from prefcalc.store.ledger import load
 
 __all__ = ["cli"]  # the in-process runner fixture, shared with test_files
 

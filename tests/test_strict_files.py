@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from prefcalc.conventions import load_file, parse_overrides
 from prefcalc.errors import ConventionError, LedgerError
-from prefcalc.ledger import game_from_bytes, game_from_json, game_to_json_text, load
+from prefcalc.rules.conventions import load_file, parse_overrides
+from prefcalc.store.ledger import game_from_bytes, game_from_json, game_to_json_text, load
 from tests.support import invoke, make_game
 
 ROOT = Path(__file__).resolve().parent.parent

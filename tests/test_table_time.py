@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 import prefcalc
-from prefcalc import api, ledger
+from prefcalc import api
 from prefcalc.errors import DealError, NotationError
-from prefcalc.model import AllPass, Contract, Defender, SetTerm
-from prefcalc.notation import parse_contract, parse_defender, parse_words
+from prefcalc.rules.model import AllPass, Contract, Defender, SetTerm
+from prefcalc.rules.notation import parse_contract, parse_defender, parse_words
+from prefcalc.store import ledger
 
 P3 = ("Anna", "Boris", "Vera")
 RU = ("Маша", "Петя", "Вова")

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from support import invoke, make_game, sheet_of
 
-from prefcalc.ledger import game_to_json_text
 from prefcalc.report import build_report
-from prefcalc.scoring import Sheet
-from prefcalc.settlement import settle
+from prefcalc.rules.scoring import Sheet
+from prefcalc.rules.settlement import settle
+from prefcalc.store.ledger import game_to_json_text
 
 FIVE = ["Anna", "Boris", "Vera", "Dima", "Egor"]
 TWO = ["Anna", "Boris"]
@@ -229,8 +229,8 @@ def test_gusarik_through_the_cli(tmp_path: Path) -> None:
 from fractions import Fraction  # noqa: E402
 
 import prefcalc  # noqa: E402
-from prefcalc.ledger import game_from_json  # noqa: E402
-from prefcalc.model import Join, seating  # noqa: E402
+from prefcalc.rules.model import Join, seating  # noqa: E402
+from prefcalc.store.ledger import game_from_json  # noqa: E402
 
 BEFORE_JOIN = [
     "game Anna 7h 7 Boris:w Vera:p",  # 1 Anna deals
@@ -466,7 +466,7 @@ def test_cli_blank_for_two_and_five(players: str, tmp_path: Path) -> None:
 
 
 def test_the_club_history_counts_a_player_who_joined() -> None:
-    from prefcalc.history import running_balance, summarise
+    from prefcalc.history.club import running_balance, summarise
 
     g = joined_evening()
     night = summarise(g, "joined.json")

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from support import make_game, sheet_of
 
-from prefcalc import views
-from prefcalc.games import SavedGame
 from prefcalc.i18n import speaking
+from prefcalc.store.games import SavedGame
+from prefcalc.views import text as views
 
 
 @pytest.fixture(autouse=True)

@@ -12,14 +12,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from prefcalc import __version__
-from prefcalc.amounts import Amount
 from prefcalc.export.charts import bar_rows, line_chart
 from prefcalc.export.fonts import FontBook
 from prefcalc.export.pdf import Flow, Writer, load_layout, printable
-from prefcalc.files import write_atomic
-from prefcalc.history import History, Night, Standing
-from prefcalc.history_view import _money_cells
-from prefcalc.views import money_text, signed
+from prefcalc.history.club import History, Night, Standing
+from prefcalc.rules.amounts import Amount
+from prefcalc.store.files import write_atomic
+from prefcalc.views.history import _money_cells
+from prefcalc.views.text import money_text, signed
 
 
 def _table(flow: Flow, rows: Sequence[Sequence[str]], right: Sequence[bool]) -> None:
@@ -237,7 +237,7 @@ def season_series(h: History) -> list[tuple[str, list[tuple[float, float] | None
 
 
 def _same(name: str, s: Standing) -> bool:
-    from prefcalc.model import name_key
+    from prefcalc.rules.model import name_key
 
     return name_key(name) == s.key
 

@@ -29,7 +29,6 @@ from openpyxl.chart import BarChart, LineChart, Reference  # type: ignore[import
 from openpyxl.chart.shapes import GraphicalProperties  # type: ignore[import-untyped]
 from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 
-from prefcalc.amounts import Amount
 from prefcalc.export.xlsx import (
     _HEADER,
     DATETIME_FORMAT,
@@ -41,9 +40,10 @@ from prefcalc.export.xlsx import (
     _text,
     _width,
 )
-from prefcalc.files import write_atomic
-from prefcalc.history import LEVELS, History, Night
-from prefcalc.model import name_key
+from prefcalc.history.club import LEVELS, History, Night
+from prefcalc.rules.amounts import Amount
+from prefcalc.rules.model import name_key
+from prefcalc.store.files import write_atomic
 
 GAMES = "Games"
 STANDINGS = "Standings"

@@ -34,15 +34,15 @@ from typing import Any
 from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 
 from prefcalc import __version__
-from prefcalc.amounts import Amount, fmt, norm
 from prefcalc.errors import PrefcalcError
 from prefcalc.export.fonts import BOLD, REGULAR, FontBook
-from prefcalc.ledger import write_atomic
-from prefcalc.model import Adjustment, Join
 from prefcalc.report import Report
 from prefcalc.resources import bundled
-from prefcalc.scoring import POOL, WHISTS, Sheet
-from prefcalc.views import deal_text, local_time, money_text, settlement_steps, signed
+from prefcalc.rules.amounts import Amount, fmt, norm
+from prefcalc.rules.model import Adjustment, Join
+from prefcalc.rules.scoring import POOL, WHISTS, Sheet
+from prefcalc.store.ledger import write_atomic
+from prefcalc.views.text import deal_text, local_time, money_text, settlement_steps, signed
 
 TEMPLATE = "sheet-layout.toml"
 ELLIPSIS = "…"

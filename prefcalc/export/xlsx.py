@@ -42,14 +42,14 @@ from openpyxl.cell.cell import ERROR_CODES  # type: ignore[import-untyped]
 from openpyxl.styles import Font, NamedStyle, PatternFill  # type: ignore[import-untyped]
 from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 
-from prefcalc.amounts import Amount
-from prefcalc.conventions import OPTIONS, to_toml_value
-from prefcalc.ledger import write_atomic
-from prefcalc.model import Contract, Entry, Game, Join, Misere
 from prefcalc.report import Report
-from prefcalc.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet
-from prefcalc.settlement import Settlement, minor_unit
-from prefcalc.views import deal_words
+from prefcalc.rules.amounts import Amount
+from prefcalc.rules.conventions import OPTIONS, to_toml_value
+from prefcalc.rules.model import Contract, Entry, Game, Join, Misere
+from prefcalc.rules.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet
+from prefcalc.rules.settlement import Settlement, minor_unit
+from prefcalc.store.ledger import write_atomic
+from prefcalc.views.text import deal_words
 
 DEALS = "Deals"
 SHEET = "Sheet"

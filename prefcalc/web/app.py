@@ -271,7 +271,7 @@ def create_app(
 
     @app.get("/api/game", summary="The sheet: the same JSON as `prefcalc show --json`")
     async def game_json() -> dict[str, Any]:
-        from prefcalc.views import sheet_json
+        from prefcalc.views.text import sheet_json
 
         def read() -> dict[str, Any]:
             game = api.load_current(path)
@@ -281,7 +281,7 @@ def create_app(
 
     @app.get("/api/settle", summary="The settlement: the same JSON as `prefcalc settle --json`")
     async def settle_json(method: str = "pairwise", rounding: str = "exact") -> dict[str, Any]:
-        from prefcalc.views import settlement_json
+        from prefcalc.views.text import settlement_json
 
         def read() -> dict[str, Any]:
             game = api.load_current(path)
@@ -291,7 +291,7 @@ def create_app(
 
     @app.get("/api/log", summary="The deals: the same JSON as `prefcalc log --json`")
     async def log_json(last: int | None = None) -> list[dict[str, Any]]:
-        from prefcalc.views import log_json as log_of
+        from prefcalc.views.text import log_json as log_of
 
         if last is not None and last < 0:
             raise Refused(422, "last is a count of deals (0 or more)")

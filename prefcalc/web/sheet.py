@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from html import escape
 
 from prefcalc.export.pdf import Box, Layout, Token, printable, running_entries, sheet_shape
-from prefcalc.model import Game
-from prefcalc.scoring import POOL, WHISTS, Sheet
+from prefcalc.rules.model import Game
+from prefcalc.rules.scoring import POOL, WHISTS, Sheet
 
 WIDTH = 400.0
 HEIGHT = 300.0

@@ -9,8 +9,8 @@ from bench_scoring import scoring_against_json
 from run import Figure
 from support import random_classic_game
 
-from prefcalc.ledger import game_to_json_text
-from prefcalc.model import Game
+from prefcalc.rules.model import Game
+from prefcalc.store.ledger import game_to_json_text
 
 DEALS = 100_000
 

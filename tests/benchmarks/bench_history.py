@@ -19,8 +19,8 @@ from run import Figure
 from support import random_game
 
 from prefcalc import api
-from prefcalc.history import collect, ledger_files
-from prefcalc.ledger import game_to_json_text
+from prefcalc.history.club import collect, ledger_files
+from prefcalc.store.ledger import game_to_json_text
 
 EVENINGS = 1_000
 DEALS = 60

@@ -22,7 +22,7 @@ from run import Figure, median_process
 from support import random_game
 
 import prefcalc
-from prefcalc.ledger import game_to_json_text
+from prefcalc.store.ledger import game_to_json_text
 
 EXE = Path(sys.executable).with_name("prefcalc")
 DEALS = ("game Anna 7h 7 Boris:w Vera:p", "game Boris 6s 6 Vera:w Anna:p")  # never the same twice

@@ -16,7 +16,7 @@ from run import Figure
 from support import random_game
 
 import prefcalc
-from prefcalc.ledger import game_to_json_text
+from prefcalc.store.ledger import game_to_json_text
 
 EXE = Path(sys.executable).with_name("prefcalc")
 FLOOR = "import typer; from pydantic import BaseModel"

@@ -10,10 +10,10 @@ from functools import cache
 from run import Figure, best_of, interleaved
 from support import random_game
 
-from prefcalc.ledger import game_from_bytes, game_to_json_text, resolve_convention
-from prefcalc.model import Game
-from prefcalc.scoring import score
-from prefcalc.settlement import settle
+from prefcalc.rules.model import Game
+from prefcalc.rules.scoring import score
+from prefcalc.rules.settlement import settle
+from prefcalc.store.ledger import game_from_bytes, game_to_json_text, resolve_convention
 
 DEALS = 100_000
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from prefcalc.amounts import Amount, norm
-from prefcalc.scoring import Sheet
+from prefcalc.rules.amounts import Amount, norm
+from prefcalc.rules.scoring import Sheet
 
 METHODS = ("pairwise", "average")
 ROUNDINGS = ("exact", "whole")
@@ -221,8 +221,8 @@ def settle(
 
 def _combination(sheet: Sheet) -> tuple[str, ...]:
     """The writes of the "Preference" combination that ended the game, if one did."""
-    from prefcalc.amounts import fmt
-    from prefcalc.model import Preference
+    from prefcalc.rules.amounts import fmt
+    from prefcalc.rules.model import Preference
 
     for scored in sheet.scored:
         deal = scored.entry.deal

@@ -11,7 +11,7 @@ Decisions (README, "Club history"):
   and is marked ``finished = False``. Money is the settlement's money (rounded to the
   currency's unit) and is added up per currency, never converted.
 * A *win* is a night with a positive result in whists.
-* Players are matched across games by :func:`prefcalc.model.name_key` (the same
+* Players are matched across games by :func:`prefcalc.rules.model.name_key` (the same
   normalisation as within a game); a player is shown with the spelling of his latest game.
 * A file that is not a ledger (or a corrupt one) is skipped with a one-line warning.
 
@@ -39,12 +39,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from prefcalc import __version__, files
-from prefcalc.amounts import Amount, exact_text, norm, parse_amount
+from prefcalc import __version__
 from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
-from prefcalc.model import AllPass, Contract, Game, Misere, deal_count, name_key
 from prefcalc.report import running_balance as running_balance  # its home is the report
-from prefcalc.scoring import Sheet
+from prefcalc.rules.amounts import Amount, exact_text, norm, parse_amount
+from prefcalc.rules.model import AllPass, Contract, Game, Misere, deal_count, name_key
+from prefcalc.rules.scoring import Sheet
+from prefcalc.store import files
 
 CACHE_NAME = "history-cache.sqlite3"
 CACHE_FORMAT = 2  # bump when the stored summary changes shape or meaning
@@ -388,14 +389,14 @@ def _reason(exc: BaseException) -> str:
 
 def cache_path() -> Path:
     """Where the history cache lives: the data folder (``ledger.data_dir()``)."""
-    from prefcalc.ledger import data_dir
+    from prefcalc.store.ledger import data_dir
 
     return data_dir() / CACHE_NAME
 
 
 def default_folder() -> Path:
     """The folder ``prefcalc new`` puts games in."""
-    from prefcalc.ledger import data_dir
+    from prefcalc.store.ledger import data_dir
 
     return data_dir() / "games"
 
@@ -562,7 +563,7 @@ def _where(path: str) -> str:
 
 
 def _read(raw: bytes, key: str) -> tuple[Night | None, str | None]:
-    from prefcalc.ledger import game_from_bytes
+    from prefcalc.store.ledger import game_from_bytes
 
     try:
         game = game_from_bytes(raw, key)

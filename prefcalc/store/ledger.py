@@ -6,7 +6,7 @@ unknown file is reported with its path and the reason and is never overwritten.
 
 Writes are atomic (a temporary file in the same folder, fsync, rename) and serialised by
 an exclusive lock, so a crash or a second terminal can never lose or corrupt a deal; the
-file-system side of this lives in :mod:`prefcalc.files` (``write_atomic`` is re-exported).
+file-system side of this lives in :mod:`prefcalc.store.files` (``write_atomic`` is re-exported).
 The deals are written one per line, so the file stays readable and diffs well.
 """
 
@@ -18,14 +18,12 @@ from typing import Any, assert_never
 
 from pydantic import ValidationError
 
-from prefcalc import files
-from prefcalc.amounts import Amount, exact_text, norm
-from prefcalc.classic import refusal
-from prefcalc.conventions import Convention, from_table, load_preset, to_jsonable
 from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
-from prefcalc.filelock import locked
-from prefcalc.files import write_atomic as write_atomic  # re-exported
-from prefcalc.model import (
+from prefcalc.perf import gc_paused
+from prefcalc.rules.amounts import Amount, exact_text, norm
+from prefcalc.rules.conventions import Convention, from_table, load_preset, to_jsonable
+from prefcalc.rules.legality import refusal
+from prefcalc.rules.model import (
     Adjustment,
     AllPass,
     Contract,
@@ -44,9 +42,11 @@ from prefcalc.model import (
     check_players,
     joined,
 )
-from prefcalc.notation import parse_contract
-from prefcalc.perf import gc_paused
-from prefcalc.schemas import (
+from prefcalc.rules.notation import parse_contract
+from prefcalc.store import files
+from prefcalc.store.files import write_atomic as write_atomic  # re-exported
+from prefcalc.store.lock import locked
+from prefcalc.store.schemas import (
     LEDGER_SCHEMA,
     AdjustRecord,
     ContractRecord,

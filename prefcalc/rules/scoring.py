@@ -28,10 +28,11 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, assert_never
 
-from prefcalc.amounts import Amount, fmt, norm
-from prefcalc.conventions import Convention
 from prefcalc.errors import DealError
-from prefcalc.model import (
+from prefcalc.perf import gc_paused
+from prefcalc.rules.amounts import Amount, fmt, norm
+from prefcalc.rules.conventions import Convention
+from prefcalc.rules.model import (
     Adjustment,
     AllPass,
     Contract,
@@ -47,7 +48,6 @@ from prefcalc.model import (
     seating,
     sitting_out,
 )
-from prefcalc.perf import gc_paused
 
 TricksOf = tuple[tuple[str, int], ...]
 """An all-pass deal's tricks: ``(player, tricks)`` pairs."""
@@ -497,7 +497,7 @@ def _deal_factor(
     words for the reasons (`` × 16 (triple bomb, dark)``) and the index of the declarer's
     bomb it uses (``None``: none). What the convention cannot price (a dark game without
     ``dark_games``, a bomb the declarer does not hold) is left out and listed."""
-    from prefcalc.classic import bomb_name, factor_words
+    from prefcalc.rules.legality import bomb_name, factor_words
 
     dark = deal.dark
     if dark and not conv.dark_games:

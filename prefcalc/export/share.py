@@ -14,8 +14,8 @@ import io
 from pathlib import Path
 
 from prefcalc.errors import PrefcalcError
-from prefcalc.files import write_atomic
 from prefcalc.report import Report
+from prefcalc.store.files import write_atomic
 
 #: Pixels per PDF point: 2 renders an A4 landscape sheet at 1684 × 1190 (144 dpi), sharp on a
 #: phone and a few hundred kilobytes.

@@ -21,8 +21,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, TypeAlias, assert_never
 
-from prefcalc.amounts import MAX_AMOUNT, Amount
 from prefcalc.errors import DealError, shown
+from prefcalc.rules.amounts import MAX_AMOUNT, Amount
 
 Suit: TypeAlias = Literal["s", "c", "d", "h", "nt"]
 """Spades, clubs, diamonds, hearts, no trump."""

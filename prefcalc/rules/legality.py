@@ -3,17 +3,17 @@ decide whether a deal may be recorded at all.
 
 :func:`refusal` is the one place that says whether a deal fits the *rules* (a dark game
 needs ``dark_games``, a 6♠ under ``stalingrad`` must be whisted by both...), as
-:func:`prefcalc.model.check_deal` says whether it fits the *game*. Recording (the API and the
+:func:`prefcalc.rules.model.check_deal` says whether it fits the *game*. Recording (the API and the
 CLI) refuses such a deal with one line; loading a ledger refuses it naming the field; the
 scoring engine, re-scoring a night under other rules, scores what it can and lists the deals
-it cannot price (:attr:`prefcalc.scoring.Sheet.unpriced`).
+it cannot price (:attr:`prefcalc.rules.scoring.Sheet.unpriced`).
 
 The deal factor ``F = bomb × (2 if dark)`` (docs/rules.md §8.1) is named in every reason by
 :func:`factor_words`.
 """
 
-from prefcalc.conventions import Convention
-from prefcalc.model import AllPass, Contract, Deal, Misere, Preference
+from prefcalc.rules.conventions import Convention
+from prefcalc.rules.model import AllPass, Contract, Deal, Misere, Preference
 
 BOMB_NAMES = {2: "bomb", 4: "double bomb", 8: "triple bomb"}
 

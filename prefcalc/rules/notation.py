@@ -17,9 +17,9 @@ import shlex
 from collections.abc import Sequence
 from typing import assert_never
 
-from prefcalc.amounts import Amount, AmountError, exact_text, parse_amount, parse_whole
 from prefcalc.errors import DealError, NotationError, shown
-from prefcalc.model import (
+from prefcalc.rules.amounts import Amount, AmountError, exact_text, parse_amount, parse_whole
+from prefcalc.rules.model import (
     SET_KEYS,
     Adjustment,
     AllPass,
@@ -59,7 +59,7 @@ _ROLES: dict[str, Role] = {
 
 
 def resolve_player(word: str, players: Sequence[str]) -> str:
-    """A player by exact name, the same name (:func:`~prefcalc.model.name_key`: any case,
+    """A player by exact name, the same name (:func:`~prefcalc.rules.model.name_key`: any case,
     NFC or NFD, invisible characters ignored), or a unique prefix of it."""
     if word in players:
         return word

@@ -16,11 +16,11 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import ValidationError
 
-from prefcalc.amounts import MAX_AMOUNT, Amount, exact_text, norm
 from prefcalc.errors import ConventionError, shown
 from prefcalc.i18n import N_
 from prefcalc.resources import bundled
-from prefcalc.schemas import (
+from prefcalc.rules.amounts import MAX_AMOUNT, Amount, exact_text, norm
+from prefcalc.store.schemas import (
     ONE_LINE,
     AfterLast,
     BombOrder,
@@ -73,7 +73,7 @@ def default_target(convention: str) -> int:
 class Option(NamedTuple):
     """One named option: its key in TOML and ``--set`` and its meaning.
 
-    Its type and range are those of the same field of :class:`prefcalc.schemas.ConventionFile`.
+    Its type and range are those of the same field of :class:`prefcalc.store.schemas.ConventionFile`.
     """
 
     key: str
@@ -523,7 +523,7 @@ def from_table(table: Mapping[str, Any], source: str, strict: bool = True) -> Co
 
 def load_file(path: Path) -> Convention:
     """Load a convention from a TOML file (a regular UTF-8 file of at most 1 MiB)."""
-    from prefcalc import files
+    from prefcalc.store import files
 
     what = "the convention file"
     try:

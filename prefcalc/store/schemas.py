@@ -10,7 +10,7 @@ pydantic's strict mode (``"forced": "yes"`` or ``"tricks": "7"`` are refused, no
 TOML file, the options a ledger stores) is validated with ``strict`` in the context: its
 flags are booleans, its whole numbers integers, its lists lists, its choices spelled as
 written. Only the text of ``--set`` is parsed leniently (``liability=0.5``, ``yes``). The models are frozen; the scoring engine keeps its own fast tuples
-(:mod:`prefcalc.model`), built once from a validated file by :mod:`prefcalc.ledger`.
+(:mod:`prefcalc.rules.model`), built once from a validated file by :mod:`prefcalc.store.ledger`.
 
 ``prefcalc schema ledger|convention`` prints the JSON Schema generated from these models;
 the same schemas are committed under ``schemas/`` for editors.
@@ -35,7 +35,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
-from prefcalc.amounts import MAX_AMOUNT, Amount, to_amount
+from prefcalc.rules.amounts import MAX_AMOUNT, Amount, to_amount
 
 LEDGER_SCHEMA = 2
 """The schema version this prefcalc writes (it reads 1 and 2)."""

@@ -1,4 +1,4 @@
-"""Text and JSON views of the club's history (:mod:`prefcalc.history`) and of the short
+"""Text and JSON views of the club's history (:mod:`prefcalc.history.club`) and of the short
 summary ``prefcalc share`` prints for the group chat.
 
 Whists in JSON are exact, as the ledger writes amounts: an int when whole, else the exact
@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from prefcalc import terms
-from prefcalc.amounts import Amount, exact_text, norm
 from prefcalc.errors import shown
-from prefcalc.history import LEVELS, History, Night, Standing, best_contract
+from prefcalc.history.club import LEVELS, History, Night, Standing, best_contract
 from prefcalc.i18n import _, language, ngettext
 from prefcalc.i18n import number as fmt
 from prefcalc.report import Report
-from prefcalc.settlement import minor_unit, to_decimal
-from prefcalc.views import money_text, signed, table
+from prefcalc.rules.amounts import Amount, exact_text, norm
+from prefcalc.rules.settlement import minor_unit, to_decimal
+from prefcalc.views.text import money_text, signed, table
 
 
 def exact_json(value: Amount) -> int | str:
@@ -202,7 +202,7 @@ def history_json(h: History) -> dict[str, Any]:
 def share_text(report: Report) -> str:
     """A few lines for the group chat: standings, payments (the report's pairwise exact
     settlement) and the night's best contract."""
-    from prefcalc.views import deal_text
+    from prefcalc.views.text import deal_text
 
     game, s = report.game, report.pairwise
     n = report.deals

@@ -11,11 +11,11 @@ from fractions import Fraction
 from typing import Any, NamedTuple, assert_never
 
 from prefcalc import terms
-from prefcalc.amounts import Amount, to_json_number
-from prefcalc.conventions import OPTIONS, Convention, to_toml_value
 from prefcalc.i18n import _, language, pgettext
 from prefcalc.i18n import number as fmt
-from prefcalc.model import (
+from prefcalc.rules.amounts import Amount, to_json_number
+from prefcalc.rules.conventions import OPTIONS, Convention, to_toml_value
+from prefcalc.rules.model import (
     Adjustment,
     AllPass,
     Contract,
@@ -27,8 +27,8 @@ from prefcalc.model import (
     SetTerm,
     deal_count,
 )
-from prefcalc.scoring import Scored, Sheet
-from prefcalc.settlement import Settlement, minor_unit, to_decimal
+from prefcalc.rules.scoring import Scored, Sheet
+from prefcalc.rules.settlement import Settlement, minor_unit, to_decimal
 
 
 def table(
@@ -438,8 +438,8 @@ def log_text(sheet: Sheet) -> str:
 
 
 def log_json(sheet: Sheet) -> list[dict[str, Any]]:
-    from prefcalc.ledger import deal_to_json
-    from prefcalc.notation import describe
+    from prefcalc.rules.notation import describe
+    from prefcalc.store.ledger import deal_to_json
 
     out = []
     for s in sheet.scored:

@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from prefcalc import api
-from prefcalc import ledger as ledger_io
 from prefcalc.errors import LedgerError, PrefcalcError, shown
-from prefcalc.model import deal_count, seating
+from prefcalc.rules.model import deal_count, seating
+from prefcalc.store import ledger as ledger_io
 
 
 class SavedGame(NamedTuple):

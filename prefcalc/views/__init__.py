@@ -1,0 +1,1 @@
+"""Text and JSON renderings of finished results (the sheet, the settlement, the history)."""
