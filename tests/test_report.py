@@ -203,7 +203,7 @@ def test_the_exports_show_the_reports_results(request: pytest.FixtureRequest) ->
 def test_no_export_module_settles_scores_or_prices() -> None:
     """The exports and the share views name none of the functions that compute results."""
     forbidden = ("settle(", "price_in_force(", "whist_price(", "running_balance(", "score(")
-    for name in ("export/pdf.py", "export/xlsx.py", "share.py", "history_view.py"):
+    for name in ("export/pdf.py", "export/xlsx.py", "export/share.py", "views/history.py"):
         text = (EXPORTS / name).read_text(encoding="utf-8")
         for word in forbidden:
             assert word not in text, (name, word)
