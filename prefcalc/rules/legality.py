@@ -10,7 +10,7 @@ wrong and where, in the manner of a validator's flat list of checks:
   ``dark_games``, a 6♠ under ``stalingrad`` must be whisted by both...);
 - :data:`PLACE_CHECKS` — the deal fits its *place* in the night (a contract below the exit
   level after all-passes, a deal after the game finished): the scoring engine applies them
-  while it replays and lists what they find in ``Sheet.problems``; recording refuses such a
+  to the night it replayed and lists what they find in ``Sheet.problems``; recording refuses such a
   deal unless the table agreed (``--force``).
 
 :func:`problems` is the one entry point for a deal about to be recorded: the API's recording
@@ -20,8 +20,8 @@ scoring engine cannot price when a night is re-scored under other rules is its o
 (``Sheet.unpriced``), not a refusal of the record.
 """
 
-from collections.abc import Callable
-from typing import NamedTuple, assert_never
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, Protocol, assert_never
 
 from prefcalc.errors import DealError, shown
 from prefcalc.rules.conventions import Convention
@@ -514,45 +514,74 @@ RULE_CHECKS: tuple[RuleCheck, ...] = (
 # --- the deal fits its place in the night --------------------------------------------------------
 
 
-class Place(NamedTuple):
-    """What the replay knows when a deal comes: its number, the entry, the all-pass deals in a
-    row before it, the lowest contract they allow and whether the game had finished."""
+class Row(Protocol):
+    """What the replay knows of every entry (a :class:`prefcalc.rules.scoring.Scored`): its
+    number, the entry, the all-pass deals in a row after it, the lowest contract allowed when
+    it came and whether the game had finished after it."""
 
-    number: int
-    entry: Entry
-    streak: int
-    min_level: int
-    finished: bool
-
-
-def _below_exit(place: Place) -> str | None:
-    deal = place.entry.deal
-    if isinstance(deal, Contract) and deal.level < place.min_level and not place.entry.forced:
-        streak = place.streak
-        return (
-            f"after {streak} all-pass deal{'s' if streak > 1 else ''} the lowest contract is "
-            f"{place.min_level}, not {deal.level} (record it as forced if the table agreed)"
-        )
-    return None
+    @property
+    def number(self) -> int: ...
+    @property
+    def entry(self) -> Entry: ...
+    @property
+    def streak(self) -> int: ...
+    @property
+    def min_level(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
 
 
-def _after_finish(place: Place) -> str | None:
-    entry = place.entry
-    if place.finished and not entry.forced and not isinstance(entry.deal, Adjustment | SetTerm):
-        return "the game had already finished (record it as forced to go on)"
-    return None
+PlaceCheck = Callable[[Sequence[Row]], list[Problem]]
 
 
-PLACE_CHECKS: tuple[Callable[[Place], str | None], ...] = (_below_exit, _after_finish)
-"""The refusals of a deal in its place; a deal the table agreed to is recorded as forced."""
-
-
-def out_of_place(place: Place) -> list[Problem]:
-    """What :data:`PLACE_CHECKS` find wrong with the deal at ``place`` (the scoring engine
-    asks while it replays; recording refuses a new one unless forced)."""
+def _below_exit(rows: Sequence[Row]) -> list[Problem]:
+    """A contract below the exit level after all-pass deals (docs/rules.md §5)."""
     found = []
-    for rule in PLACE_CHECKS:
-        why = rule(place)
-        if why is not None:
-            found.append(Problem(place.number, why))
+    streak = 0  # the all-pass deals in a row before the row
+    for row in rows:
+        deal = row.entry.deal
+        if isinstance(deal, Contract) and deal.level < row.min_level and not row.entry.forced:
+            found.append(
+                Problem(
+                    row.number,
+                    f"after {streak} all-pass deal{'s' if streak > 1 else ''} the lowest "
+                    f"contract is {row.min_level}, not {deal.level} (record it as forced if "
+                    "the table agreed)",
+                )
+            )
+        streak = row.streak
     return found
+
+
+def _after_finish(rows: Sequence[Row]) -> list[Problem]:
+    """A deal after the game finished (an adjustment or a change of terms may come)."""
+    found = []
+    finished = False  # whether the game had finished before the row
+    for row in rows:
+        entry = row.entry
+        if finished and not entry.forced and not isinstance(entry.deal, Adjustment | SetTerm):
+            found.append(
+                Problem(row.number, "the game had already finished (record it as forced to go on)")
+            )
+        finished = row.finished
+    return found
+
+
+PLACE_CHECKS: tuple[PlaceCheck, ...] = (_below_exit, _after_finish)
+"""The refusals of a deal in its place, in the order they are reported for one deal; a deal
+the table agreed to is recorded as forced and no longer refused."""
+
+
+def out_of_place(rows: Sequence[Row]) -> list[Problem]:
+    """What :data:`PLACE_CHECKS` find wrong with the replayed entries, by deal number (the
+    scoring engine asks once it has replayed a night; recording refuses a new problem unless
+    forced)."""
+    found: list[Problem] = []
+    for rule in PLACE_CHECKS:
+        found.extend(rule(rows))
+    found.sort(key=_number)  # stable: one deal's problems stay in the checks' order
+    return found
+
+
+def _number(problem: Problem) -> int:
+    return problem.number

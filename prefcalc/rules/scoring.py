@@ -32,7 +32,7 @@ from prefcalc.errors import DealError
 from prefcalc.perf import gc_paused
 from prefcalc.rules.amounts import Amount, fmt, norm
 from prefcalc.rules.conventions import Convention
-from prefcalc.rules.legality import Place, Problem, out_of_place
+from prefcalc.rules.legality import Problem, out_of_place
 from prefcalc.rules.model import (
     Adjustment,
     AllPass,
@@ -1007,7 +1007,6 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     seat = st.seat
     size = len(seats)
     scored: list[Scored] = []
-    problems: list[Problem] = []
     unpriced: list[Problem] = []
     first_closed: str | None = None
     target = game.target
@@ -1021,7 +1020,6 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
         dealer = entry.dealer
         st.writes = []
         min_level = conv.exit_level(streak)
-        problems.extend(out_of_place(Place(number, entry, streak, min_level, finished)))
         price: Amount | None = None
         if size < 4 or dealer is None:  # who sits out: nobody; the dealer; him and the next
             out: tuple[int, ...] = ()
@@ -1098,6 +1096,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
             scored.append(
                 Scored(number, entry, tuple(st.writes), streak, price, min_level, finished)
             )
+    problems = out_of_place(scored)
     if strict and problems:
         raise DealError(problems[0].message, f"deal {problems[0].number}")
     names = st.names
