@@ -349,13 +349,9 @@ def join(game: Game, name: str, *, after: str | None = None, time: str | None = 
     Refused once the game has finished, at five players and for a name already playing."""
     seats = seating(game)
     now = sheet(game)
-    if now.finished:
-        raise DealError(f"the game has finished: {shown(name)} cannot join it")
-    if now.opening is not None:
-        raise DealError(
-            f"the opening circles are being dealt (bombs.opening): {shown(name)} can join "
-            "once they are over"
-        )
+    late = legality.join_refusal(name, now.finished, now.opening is not None)
+    if late is not None:
+        raise DealError(late)
     newcomer = Join(check_name(name), resolve_player(after, seats) if after else None)
     conv = rules(game)
     legality.check(game, conv, newcomer, None, seats)
@@ -414,12 +410,12 @@ def _checked(
     new = game._replace(entries=entries)
     result = score(new, conv)
     if result.unpriced:  # never forced: the rules cannot price the deal at all (docs/rules.md §8)
-        was = {(p.number, p.message) for p in before.unpriced} if before is not None else set()
-        bad = [p for p in result.unpriced if p.number >= first and (p.number, p.message) not in was]
+        was = before.unpriced if before is not None else ()
+        bad = legality.new_problems(result.unpriced, was, first)
         if bad:
             raise DealError(bad[0].message if bad[0].number == len(entries) else str(bad[0]))
-    old = {(p.number, p.message) for p in before.problems} if before is not None else set()
-    fresh = [p for p in result.problems if p.number >= first and (p.number, p.message) not in old]
+    old = before.problems if before is not None else ()
+    fresh = legality.new_problems(result.problems, old, first)
     if fresh:
         if not force:
             raise DealError(f"{fresh[0]}; add --force to record it anyway")

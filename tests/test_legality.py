@@ -15,7 +15,15 @@ import prefcalc
 from prefcalc.api import rules
 from prefcalc.errors import DealError, LedgerError
 from prefcalc.rules import legality
-from prefcalc.rules.legality import Problem, Refusal, check, out_of_place, problems
+from prefcalc.rules.legality import (
+    Problem,
+    Refusal,
+    check,
+    join_refusal,
+    new_problems,
+    out_of_place,
+    problems,
+)
 from prefcalc.rules.model import AllPass, Contract, Deal, Entry, Game, Preference, SetTerm
 from prefcalc.rules.notation import parse_words
 
@@ -158,6 +166,22 @@ def test_a_forced_deal_is_not_refused_in_its_place_and_one_deal_lists_both_in_or
     both = out_of_place([_row(1, PASSES, 1, 6, True), _row(2, SIX, 0, 7, True)])
     assert [p.message.split()[0] for p in both] == ["after", "the"]
     assert both[0].message.startswith("after 1 all-pass deal the lowest contract is 7")
+
+
+def test_a_change_is_refused_only_for_what_it_breaks() -> None:
+    before = [Problem(2, "old"), Problem(4, "kept")]
+    found = [Problem(2, "old"), Problem(3, "new"), Problem(4, "kept"), Problem(4, "also new")]
+    assert new_problems(found, before, first=1) == [Problem(3, "new"), Problem(4, "also new")]
+    assert new_problems(found, before, first=4) == [Problem(4, "also new")]
+    assert new_problems(found, (), first=5) == []
+
+
+def test_a_late_arrival_is_refused_after_the_end_and_during_the_opening_circles() -> None:
+    assert join_refusal("Gleb", False, False) is None
+    assert join_refusal("Gleb", True, True) == "the game has finished: Gleb cannot join it"
+    assert join_refusal("Gleb", False, True) == (
+        "the opening circles are being dealt (bombs.opening): Gleb can join once they are over"
+    )
 
 
 def test_the_engine_lists_what_the_place_checks_find() -> None:

@@ -585,3 +585,24 @@ def out_of_place(rows: Sequence[Row]) -> list[Problem]:
 
 def _number(problem: Problem) -> int:
     return problem.number
+
+
+def join_refusal(player: str, finished: bool, opening: bool) -> str | None:
+    """Why ``player`` cannot join the table now: the game has ``finished``, or the opening
+    circles (``bombs.opening``) are being dealt; else ``None`` (docs/rules.md §8.7)."""
+    if finished:
+        return f"the game has finished: {shown(player)} cannot join it"
+    if opening:
+        return (
+            f"the opening circles are being dealt (bombs.opening): {shown(player)} can join "
+            "once they are over"
+        )
+    return None
+
+
+def new_problems(found: Sequence[Problem], before: Sequence[Problem], first: int) -> list[Problem]:
+    """The problems of ``found`` from deal number ``first`` on that were not there ``before``
+    the change (the same deals, numbered as after it): a change is refused for what it
+    breaks, never for what the record already held."""
+    was = set(before)
+    return [p for p in found if p.number >= first and p not in was]
