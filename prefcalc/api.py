@@ -22,10 +22,11 @@ from typing import Any, Literal
 from prefcalc.errors import DealError, PrefcalcError, shown
 from prefcalc.i18n import check_language
 from prefcalc.report import Report, build_report
+from prefcalc.rules import legality
 from prefcalc.rules.amounts import Amount, AmountError, to_amount
 from prefcalc.rules.conventions import Convention, default_target, parse_overrides, preset_key
 from prefcalc.rules.conventions import load as load_convention
-from prefcalc.rules.legality import refusal
+from prefcalc.rules.legality import Problem
 from prefcalc.rules.model import (
     Adjustment,
     AllPass,
@@ -40,8 +41,6 @@ from prefcalc.rules.model import (
     SetTerm,
     active_players,
     check_currency,
-    check_deal,
-    check_entries,
     check_name,
     check_players,
     check_target,
@@ -49,7 +48,7 @@ from prefcalc.rules.model import (
 )
 from prefcalc.rules.model import price_in_force as _price_in_force
 from prefcalc.rules.notation import parse_set, parse_words, resolve_player
-from prefcalc.rules.scoring import Problem, Sheet, score
+from prefcalc.rules.scoring import Sheet, score
 from prefcalc.rules.settlement import Settlement
 from prefcalc.rules.settlement import settle as _settle
 from prefcalc.store import files, ledger
@@ -166,8 +165,7 @@ def record(
             raise DealError("a player joins between deals: a join has no dealer")
         return join(game, parsed.player, after=parsed.after, time=time)
     who = None if isinstance(parsed, Adjustment | SetTerm) else next_dealer
-    check_deal(game, parsed, who, conv.half_whist)
-    _check_rules(conv, parsed)
+    legality.check(game, conv, parsed, who)
     entries = (*game.entries, Entry(parsed, who, time or ledger.now()))
     return _checked(game, conv, entries, force, first=len(entries))
 
@@ -230,8 +228,7 @@ def insert(
     if isinstance(parsed, Join):
         raise DealError("a join is recorded between deals as it happens: use join, not insert")
     who = None if isinstance(parsed, Adjustment | SetTerm) else dealer
-    check_deal(head, parsed, who, conv.half_whist)
-    _check_rules(conv, parsed)
+    legality.check(head, conv, parsed, who)
     head_entries = (*head.entries, Entry(parsed, who, time or ledger.now()))
     later = game.entries[number - 1 :]
     entries = _rederived(game, conv, head_entries, later, number + 1, "insert")
@@ -259,7 +256,7 @@ def _rederived(
         so_far = game._replace(entries=tuple(entries))
         rederived = so_far.next_dealer
         try:
-            check_deal(game, old.deal, rederived, conv.half_whist, seating(so_far))
+            legality.check_deal(game, old.deal, rederived, conv.half_whist, seating(so_far))
         except DealError as exc:
             raise DealError(
                 f"after the {verb}, deal {k} would be dealt by {rederived}: {exc.message}"
@@ -272,7 +269,7 @@ def redo(game: Game, entry: Entry) -> Game:
     """The game with an undone ``entry`` put back at its end, as it was (dealer, time, the
     forced mark), after the checks recording applies."""
     conv = rules(game)
-    check_deal(game, entry.deal, entry.dealer, conv.half_whist)
+    legality.check(game, conv, entry.deal, entry.dealer)
     entries = (*game.entries, entry)
     return _checked(game, conv, entries, entry.forced, first=len(entries))
 
@@ -318,11 +315,10 @@ def edit(
             else "a join cannot replace a deal: use prefcalc join between deals"
         )
     who = None if isinstance(parsed, Adjustment | SetTerm) else default
-    check_deal(game, parsed, who, conv.half_whist, seating(game, number - 1))
-    _check_rules(conv, parsed)
+    legality.check(game, conv, parsed, who, seating(game, number - 1))
     entries = (*game.entries[: number - 1], Entry(parsed, who, old.time), *game.entries[number:])
     try:
-        check_entries(game._replace(entries=entries), conv.half_whist, first=number + 1)
+        legality.check_entries(game._replace(entries=entries), conv.half_whist, first=number + 1)
     except DealError as exc:
         raise DealError(f"deal {number} cannot be changed so: {exc}") from None
     return _checked(game, conv, entries, force, before=sheet(game))
@@ -338,7 +334,9 @@ def delete(game: Game, number: int, *, force: bool = False) -> Game:
     head = game.entries[: number - 1]
     later = game.entries[number:]
     try:
-        check_entries(game._replace(entries=head + later), conv.half_whist, first=number, shift=1)
+        legality.check_entries(
+            game._replace(entries=head + later), conv.half_whist, first=number, shift=1
+        )
         entries = _rederived(game, conv, head, later, number + 1, "delete")
     except DealError as exc:
         raise DealError(f"deal {number} cannot be deleted: {exc}") from None
@@ -351,17 +349,14 @@ def join(game: Game, name: str, *, after: str | None = None, time: str | None = 
     Refused once the game has finished, at five players and for a name already playing."""
     seats = seating(game)
     now = sheet(game)
-    if now.finished:
-        raise DealError(f"the game has finished: {shown(name)} cannot join it")
-    if now.opening is not None:
-        raise DealError(
-            f"the opening circles are being dealt (bombs.opening): {shown(name)} can join "
-            "once they are over"
-        )
+    late = legality.join_refusal(name, now.finished, now.opening is not None)
+    if late is not None:
+        raise DealError(late)
     newcomer = Join(check_name(name), resolve_player(after, seats) if after else None)
-    check_deal(game, newcomer, None, seats=seats)
+    conv = rules(game)
+    legality.check(game, conv, newcomer, None, seats)
     entries = (*game.entries, Entry(newcomer, None, time or ledger.now()))
-    return _checked(game, rules(game), entries, False, first=len(entries))
+    return _checked(game, conv, entries, False, first=len(entries))
 
 
 def undo(game: Game) -> Game:
@@ -384,14 +379,6 @@ def _parse(deal: DealInput, game: Game, dealer: str | None = None) -> Deal:
         words = list(deal)
     active = active_players(game, dealer) if dealer is not None else None
     return parse_words(words, seating(game), active)
-
-
-def _check_rules(conv: Convention, deal: Deal) -> None:
-    """Refuse a deal the convention does not allow whatever came before it (docs/rules.md §8: a
-    dark game without ``dark_games``, a pass on 6♠ under ``stalingrad``...); never forced."""
-    bad = refusal(conv, deal)
-    if bad is not None:
-        raise DealError(bad[1])
 
 
 def _dealer(game: Game, given: str | None, default: str) -> str:
@@ -423,12 +410,12 @@ def _checked(
     new = game._replace(entries=entries)
     result = score(new, conv)
     if result.unpriced:  # never forced: the rules cannot price the deal at all (docs/rules.md §8)
-        was = {(p.number, p.message) for p in before.unpriced} if before is not None else set()
-        bad = [p for p in result.unpriced if p.number >= first and (p.number, p.message) not in was]
+        was = before.unpriced if before is not None else ()
+        bad = legality.new_problems(result.unpriced, was, first)
         if bad:
             raise DealError(bad[0].message if bad[0].number == len(entries) else str(bad[0]))
-    old = {(p.number, p.message) for p in before.problems} if before is not None else set()
-    fresh = [p for p in result.problems if p.number >= first and (p.number, p.message) not in old]
+    old = before.problems if before is not None else ()
+    fresh = legality.new_problems(result.problems, old, first)
     if fresh:
         if not force:
             raise DealError(f"{fresh[0]}; add --force to record it anyway")

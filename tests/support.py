@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from prefcalc.rules.conventions import Convention, load_preset
+from prefcalc.rules.legality import check_deal
 from prefcalc.rules.model import (
     Adjustment,
     AllPass,
@@ -22,7 +23,6 @@ from prefcalc.rules.model import (
     Game,
     Join,
     Misere,
-    check_deal,
     joined,
     seat_after,
     seating,

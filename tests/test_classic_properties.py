@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import random_classic_game
 
-from prefcalc.rules.model import AllPass, Contract, Game, Misere, check_entries
+from prefcalc.rules.legality import check_entries
+from prefcalc.rules.model import AllPass, Contract, Game, Misere
 from prefcalc.rules.scoring import MOUNTAIN, POOL, score
 from prefcalc.rules.settlement import settle
 from prefcalc.store.ledger import game_from_json, game_to_json_text, resolve_convention

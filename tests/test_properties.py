@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from support import random_game
 
 from prefcalc.rules.conventions import Convention
-from prefcalc.rules.model import Adjustment, Game, check_entries, seating
+from prefcalc.rules.legality import check_entries
+from prefcalc.rules.model import Adjustment, Game, seating
 from prefcalc.rules.scoring import MOUNTAIN, POOL, Sheet, score
 from prefcalc.rules.settlement import minor_unit, settle
 from prefcalc.store.ledger import (

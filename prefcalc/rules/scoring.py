@@ -32,6 +32,7 @@ from prefcalc.errors import DealError
 from prefcalc.perf import gc_paused
 from prefcalc.rules.amounts import Amount, fmt, norm
 from prefcalc.rules.conventions import Convention
+from prefcalc.rules.legality import Problem, out_of_place
 from prefcalc.rules.model import (
     Adjustment,
     AllPass,
@@ -118,16 +119,6 @@ class Scored(NamedTuple):
     """F, the deal factor (docs/rules.md §8.1): the declarer's bomb × 2 if dark."""
     bombs: tuple[tuple[str, str, int], ...] = ()
     """What the deal did to the bombs: ``(player, "earned" | "used" | "kept", factor)``."""
-
-
-class Problem(NamedTuple):
-    """A deal the rules would refuse in its place (the CLI refuses to record it)."""
-
-    number: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"deal {self.number}: {self.message}"
 
 
 class Sheet(NamedTuple):
@@ -497,7 +488,7 @@ def _deal_factor(
     words for the reasons (`` × 16 (triple bomb, dark)``) and the index of the declarer's
     bomb it uses (``None``: none). What the convention cannot price (a dark game without
     ``dark_games``, a bomb the declarer does not hold) is left out and listed."""
-    from prefcalc.rules.legality import bomb_name, factor_words
+    from prefcalc.rules.wording import bomb_name, factor_words
 
     dark = deal.dark
     if dark and not conv.dark_games:
@@ -1001,8 +992,9 @@ def score(game: Game, convention: Convention, strict: bool = False) -> Sheet:
     """Replay ``game`` under ``convention`` and return the sheet.
 
     The record is never changed. Deals the rules would refuse in their place (below the
-    exit level after all-passes, or after the game finished) are scored anyway and listed
-    in ``Sheet.problems``; with ``strict=True`` the first one raises :class:`DealError`.
+    exit level after all-passes, or after the game finished: the place checks of
+    :mod:`prefcalc.rules.legality`) are scored anyway and listed in ``Sheet.problems``;
+    with ``strict=True`` the first one raises :class:`DealError`.
     """
     with gc_paused():
         return _replay(game, convention, strict)
@@ -1015,7 +1007,6 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
     seat = st.seat
     size = len(seats)
     scored: list[Scored] = []
-    problems: list[Problem] = []
     unpriced: list[Problem] = []
     first_closed: str | None = None
     target = game.target
@@ -1053,13 +1044,6 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
                 st.unpriced.append("no blind pass in the opening circles (bombs.opening)")
             _score_opening(st, deal, circle + 1, opening, dealer)
         elif isinstance(deal, Contract):
-            if deal.level < min_level and not entry.forced:
-                problems.append(
-                    Problem(
-                        number,
-                        f"after {streak} all-pass deal{'s' if streak > 1 else ''} the lowest contract is {min_level}, not {deal.level} (record it as forced if the table agreed)",
-                    )
-                )
             _score_contract(st, conv, deal, out)
             if _ends_streak(conv, deal):
                 streak = 0
@@ -1086,10 +1070,6 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
                 st.target = int(deal.value)  # the deals after it play to the new target
         else:
             assert_never(deal)
-        if finished and not entry.forced and not isinstance(deal, Adjustment | SetTerm):
-            problems.append(
-                Problem(number, "the game had already finished (record it as forced to go on)")
-            )
         if st.unpriced:
             unpriced.extend(Problem(number, why) for why in st.unpriced)
             st.unpriced = []
@@ -1116,6 +1096,7 @@ def _replay(game: Game, convention: Convention, strict: bool) -> Sheet:
             scored.append(
                 Scored(number, entry, tuple(st.writes), streak, price, min_level, finished)
             )
+    problems = out_of_place(scored)
     if strict and problems:
         raise DealError(problems[0].message, f"deal {problems[0].number}")
     names = st.names

@@ -22,7 +22,7 @@ from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
 from prefcalc.perf import gc_paused
 from prefcalc.rules.amounts import Amount, exact_text, norm
 from prefcalc.rules.conventions import Convention, from_table, load_preset, to_jsonable
-from prefcalc.rules.legality import refusal
+from prefcalc.rules.legality import problems
 from prefcalc.rules.model import (
     Adjustment,
     AllPass,
@@ -38,7 +38,6 @@ from prefcalc.rules.model import (
     SetTerm,
     Suit,
     check_currency,
-    check_deal,
     check_players,
     joined,
 )
@@ -185,7 +184,6 @@ def _game(f: LedgerFile, path: str) -> Game:
         created=f.created,
         lang=f.lang or "",
     )
-    half_whist = convention.half_whist
     entries: list[Entry] = []
     append = entries.append
     # the checks depend on the deal, the dealer and the seating only (a join changes it)
@@ -195,13 +193,10 @@ def _game(f: LedgerFile, path: str) -> Game:
         deal = _deal(rec, k, fail)
         dealer = rec.dealer
         if (deal, dealer) not in passed:
-            try:
-                check_deal(game, deal, dealer, half_whist, seats)
-            except DealError as exc:
-                raise fail(f"deals[{k}]", exc.message) from None
-            bad = refusal(convention, deal)
-            if bad is not None:
-                raise fail(f"deals[{k}].{bad[0]}", bad[1])
+            refused = problems(game, convention, deal, dealer, seats)
+            if refused:
+                where, why = refused[0]
+                raise fail(f"deals[{k}].{where}" if where else f"deals[{k}]", why)
             passed.add((deal, dealer))
         if isinstance(deal, Join):
             seats = joined(seats, deal)
