@@ -38,7 +38,7 @@ from prefcalc.commands import (
     did_you_mean,
     execute,
 )
-from prefcalc.errors import DealError, PrefcalcError, one_line, shown
+from prefcalc.errors import DealError, PrefcalcError, one_line, shown, silence
 from prefcalc.i18n import _, check_environment, language, ngettext, set_language, speaking
 from prefcalc.rules.amounts import Amount
 from prefcalc.rules.conventions import parse_overrides
@@ -397,15 +397,18 @@ def redo(file: FileOpt = None) -> None:
     _run(file, Redo())
 
 
+def _deal_words(help: str) -> Any:
+    """The DEAL... argument of insert and edit (a deal's words, kind first)."""
+    return typer.Argument(metavar="DEAL...", help=help, show_default=False)
+
+
 @app.command(context_settings=_WORDS)
 def insert(
     number: Annotated[int, typer.Argument(show_default=False)],
     words: Annotated[
         list[str],
-        typer.Argument(
-            metavar="DEAL...",
-            help="The forgotten deal as you would record it: game ..., misere ..., passes ...",
-            show_default=False,
+        _deal_words(
+            help="The forgotten deal as you would record it: game ..., misere ..., passes ..."
         ),
     ],
     force: ForceOpt = False,
@@ -442,10 +445,8 @@ def edit(
     number: Annotated[int, typer.Argument(show_default=False)],
     words: Annotated[
         list[str],
-        typer.Argument(
-            metavar="DEAL...",
-            help="The deal as you would record it: game ..., misere ..., passes ..., adjust ...",
-            show_default=False,
+        _deal_words(
+            help="The deal as you would record it: game ..., misere ..., passes ..., adjust ..."
         ),
     ],
     dealer: DealerOpt = None,
@@ -1029,17 +1030,7 @@ def _silence_output() -> None:
     """The reader of our output went away (``| head -c1``): discard the rest, so the flush
     at exit finds nothing to complain about."""
     for stream in (sys.stdout, sys.stderr):
-        try:
-            fd = stream.fileno()
-            null = os.open(os.devnull, os.O_WRONLY)
-        except (OSError, ValueError, AttributeError):
-            continue
-        try:
-            os.dup2(null, fd)
-        except OSError:
-            pass
-        finally:
-            os.close(null)
+        silence(stream)
 
 
 def _guarded(run: Callable[[], Any]) -> int:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from prefcalc import api, commands
-from prefcalc.errors import NotationError, PrefcalcError, one_line
+from prefcalc.errors import NotationError, PrefcalcError, one_line, silence
 from prefcalc.rules.model import Game, seating, sitting_out
 from prefcalc.store import files
 from prefcalc.store.files import BOM
@@ -232,7 +232,7 @@ class _Output:
             self.out.write(text + "\n")
             self.out.flush()
         except (OSError, ValueError) as exc:  # ValueError: a stream closed under us
-            _silence(self.out)
+            silence(self.out)
             self.out = None
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self._note(reason)
@@ -252,24 +252,8 @@ class _Output:
             self.err.write(text + "\n")
             self.err.flush()
         except (OSError, ValueError):
-            _silence(self.err)
+            silence(self.err)
             self.err = None
-
-
-def _silence(stream: IO[str]) -> None:
-    """Point a broken standard stream at the null device, so that what is still buffered
-    in it is dropped quietly when the process exits (instead of a second error there)."""
-    try:
-        fd = stream.fileno()
-        null = os.open(os.devnull, os.O_WRONLY)
-    except (OSError, ValueError):
-        return
-    try:
-        os.dup2(null, fd)
-    except OSError:
-        pass
-    finally:
-        os.close(null)
 
 
 def history_path(path: Path) -> Path:
