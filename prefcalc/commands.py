@@ -21,7 +21,14 @@ from typing import Literal
 from prefcalc import api
 from prefcalc.errors import NotationError
 from prefcalc.rules.model import Entry, Game, seating
-from prefcalc.rules.notation import FLAGS_OF, NOTATION_FLAGS, kind_of, resolve_player, split_flags
+from prefcalc.rules.notation import (
+    FLAGS_OF,
+    NOTATION_FLAGS,
+    kind_of,
+    parse_join,
+    resolve_player,
+    split_flags,
+)
 from prefcalc.rules.scoring import Sheet
 from prefcalc.rules.settlement import Settlement
 
@@ -315,7 +322,13 @@ def parse_line(text: str, game: Game) -> Command | None:
         if deal is not None and deal.dealer is not None:
             raise NotationError("insert finds the dealer itself (no --dealer)")
         return Insert(number, deal, force=deal.force if deal is not None else False)
-    return _line_deal(words, game)
+    record = _line_deal(words, game)
+    if record.kind == "join":
+        seat = parse_join(record.words, seating(game))
+        return Join(seat.player, seat.after)
+    if record.kind == "set" and record.dealer is None and not record.force:
+        return SetTerm(shlex.join(record.words))
+    return record
 
 
 def _line_deal(words: list[str], game: Game) -> Record:
