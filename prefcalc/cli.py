@@ -35,10 +35,9 @@ from prefcalc.commands import (
     SetTerm,
     Undo,
     deal_command,
-    did_you_mean,
     execute,
 )
-from prefcalc.errors import DealError, PrefcalcError, one_line, shown, silence
+from prefcalc.errors import DealError, PrefcalcError, did_you_mean, one_line, shown, silence
 from prefcalc.i18n import _, check_environment, language, ngettext, set_language, speaking
 from prefcalc.rules.amounts import Amount
 from prefcalc.rules.conventions import parse_overrides

@@ -11,7 +11,6 @@ redo) is written twice.
 
 from __future__ import annotations
 
-import difflib
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from prefcalc import api
-from prefcalc.errors import NotationError
+from prefcalc.errors import NotationError, did_you_mean
 from prefcalc.rules.model import Entry, Game, seating
 from prefcalc.rules.notation import (
     FLAGS_OF,
@@ -66,12 +65,6 @@ HELP_WORDS = frozenset({"help", "?", "помощь"})
 
 DEAL_OPTIONS = ("--dealer", "--force")
 """The options of a deal besides its flags (the CLI adds its ``--file``)."""
-
-
-def did_you_mean(word: str, choices: Sequence[str]) -> str:
-    """`` (did you mean show?)``: the closest of ``choices`` to a mistyped ``word``, or ``""``."""
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
-    return f" (did you mean {close[0]}?)" if close else ""
 
 
 # --- the values ---------------------------------------------------------------------------------

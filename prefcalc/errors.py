@@ -5,6 +5,7 @@ one line a scorekeeper can act on. The CLI prints it and exits with code 2.
 """
 
 import os
+from collections.abc import Sequence
 from typing import IO
 
 
@@ -87,3 +88,12 @@ def silence(stream: IO[str]) -> None:
         pass
     finally:
         os.close(null)
+
+
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
+    """`` (did you mean show?)``: the closest of ``choices`` to a mistyped ``word``, or
+    ``""``. The one suggestion every front end makes (commands, options, a deal's options)."""
+    import difflib
+
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    return f" (did you mean {close[0]}?)" if close else ""

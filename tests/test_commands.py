@@ -26,11 +26,10 @@ from prefcalc.commands import (
     Show,
     Undo,
     deal_command,
-    did_you_mean,
     execute,
     parse_line,
 )
-from prefcalc.errors import NotationError, PrefcalcError
+from prefcalc.errors import NotationError, PrefcalcError, did_you_mean
 from prefcalc.rules.model import Contract, Misere, seating
 from prefcalc.views.text import cli_result_text, play_result_text
 from tests.support import invoke, make_game
