@@ -307,3 +307,37 @@ def test_the_views_of_a_result(tmp_path: Path) -> None:
     assert play_result_text(undone).startswith("removed deal 1: ")
     assert play_result_text(undone).splitlines()[0].endswith("(redo puts it back)")
     assert "(redo puts it back)" not in cli_result_text(undone)
+
+
+# --- typed flags reach the notation as they are --------------------------------------------
+
+
+def test_the_notation_reads_typed_flags() -> None:
+    from prefcalc.rules.notation import parse_words
+
+    players = ["Anna", "Boris", "Vera"]
+    deal = parse_words(["game", "a", "7h", "7", "b:w", "v:p"], players, flags={"--bomb": 4})
+    assert isinstance(deal, Contract) and deal.bomb == 4 and not deal.dark
+    deal = parse_words(["game", "a", "7h", "7", "b:w", "v:p"], players, flags={"--talon": 0})
+    assert isinstance(deal, Contract) and deal.talon == 0
+    with pytest.raises(
+        NotationError, match=r"--bomb takes a bomb's factor \(2, 4, 8...\), not '3'"
+    ):
+        parse_words(["misere", "a", "0"], players, flags={"--bomb": 3})
+    with pytest.raises(NotationError, match="--talon is 0, 1, 2 or 3 tricks, not '5'"):
+        parse_words(["game", "a", "7h", "7", "b:w", "v:p"], players, flags={"--talon": 5})
+    with pytest.raises(NotationError, match="--dark is given twice"):
+        parse_words(["misere", "a", "0", "--dark"], players, flags={"--dark": True})
+    with pytest.raises(NotationError, match="--dark: not for adjust"):
+        parse_words(["adjust", "a", "--pool", "2", "--note", "x"], players, flags={"--dark": True})
+
+
+def test_the_cli_refuses_a_bad_typed_flag_in_one_line(tmp_path: Path) -> None:
+    path = _new(tmp_path, *FLAGGED)
+    before = path.read_bytes()
+    result = invoke(["misere", "Anna", "0", "--bomb", "3", "--file", str(path)], tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "prefcalc: error: --bomb takes a bomb's factor (2, 4, 8...), not '3'\n"
+    )
+    assert path.read_bytes() == before
