@@ -2,7 +2,9 @@
 
 Each line is a deal or a command in the CLI's shorthand without the ``prefcalc`` prefix
 (``game Anna 7h 7 Boris:w Vera:p``, or bare: ``a 7h 7 b:w v:p``). This is a front end: every
-line goes through :mod:`prefcalc.api`, and every accepted change is written to the ledger at
+line is read by the command layer's grammar (:func:`prefcalc.commands.parse_line`), carried
+out by its executor through :mod:`prefcalc.api` and shown by the play view
+(:func:`prefcalc.views.text.play_result_text`); every accepted change is written to the ledger at
 once by :func:`prefcalc.api.update` (atomic, under the lock), so quitting, a crash or a
 second terminal at any moment loses nothing. Between lines the session keeps the loaded game
 (and the API its sheet); the ledger is read for each line and parsed again only when its bytes
