@@ -47,7 +47,7 @@ from prefcalc.rules.model import (
     seating,
 )
 from prefcalc.rules.model import price_in_force as _price_in_force
-from prefcalc.rules.notation import parse_set, parse_words, resolve_player
+from prefcalc.rules.notation import Flags, parse_set, parse_words, resolve_player
 from prefcalc.rules.scoring import Sheet, score
 from prefcalc.rules.settlement import Settlement
 from prefcalc.rules.settlement import settle as _settle
@@ -148,6 +148,7 @@ def record(
     dealer: str | None = None,
     force: bool = False,
     time: str | None = None,
+    flags: Flags | None = None,
 ) -> Game:
     """The game with ``deal`` appended, after every check the CLI applies.
 
@@ -159,7 +160,7 @@ def record(
     """
     conv = rules(game)
     next_dealer = _dealer(game, dealer, game.next_dealer)
-    parsed = _parse(deal, game, next_dealer)
+    parsed = _parse(deal, game, next_dealer, flags)
     if isinstance(parsed, Join):
         if dealer:
             raise DealError("a player joins between deals: a join has no dealer")
@@ -208,6 +209,7 @@ def insert(
     *,
     force: bool = False,
     time: str | None = None,
+    flags: Flags | None = None,
 ) -> Game:
     """The game with a forgotten ``deal`` put in as deal ``number`` (1-based; one past the
     last appends). Dealers are re-derived from there on: the inserted deal is dealt by the
@@ -224,7 +226,7 @@ def insert(
     conv = rules(game)
     head = game._replace(entries=game.entries[: number - 1])
     dealer = head.next_dealer
-    parsed = _parse(deal, head, dealer)
+    parsed = _parse(deal, head, dealer, flags)
     if isinstance(parsed, Join):
         raise DealError("a join is recorded between deals as it happens: use join, not insert")
     who = None if isinstance(parsed, Adjustment | SetTerm) else dealer
@@ -299,6 +301,7 @@ def edit(
     *,
     dealer: str | None = None,
     force: bool = False,
+    flags: Flags | None = None,
 ) -> Game:
     """The game with deal ``number`` (1-based) replaced; its time and dealer are kept unless
     ``dealer`` is given. The rest of the night is re-scored."""
@@ -307,7 +310,7 @@ def edit(
     old = game.entries[number - 1]
     before = game._replace(entries=game.entries[: number - 1]).next_dealer
     default = _dealer(game, dealer, old.dealer or before)
-    parsed = _parse(deal, game, default)
+    parsed = _parse(deal, game, default, flags)
     if isinstance(old.deal, Join) or isinstance(parsed, Join):
         raise DealError(
             "a join is not edited: delete it (prefcalc delete N) and record the join again"
@@ -366,9 +369,14 @@ def undo(game: Game) -> Game:
     return game._replace(entries=game.entries[:-1])
 
 
-def _parse(deal: DealInput, game: Game, dealer: str | None = None) -> Deal:
-    """A deal from its shorthand; ``dealer`` tells who holds cards (``passes 2 5 3``)."""
+def _parse(
+    deal: DealInput, game: Game, dealer: str | None = None, flags: Flags | None = None
+) -> Deal:
+    """A deal from its shorthand; ``dealer`` tells who holds cards (``passes 2 5 3``);
+    ``flags`` are its flags given typed (``{"--dark": True}``)."""
     if isinstance(deal, Contract | Misere | AllPass | Adjustment | Join | SetTerm | Preference):
+        if flags:
+            raise DealError("a parsed deal carries its own flags")
         return deal
     if isinstance(deal, str):
         try:
@@ -378,7 +386,7 @@ def _parse(deal: DealInput, game: Game, dealer: str | None = None) -> Deal:
     else:
         words = list(deal)
     active = active_players(game, dealer) if dealer is not None else None
-    return parse_words(words, seating(game), active)
+    return parse_words(words, seating(game), active, flags)
 
 
 def _dealer(game: Game, given: str | None, default: str) -> str:

@@ -21,12 +21,27 @@ import typer
 from typer.core import TyperGroup
 
 from prefcalc import __version__, api
-from prefcalc.errors import DealError, PrefcalcError, one_line, shown
+from prefcalc.commands import (
+    DEAL_OPTIONS,
+    NO_FLAGS,
+    Command,
+    DealFlags,
+    Delete,
+    Edit,
+    Insert,
+    Join,
+    Record,
+    Redo,
+    SetTerm,
+    Undo,
+    deal_command,
+    execute,
+)
+from prefcalc.errors import DealError, PrefcalcError, did_you_mean, one_line, shown, silence
 from prefcalc.i18n import _, check_environment, language, ngettext, set_language, speaking
 from prefcalc.rules.amounts import Amount
 from prefcalc.rules.conventions import parse_overrides
-from prefcalc.rules.model import Entry, Game, check_name, deal_count, seating
-from prefcalc.rules.notation import NOTATION_FLAGS
+from prefcalc.rules.model import Game, check_name, deal_count, seating
 from prefcalc.rules.scoring import Sheet
 from prefcalc.rules.settlement import Settlement
 from prefcalc.store import ledger as ledger_io
@@ -194,44 +209,35 @@ def _game_and_sheet(
 # --- recording -----------------------------------------------------------------------------
 
 
-def _no_options(words: Sequence[str]) -> None:
-    """Deal words pass unknown options through (``-1`` tricks): name a mistyped option
-    (``--dealr``) instead of letting the notation parser stumble on it."""
-    for word in words:
-        key = word.partition("=")[0]
-        if key.startswith("--") and key not in NOTATION_FLAGS:
-            choices = (*DEAL_OPTIONS, *NOTATION_FLAGS)
-            raise DealError(f"no such option '{key}'{_did_you_mean(key, choices)}")
+CLI_DEAL_OPTIONS = (*DEAL_OPTIONS, "--file")
+"""The options a mistyped one among a deal's words is compared with."""
 
 
-DEAL_OPTIONS = ("--dealer", "--force", "--file")
+def _run(file: Path | None, command: Command) -> None:
+    """Carry out a command that changes the game and show what it wrote, and the sheet."""
+    from prefcalc.views.text import cli_result_text
+
+    out(cli_result_text(execute(command, _path(file))))
 
 
-def _did_you_mean(word: str, choices: Sequence[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
-    return f" (did you mean {close[0]}?)" if close else ""
-
-
-def _record(file: Path | None, deal: api.DealInput, dealer: str | None, force: bool) -> None:
-    """Append ``deal`` to the game, under the lock, and show what it wrote."""
-    if not isinstance(deal, str) and isinstance(deal, list) and deal[:1] != ["adjust"]:
-        _no_options(deal)
-    game = api.update(_path(file), lambda g: api.record(g, deal, dealer=dealer, force=force))
-    _show_recorded(game, len(game.entries))
-    note = api.repeat_note(game, len(game.entries))
-    if note:
-        out(note)
+def _record(
+    file: Path | None,
+    words: Sequence[str],
+    dealer: str | None,
+    force: bool,
+    flags: DealFlags = NO_FLAGS,
+) -> None:
+    """Append the deal (kind first, then its words) to the game and show what it wrote."""
+    _run(file, _deal(words, flags, dealer, force))
 
 
-def _show_recorded(game: Game, number: int) -> None:
-    from prefcalc.views.text import explain_text, sheet_text
-
-    sheet = api.sheet(game)
-    out(_("recorded as {deal}").format(deal=explain_text(sheet, number)))
-    out("")
-    out(sheet_text(sheet, game))
+def _deal(
+    words: Sequence[str],
+    flags: DealFlags = NO_FLAGS,
+    dealer: str | None = None,
+    force: bool = False,
+) -> Record:
+    return deal_command(words, flags, dealer, force, CLI_DEAL_OPTIONS)
 
 
 @app.command(context_settings=_WORDS)
@@ -274,12 +280,8 @@ def game(
     Player names may be shortened to a unique prefix. Two players (Gusarik): one defender,
     prefcalc game Anna 6s 5 Boris:w (or :h, :p).
     """
-    extra = _classic_words(dark, no_talon, bomb)
-    if talon is not None:
-        extra.append(f"--talon={talon}")
-    if returned_by is not None:
-        extra.append(f"--returned-by={returned_by}")
-    _record(file, ["game", *words, *extra], dealer, force)
+    flags = DealFlags(dark, no_talon, bomb, talon, returned_by)
+    _record(file, ["game", *words], dealer, force, flags)
 
 
 @app.command(context_settings=_WORDS)
@@ -293,13 +295,7 @@ def misere(
     file: FileOpt = None,
 ) -> None:
     """Record a misère: prefcalc misere Anna 0 (Classic: --dark)."""
-    _record(file, ["misere", *words, *_classic_words(dark, no_talon, bomb)], dealer, force)
-
-
-def _classic_words(dark: bool, no_talon: bool, bomb: int | None) -> list[str]:
-    """The Classic flags of a game or misère as the shorthand writes them (docs/rules.md §8.1)."""
-    words = [flag for flag, on in (("--dark", dark), ("--no-talon", no_talon)) if on]
-    return words + ([f"--bomb={bomb}"] if bomb is not None else [])
+    _record(file, ["misere", *words], dealer, force, DealFlags(dark, no_talon, bomb))
 
 
 @app.command(context_settings=_WORDS)
@@ -318,8 +314,7 @@ def passes(
     file: FileOpt = None,
 ) -> None:
     """Record an all-pass deal: prefcalc passes Anna=2 Boris=5 Vera=3."""
-    words = ["passes", *tricks] + ([f"--blind={blind}"] if blind is not None else [])
-    _record(file, words, dealer, force)
+    _record(file, ["passes", *tricks], dealer, force, DealFlags(blind=blind))
 
 
 @app.command()
@@ -386,29 +381,24 @@ def join(
     His pool and mountain start at the exact averages of the seated players; from the next
     deal the table size rules apply and the deal passes on clockwise in the new seating.
     """
-    game_ = api.update(_path(file), lambda g: api.join(g, name, after=after))
-    _show_recorded(game_, len(game_.entries))
+    _run(file, Join(name, after))
 
 
 @app.command()
 def undo(file: FileOpt = None) -> None:
     """Remove the last recorded deal (redo puts it back)."""
-    from prefcalc.views.text import deal_text, sheet_text
-
-    after, removed = api.undo_file(_path(file))
-    out(
-        _("removed deal {number}: {deal}").format(
-            number=len(after.entries) + 1, deal=deal_text(removed)
-        )
-    )
-    out(sheet_text(api.sheet(after), after))
+    _run(file, Undo())
 
 
 @app.command()
 def redo(file: FileOpt = None) -> None:
     """Put back the deal the last undo removed (if nothing was recorded since)."""
-    after, _entry = api.redo_file(_path(file))
-    _show_recorded(after, len(after.entries))
+    _run(file, Redo())
+
+
+def _deal_words(help: str) -> Any:
+    """The DEAL... argument of insert and edit (a deal's words, kind first)."""
+    return typer.Argument(metavar="DEAL...", help=help, show_default=False)
 
 
 @app.command(context_settings=_WORDS)
@@ -416,10 +406,8 @@ def insert(
     number: Annotated[int, typer.Argument(show_default=False)],
     words: Annotated[
         list[str],
-        typer.Argument(
-            metavar="DEAL...",
-            help="The forgotten deal as you would record it: game ..., misere ..., passes ...",
-            show_default=False,
+        _deal_words(
+            help="The forgotten deal as you would record it: game ..., misere ..., passes ..."
         ),
     ],
     force: ForceOpt = False,
@@ -427,10 +415,7 @@ def insert(
 ) -> None:
     """Insert a forgotten deal as deal N: prefcalc insert 3 misere Anna 0 (dealers from
     there on are re-derived, so the next dealer is right)."""
-    if words[:1] != ["adjust"]:
-        _no_options(words)
-    after = api.update(_path(file), lambda g: api.insert(g, number, words, force=force))
-    _show_recorded(after, number)
+    _run(file, Insert(number, _deal(words), force))
 
 
 @app.command("set")
@@ -441,8 +426,7 @@ def set_(
     """Change the target or the whist price mid-game: prefcalc set target=30 (recorded
     like a deal; a target applies to the deals after it, the last whist price to the
     whole night)."""
-    after = api.update(_path(file), lambda g: api.set_term(g, term))
-    _show_recorded(after, len(after.entries))
+    _run(file, SetTerm(term))
 
 
 @app.command()
@@ -452,18 +436,7 @@ def delete(
     file: FileOpt = None,
 ) -> None:
     """Delete deal N (later deals are re-scored)."""
-    from prefcalc.views.text import deal_text, sheet_text
-
-    removed: list[Entry] = []
-
-    def change(game: Game) -> Game:
-        after = api.delete(game, number, force=force)
-        removed.append(game.entries[number - 1])
-        return after
-
-    after = api.update(_path(file), change)
-    out(_("deleted deal {number}: {deal}").format(number=number, deal=deal_text(removed[0])))
-    out(sheet_text(api.sheet(after), after))
+    _run(file, Delete(number, force))
 
 
 @app.command(context_settings=_WORDS)
@@ -471,10 +444,8 @@ def edit(
     number: Annotated[int, typer.Argument(show_default=False)],
     words: Annotated[
         list[str],
-        typer.Argument(
-            metavar="DEAL...",
-            help="The deal as you would record it: game ..., misere ..., passes ..., adjust ...",
-            show_default=False,
+        _deal_words(
+            help="The deal as you would record it: game ..., misere ..., passes ..., adjust ..."
         ),
     ],
     dealer: DealerOpt = None,
@@ -482,20 +453,7 @@ def edit(
     file: FileOpt = None,
 ) -> None:
     """Replace deal N: prefcalc edit 3 game Anna 7h 6 Boris:w Vera:p."""
-    from prefcalc.views.text import deal_text
-
-    if words[:1] != ["adjust"]:
-        _no_options(words)
-    replaced: list[Entry] = []
-
-    def change(g: Game) -> Game:
-        after = api.edit(g, number, words, dealer=dealer, force=force)
-        replaced.append(g.entries[number - 1])
-        return after
-
-    after = api.update(_path(file), change)
-    out(_("replaced deal {number}: {deal}").format(number=number, deal=deal_text(replaced[0])))
-    _show_recorded(after, number)
+    _run(file, Edit(number, _deal(words, dealer=dealer, force=force)))
 
 
 @app.command()
@@ -1048,7 +1006,7 @@ def _no_such_option(exc: Any) -> str:
     if exc.ctx is not None:
         for param in exc.ctx.command.params:
             choices += [o for o in getattr(param, "opts", []) if o.startswith("--")]
-    return f"no such option '{one_line(name)}'{_did_you_mean(name, choices)}"
+    return f"no such option '{one_line(name)}'{did_you_mean(name, choices)}"
 
 
 def _open_streams() -> None:
@@ -1071,17 +1029,7 @@ def _silence_output() -> None:
     """The reader of our output went away (``| head -c1``): discard the rest, so the flush
     at exit finds nothing to complain about."""
     for stream in (sys.stdout, sys.stderr):
-        try:
-            fd = stream.fileno()
-            null = os.open(os.devnull, os.O_WRONLY)
-        except (OSError, ValueError, AttributeError):
-            continue
-        try:
-            os.dup2(null, fd)
-        except OSError:
-            pass
-        finally:
-            os.close(null)
+        silence(stream)
 
 
 def _guarded(run: Callable[[], Any]) -> int:

@@ -15,7 +15,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from prefcalc.play import COMMANDS
+from prefcalc.commands import COMMANDS
 from prefcalc.rules.model import LEVELS, SUITS, Game, seating
 
 RU_SUITS = ("п", "т", "б", "ч", "бк")

@@ -4,6 +4,10 @@ Every problem the user can cause is a :class:`PrefcalcError` (or a subclass) who
 one line a scorekeeper can act on. The CLI prints it and exits with code 2.
 """
 
+import os
+from collections.abc import Sequence
+from typing import IO
+
 
 class PrefcalcError(Exception):
     """A problem with the user's input, record or files; ``str()`` is one line."""
@@ -68,3 +72,28 @@ def one_line(message: str, limit: int = 500) -> str:
     """A whole message as exactly one safe line: every control character escaped, cut to
     ``limit`` characters (the CLI's last line of defence before printing an error)."""
     return shown(message, limit)
+
+
+def silence(stream: IO[str]) -> None:
+    """Point a broken standard stream at the null device, so that what is still buffered
+    in it is dropped quietly when the process exits (instead of a second error there)."""
+    try:
+        fd = stream.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+    except (OSError, ValueError, AttributeError):
+        return
+    try:
+        os.dup2(null, fd)
+    except OSError:
+        pass
+    finally:
+        os.close(null)
+
+
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
+    """`` (did you mean show?)``: the closest of ``choices`` to a mistyped ``word``, or
+    ``""``. The one suggestion every front end makes (commands, options, a deal's options)."""
+    import difflib
+
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    return f" (did you mean {close[0]}?)" if close else ""

@@ -2,7 +2,9 @@
 
 Each line is a deal or a command in the CLI's shorthand without the ``prefcalc`` prefix
 (``game Anna 7h 7 Boris:w Vera:p``, or bare: ``a 7h 7 b:w v:p``). This is a front end: every
-line goes through :mod:`prefcalc.api`, and every accepted change is written to the ledger at
+line is read by the command layer's grammar (:func:`prefcalc.commands.parse_line`), carried
+out by its executor through :mod:`prefcalc.api` and shown by the play view
+(:func:`prefcalc.views.text.play_result_text`); every accepted change is written to the ledger at
 once by :func:`prefcalc.api.update` (atomic, under the lock), so quitting, a crash or a
 second terminal at any moment loses nothing. Between lines the session keeps the loaded game
 (and the API its sheet); the ledger is read for each line and parsed again only when its bytes
@@ -17,70 +19,22 @@ refused. prompt_toolkit is imported only for the terminal.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
-import shlex
 import stat
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from prefcalc import api
-from prefcalc.errors import NotationError, PrefcalcError, one_line
-from prefcalc.rules.model import Entry, Game, deal_count, seating, sitting_out
-from prefcalc.rules.notation import NOTATION_FLAGS, kind_of, resolve_player
+from prefcalc import api, commands
+from prefcalc.errors import NotationError, PrefcalcError, one_line, silence
+from prefcalc.rules.model import Game, seating, sitting_out
 from prefcalc.store import files
 from prefcalc.store.files import BOM
+from prefcalc.views.text import PLAY_HELP
 
-COMMANDS = (
-    "game",
-    "misere",
-    "passes",
-    "adjust",
-    "join",
-    "undo",
-    "redo",
-    "insert",
-    "edit",
-    "delete",
-    "show",
-    "log",
-    "settle",
-    "explain",
-    "set",
-    "help",
-    "quit",
-)
-
-SHORT_KINDS = {
-    "m": "misere", "м": "misere",
-    "p": "passes", "р": "passes", "рас": "passes",
-}  # fmt: skip
-"""At the start of a line ``m``/``м`` always mean misère and ``p``/``р``/``рас`` passes
-(``мизер`` and ``распасы`` are deal kinds anyway): a player whose name starts with M, P, М
-or Р is written there with one more letter (``ма 7ч 7 п:в в:п`` for Маша)."""
-
-QUIT = frozenset({"quit", "exit", "q", "выход"})
-
-HELP = """\
-A line is a deal or a command (names may be shortened to a unique prefix):
-  game Anna 7h 7 Boris:w Vera:p     a contract (or bare: a 7h 7 b:w v:p)
-  misere Anna 0 | m a 0             a misère and the declarer's tricks
-  passes 2 5 3 | p a=2 b=5 v=3      an all-pass deal (bare tricks in seating order)
-  adjust Anna --mountain 5 --note "why"
-  join Dima --after Vera            a late arrival takes his seat (up to five players)
-  undo, redo                        remove the last deal / put it back
-  insert N <deal>                   a forgotten deal as deal N (later dealers re-derived)
-  edit N <deal>, delete N           replace / remove deal N
-  set target=30, set whist_price=0.5   a change of terms, recorded like a deal
-  show, log, explain N, settle [average] [whole]
-  help, quit
-A deal takes --dealer NAME and --force. Russian works too: маша 7ч 7 п:в в:п (a game),
-  м маша 0 | мизер маша 0, р 2 5 3 | рас 2 5 3 | распасы 2 5 3 (м, р: misère, passes)
-Suits s c d h nt (п т б ч бк); roles w wN p h (в вN п пв)."""
-
-DEAL_OPTIONS = ("--dealer", "--force")
+HELP = PLAY_HELP
+"""What ``help`` prints (the play view's text)."""
 
 
 class Quit(Exception):
@@ -123,212 +77,16 @@ class Session:
     # --- one line ---------------------------------------------------------------------------
 
     def handle(self, line: str) -> None:
-        """Carry out one line; a refused line raises :class:`PrefcalcError`, ``quit``
-        raises :class:`Quit`."""
-        text = line.strip()
-        if not text or text.startswith("#"):
+        """Carry out one line (the command layer's grammar and executor, the play view);
+        a refused line raises :class:`PrefcalcError`, ``quit`` raises :class:`Quit`."""
+        from prefcalc.views.text import play_result_text
+
+        command = commands.parse_line(line, self.game)
+        if command is None:
             return
-        try:
-            words = shlex.split(text)
-        except ValueError as exc:
-            raise NotationError(f"cannot read the line: {exc}") from None
-        if not words:
-            return
-        head = words[0].lower()
-        rest = words[1:]
-        if head in QUIT:
+        if isinstance(command, commands.Quit):
             raise Quit
-        if head in ("help", "?", "помощь"):
-            self.out(HELP)
-            return
-        if head == "show":
-            self._no_args(head, rest)
-            self._show()
-        elif head == "log":
-            from prefcalc.views.text import log_text
-
-            self._no_args(head, rest)
-            self.out(log_text(api.sheet(self.game)))
-        elif head == "settle":
-            self._settle(rest)
-        elif head == "explain":
-            self._explain(rest)
-        elif head == "undo":
-            self._no_args(head, rest)
-            self._undo()
-        elif head == "redo":
-            self._no_args(head, rest)
-            self._redo()
-        elif head == "delete":
-            self._delete(rest)
-        elif head == "edit":
-            self._edit(rest)
-        elif head == "insert":
-            self._insert(rest)
-        else:
-            self._record(words)
-
-    def _no_args(self, command: str, rest: Sequence[str]) -> None:
-        if rest:
-            raise NotationError(f"{command} takes nothing after it, not '{rest[0]}'")
-
-    # --- viewing ---------------------------------------------------------------------------
-
-    def _show(self) -> None:
-        from prefcalc.views.text import sheet_text
-
-        game = self.game
-        self.out(sheet_text(api.sheet(game), game))
-
-    def _settle(self, rest: Sequence[str]) -> None:
-        from prefcalc.views.text import settlement_text
-
-        method: api.Method = "pairwise"
-        rounding: api.Rounding = "exact"
-        for word in rest:
-            w = word.lower()
-            if w in ("pairwise", "average"):
-                method = "pairwise" if w == "pairwise" else "average"
-            elif w in ("exact", "whole"):
-                rounding = "exact" if w == "exact" else "whole"
-            else:
-                raise NotationError(
-                    f"settle takes pairwise or average, exact or whole, not '{word}'"
-                )
-        game = self.game
-        if not api.sheet(game).finished:
-            self.out(f"(provisional: the game is not finished, {deal_count(game)} deals)")
-        self.out(settlement_text(api.settle(game, method, rounding)))
-
-    def _explain(self, rest: Sequence[str]) -> None:
-        from prefcalc.views.text import explain_text
-
-        game = self.game
-        number = _number(rest, "explain N")
-        api.check_number(game, number)
-        self.out(explain_text(api.sheet(game), number))
-
-    # --- changing ----------------------------------------------------------------------------
-
-    def _after(self, game: Game, number: int, verb: str = "recorded") -> None:
-        """What deal ``number`` wrote, then the compact sheet."""
-        from prefcalc.views.text import compact_text, explain_text
-
-        sheet = api.sheet(game)
-        self.out(f"{verb}: {explain_text(sheet, number)}")
-        self.out(compact_text(sheet, game))
-
-    def _record(self, words: list[str]) -> None:
-        deal, dealer, force = self._deal(words)
-        game = api.update(self.path, lambda g: api.record(g, deal, dealer=dealer, force=force))
-        self._after(game, len(game.entries))
-        note = api.repeat_note(game, len(game.entries))
-        if note:
-            self.out(note)
-
-    def _deal(self, words: list[str]) -> tuple[list[str], str | None, bool]:
-        """The deal's words in the notation, and its ``--dealer`` and ``--force``."""
-        head = words[0]
-        kind = SHORT_KINDS.get(head.lower()) or kind_of(head)
-        if kind is None:
-            try:  # a line that starts with a player is a game
-                resolve_player(head, seating(self.game))
-            except NotationError:
-                hint = _suggest(head.lower(), COMMANDS) or " (type help for the commands)"
-                raise NotationError(f"'{head}' is neither a command nor a player{hint}") from None
-            words = ["game", *words]
-        else:
-            words = [kind, *words[1:]]
-        if words[0] in ("adjust", "join"):
-            return words, None, False  # its options belong to it
-        dealer: str | None = None
-        force = False
-        rest: list[str] = []
-        items = iter(words)
-        for word in items:
-            key, eq, value = word.partition("=")
-            if word == "--force":
-                force = True
-            elif key == "--dealer":
-                dealer = value if eq else next(items, None)
-                if not dealer:
-                    raise NotationError("--dealer needs a name")
-            elif word.startswith("--") and key not in NOTATION_FLAGS:
-                choices = (*DEAL_OPTIONS, *NOTATION_FLAGS)
-                raise NotationError(f"no such option '{key}'" + _suggest(key, choices))
-            else:
-                rest.append(word)
-        return rest, dealer, force
-
-    def _undo(self) -> None:
-        from prefcalc.views.text import compact_text, deal_text
-
-        game, removed = api.undo_file(self.path)
-        self.out(f"removed deal {len(game.entries) + 1}: {deal_text(removed)} (redo puts it back)")
-        self.out(compact_text(api.sheet(game), game))
-
-    def _redo(self) -> None:
-        game, _entry = api.redo_file(self.path)
-        self._after(game, len(game.entries), "put back")
-
-    def _delete(self, rest: list[str]) -> None:
-        from prefcalc.views.text import compact_text, deal_text
-
-        force = "--force" in rest
-        number = _number([w for w in rest if w != "--force"], "delete N")
-        removed: list[Entry] = []
-
-        def change(game: Game) -> Game:
-            after = api.delete(game, number, force=force)
-            removed.append(game.entries[number - 1])
-            return after
-
-        game = api.update(self.path, change)
-        self.out(f"deleted deal {number}: {deal_text(removed[0])}")
-        self.out(compact_text(api.sheet(game), game))
-
-    def _edit(self, rest: list[str]) -> None:
-        from prefcalc.views.text import deal_text
-
-        if not rest:
-            raise NotationError("edit N <deal>, e.g. edit 3 game Anna 7h 6 Boris:w Vera:p")
-        number = _number(rest[:1], "edit N <deal>")
-        deal, dealer, force = self._deal(rest[1:]) if rest[1:] else ([], None, False)
-        replaced: list[Entry] = []
-
-        def change(game: Game) -> Game:
-            api.check_number(game, number)
-            replaced.append(game.entries[number - 1])
-            return api.edit(game, number, deal, dealer=dealer, force=force)
-
-        game = api.update(self.path, change)
-        self.out(f"replaced deal {number}: {deal_text(replaced[0])}")
-        self._after(game, number, "now")
-
-    def _insert(self, rest: list[str]) -> None:
-        if not rest:
-            raise NotationError("insert N <deal>, e.g. insert 3 misere Anna 0")
-        number = _number(rest[:1], "insert N <deal>")
-        deal, dealer, force = self._deal(rest[1:]) if rest[1:] else ([], None, False)
-        if dealer is not None:
-            raise NotationError("insert finds the dealer itself (no --dealer)")
-        game = api.update(self.path, lambda g: api.insert(g, number, deal, force=force))
-        self._after(game, number, "inserted")
-        self.out(f"next dealer {api.sheet(game).next_dealer}")
-
-
-def _number(words: Sequence[str], usage: str) -> int:
-    if len(words) != 1:
-        raise NotationError(f"write {usage}")
-    try:
-        return int(words[0])
-    except ValueError:
-        raise NotationError(f"a deal number is a whole number, not '{words[0]}'") from None
-
-
-def _suggest(word: str, choices: Sequence[str]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]}?)" if close else ""
+        self.out(play_result_text(commands.execute(command, self.path)))
 
 
 # --- running ---------------------------------------------------------------------------------
@@ -476,7 +234,7 @@ class _Output:
             self.out.write(text + "\n")
             self.out.flush()
         except (OSError, ValueError) as exc:  # ValueError: a stream closed under us
-            _silence(self.out)
+            silence(self.out)
             self.out = None
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self._note(reason)
@@ -496,24 +254,8 @@ class _Output:
             self.err.write(text + "\n")
             self.err.flush()
         except (OSError, ValueError):
-            _silence(self.err)
+            silence(self.err)
             self.err = None
-
-
-def _silence(stream: IO[str]) -> None:
-    """Point a broken standard stream at the null device, so that what is still buffered
-    in it is dropped quietly when the process exits (instead of a second error there)."""
-    try:
-        fd = stream.fileno()
-        null = os.open(os.devnull, os.O_WRONLY)
-    except (OSError, ValueError):
-        return
-    try:
-        os.dup2(null, fd)
-    except OSError:
-        pass
-    finally:
-        os.close(null)
 
 
 def history_path(path: Path) -> Path:

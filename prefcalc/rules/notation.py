@@ -14,7 +14,7 @@ Player names may be abbreviated to any unique prefix, in any case (``a`` for Ann
 
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import assert_never
 
 from prefcalc.errors import DealError, NotationError, shown
@@ -138,6 +138,16 @@ def parse_defender(text: str, players: Sequence[str]) -> Defender:
 
 _GAME_FLAGS = ("--dark", "--no-talon", "--bomb", "--talon", "--returned-by")
 _MISERE_FLAGS = ("--dark", "--no-talon", "--bomb")
+FLAGS_OF = {
+    "game": (_GAME_FLAGS, "a contract"),
+    "misere": (_MISERE_FLAGS, "a misère"),
+    "passes": (("--blind",), "an all-pass deal"),
+}
+"""The flags each kind of deal takes, and how a refusal names the kind."""
+
+Flags = Mapping[str, str | int | bool]
+"""Flags found by :func:`split_flags` or given typed by a front end: ``{"--dark": True,
+"--bomb": 4}`` (a value is the word typed, or a whole number given typed)."""
 _VALUED = frozenset({"--bomb", "--blind", "--talon", "--returned-by"})
 """Flags followed by a value (``--bomb 4`` or ``--bomb=4``)."""
 
@@ -181,27 +191,50 @@ def split_flags(
     return rest, found
 
 
-def _bomb(flags: dict[str, str | bool]) -> int | None:
+def _merged(found: dict[str, str | bool], given: Flags | None) -> dict[str, str | int | bool]:
+    """The flags found in the words and those given typed (a flag in both is refused)."""
+    merged: dict[str, str | int | bool] = dict(found)
+    for key, value in (given or {}).items():
+        if key in merged:
+            raise NotationError(f"{key} is given twice")
+        merged[key] = value
+    return merged
+
+
+def _whole(text: str | int | bool | None, bad: int) -> int | None:
+    """A flag's whole number (``bad`` when it is not one), None when it was not given."""
+    if text is None or isinstance(text, bool):
+        return None
+    if isinstance(text, int):
+        return text
+    try:
+        return parse_whole(text)
+    except AmountError:
+        return bad
+
+
+def _bomb(flags: Flags) -> int | None:
     """``--bomb F``: the factor of the bomb a declarer names (2, 4, 8...)."""
     text = flags.get("--bomb")
-    if not isinstance(text, str):
+    value = _whole(text, 0)
+    if value is None:
         return None
-    try:
-        value = parse_whole(text)
-    except AmountError:
-        value = 0
     if value < 2 or value > 1024 or value & (value - 1):
-        raise NotationError(f"--bomb takes a bomb's factor (2, 4, 8...), not '{shown(text)}'")
+        raise NotationError(f"--bomb takes a bomb's factor (2, 4, 8...), not '{shown(str(text))}'")
     return value
 
 
 def parse_game(
-    words: Sequence[str], players: Sequence[str], active: Sequence[str] | None = None
+    words: Sequence[str],
+    players: Sequence[str],
+    active: Sequence[str] | None = None,
+    given: Flags | None = None,
 ) -> Contract:
     """``Anna 7h 7 Boris:w Vera:p``. With three players holding cards (``active``, default
     every player at a 3-player table), a defender left out passes: ``Anna 6s 6 Boris:w`` is
     ``Anna 6s 6 Boris:w Vera:p``."""
-    words, flags = split_flags(words, _GAME_FLAGS, "a contract")
+    words, found = split_flags(words, _GAME_FLAGS, "a contract")
+    flags = _merged(found, given)
     if len(players) == 2 and len(words) != 4:
         raise NotationError(
             "two players (Gusarik): a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE, e.g. Anna 6s 5 Boris:w"
@@ -261,28 +294,28 @@ def _implied_passer(
     return [f"{left[0]}:p"] if len(left) == 1 else []
 
 
-def _talon(flags: dict[str, str | bool]) -> int | None:
+def _talon(flags: Flags) -> int | None:
     """``--talon N``: the tricks the talon gave the declarer (0-3, docs/rules.md §8.3: two aces count 3)."""
     text = flags.get("--talon")
-    if not isinstance(text, str):
+    value = _whole(text, -1)
+    if value is None:
         return None
-    try:
-        value = parse_whole(text)
-    except AmountError:
-        value = -1
     if not 0 <= value <= 3:
-        raise NotationError(f"--talon is 0, 1, 2 or 3 tricks, not '{shown(text)}'")
+        raise NotationError(f"--talon is 0, 1, 2 or 3 tricks, not '{shown(str(text))}'")
     return value
 
 
-def _returner(flags: dict[str, str | bool], players: Sequence[str]) -> str | None:
+def _returner(flags: Flags, players: Sequence[str]) -> str | None:
     """``--returned-by NAME``: the dealer who returned the whist (docs/rules.md §8.4)."""
     text = flags.get("--returned-by")
     return resolve_player(text, players) if isinstance(text, str) else None
 
 
-def parse_misere(words: Sequence[str], players: Sequence[str]) -> Misere:
-    words, flags = split_flags(words, _MISERE_FLAGS, "a misère")
+def parse_misere(
+    words: Sequence[str], players: Sequence[str], given: Flags | None = None
+) -> Misere:
+    words, found = split_flags(words, _MISERE_FLAGS, "a misère")
+    flags = _merged(found, given)
     if len(words) != 2:
         raise NotationError("a misère needs DECLARER TRICKS, e.g. misere Anna 0")
     return Misere(
@@ -295,12 +328,16 @@ def parse_misere(words: Sequence[str], players: Sequence[str]) -> Misere:
 
 
 def parse_passes(
-    words: Sequence[str], players: Sequence[str], active: Sequence[str] | None = None
+    words: Sequence[str],
+    players: Sequence[str],
+    active: Sequence[str] | None = None,
+    given: Flags | None = None,
 ) -> AllPass:
     """``Anna=2 Boris=5 Vera=3``, or the bare tricks ``2 5 3`` in the seating order of the
     ``active`` players (those who hold cards in this deal); ``--blind A,B`` names the
     players who passed blind (Classic bombs)."""
-    words, flags = split_flags(words, ("--blind",), "an all-pass deal")
+    words, found = split_flags(words, ("--blind",), "an all-pass deal")
+    flags = _merged(found, given)
     if not words:
         raise NotationError(
             "an all-pass deal needs every active player's tricks, e.g. Anna=2 Boris=5 Vera=3"
@@ -471,22 +508,28 @@ def parse_set(words: Sequence[str]) -> SetTerm:
 
 
 def parse_words(
-    words: Sequence[str], players: Sequence[str], active: Sequence[str] | None = None
+    words: Sequence[str],
+    players: Sequence[str],
+    active: Sequence[str] | None = None,
+    flags: Flags | None = None,
 ) -> Deal:
     """Parse a whole deal: ``["game", "Anna", "7h", "7", "Boris:w", "Vera:p"]``.
 
     ``active`` (the players holding cards in this deal, in seating order) lets an all-pass
-    deal be written as bare tricks: ``passes 2 5 3``."""
+    deal be written as bare tricks: ``passes 2 5 3``. ``flags`` are a game's, misère's or
+    all-pass deal's flags given typed (see :data:`Flags`), as if written among the words."""
     if not words:
         raise NotationError(f"no deal given (start with one of {', '.join(KINDS)})")
     kind = kind_of(words[0])
     rest = words[1:]
     if kind == "game":
-        return parse_game(rest, players, active)
+        return parse_game(rest, players, active, flags)
     if kind == "misere":
-        return parse_misere(rest, players)
+        return parse_misere(rest, players, flags)
     if kind == "passes":
-        return parse_passes(rest, players, active)
+        return parse_passes(rest, players, active, flags)
+    if flags:
+        raise NotationError(f"{', '.join(flags)}: not for {kind or 'this deal'}")
     if kind == "adjust":
         return parse_adjust(rest, players)
     if kind == "join":

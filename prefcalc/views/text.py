@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, NamedTuple, assert_never
+from typing import TYPE_CHECKING, Any, NamedTuple, assert_never
 
 from prefcalc import terms
 from prefcalc.i18n import _, language, pgettext
@@ -29,6 +29,9 @@ from prefcalc.rules.model import (
 )
 from prefcalc.rules.scoring import Scored, Sheet
 from prefcalc.rules.settlement import Settlement, minor_unit, to_decimal
+
+if TYPE_CHECKING:
+    from prefcalc.commands import Result
 
 
 def table(
@@ -716,3 +719,89 @@ def settlement_json(s: Settlement) -> dict[str, Any]:
             else {}
         ),
     }
+
+
+# --- the results of commands ------------------------------------------------------------------
+
+PLAY_HELP = """\
+A line is a deal or a command (names may be shortened to a unique prefix):
+  game Anna 7h 7 Boris:w Vera:p     a contract (or bare: a 7h 7 b:w v:p)
+  misere Anna 0 | m a 0             a misère and the declarer's tricks
+  passes 2 5 3 | p a=2 b=5 v=3      an all-pass deal (bare tricks in seating order)
+  adjust Anna --mountain 5 --note "why"
+  join Dima --after Vera            a late arrival takes his seat (up to five players)
+  undo, redo                        remove the last deal / put it back
+  insert N <deal>                   a forgotten deal as deal N (later dealers re-derived)
+  edit N <deal>, delete N           replace / remove deal N
+  set target=30, set whist_price=0.5   a change of terms, recorded like a deal
+  show, log, explain N, settle [average] [whole]
+  help, quit
+A deal takes --dealer NAME and --force. Russian works too: маша 7ч 7 п:в в:п (a game),
+  м маша 0 | мизер маша 0, р 2 5 3 | рас 2 5 3 | распасы 2 5 3 (м, р: misère, passes)
+Suits s c d h nt (п т б ч бк); roles w wN p h (в вN п пв)."""
+"""What ``help`` prints in a play session."""
+
+
+def _removed(result: Result) -> str:
+    assert result.removed is not None
+    return deal_text(result.removed)
+
+
+def cli_result_text(result: Result) -> str:
+    """What the CLI prints after a command that changed the game: what it wrote and the
+    full sheet."""
+    sheet, game, number = result.sheet, result.game, result.number or 0
+    lines: list[str] = []
+    if result.kind == "deleted":
+        lines.append(
+            _("deleted deal {number}: {deal}").format(number=number, deal=_removed(result))
+        )
+    elif result.kind == "undone":
+        lines.append(
+            _("removed deal {number}: {deal}").format(number=number, deal=_removed(result))
+        )
+    else:
+        if result.kind == "edited":
+            lines.append(
+                _("replaced deal {number}: {deal}").format(number=number, deal=_removed(result))
+            )
+        lines += [_("recorded as {deal}").format(deal=explain_text(sheet, number)), ""]
+    lines.append(sheet_text(sheet, game))
+    lines += result.notes
+    return "\n".join(lines)
+
+
+def play_result_text(result: Result) -> str:
+    """What a play session prints after a line: what it wrote and the compact sheet, or
+    what a viewing command shows."""
+    sheet, game, number = result.sheet, result.game, result.number or 0
+    kind = result.kind
+    if kind == "show":
+        return sheet_text(sheet, game)
+    if kind == "log":
+        return log_text(sheet)
+    if kind == "explain":
+        return explain_text(sheet, number)
+    if kind == "help":
+        return PLAY_HELP
+    if kind == "settle":
+        assert result.settlement is not None
+        text = settlement_text(result.settlement)
+        if sheet.finished:
+            return text
+        return f"(provisional: the game is not finished, {deal_count(game)} deals)\n{text}"
+    lines: list[str] = []
+    if kind in ("deleted", "undone"):
+        verb = "deleted" if kind == "deleted" else "removed"
+        tail = " (redo puts it back)" if kind == "undone" else ""
+        lines.append(f"{verb} deal {number}: {_removed(result)}{tail}")
+    else:
+        if kind == "edited":
+            lines.append(f"replaced deal {number}: {_removed(result)}")
+        verb = {"edited": "now", "inserted": "inserted", "redone": "put back"}.get(kind, "recorded")
+        lines.append(f"{verb}: {explain_text(sheet, number)}")
+    lines.append(compact_text(sheet, game))
+    if kind == "inserted":
+        lines.append(f"next dealer {sheet.next_dealer}")
+    lines += result.notes
+    return "\n".join(lines)

@@ -1,38 +1,23 @@
-"""One ``play`` line executed for the web: the same code as the ``prefcalc play`` session.
-
-:func:`execute_line` is the only place the web front end builds a session; when the project's
-one command layer replaces :class:`prefcalc.play.Session`, only :func:`_session` changes.
-"""
+"""One ``play`` line executed for the web: the command layer's grammar and executor, and the
+play session's view of the result (the same code as the ``prefcalc play`` session)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from prefcalc import api, commands
 from prefcalc.errors import NotationError
-
-if TYPE_CHECKING:
-    from prefcalc.play import Session
-
-
-def _session(path: Path, out: Callable[[str], None]) -> Session:
-    """The play session on ``path`` writing its answers to ``out`` (a session asks no
-    question: the same deal twice is recorded with a note)."""
-    from prefcalc.play import Session
-
-    return Session(path, out=out)
 
 
 def execute_line(path: Path, line: str) -> str:
     """Carry out one ``play`` line on the ledger at ``path``; return what it printed.
-    A refused line raises :class:`~prefcalc.errors.PrefcalcError` (nothing written)."""
-    from prefcalc.play import Quit
+    A refused line raises :class:`~prefcalc.errors.PrefcalcError` (nothing written); a
+    session asks no question (the same deal twice is recorded with a note)."""
+    from prefcalc.views.text import play_result_text
 
-    collected: list[str] = []
-    session = _session(path, collected.append)
-    try:
-        session.handle(line)
-    except Quit:
-        raise NotationError("quit ends a play session; here there is nothing to quit") from None
-    return "\n".join(collected)
+    command = commands.parse_line(line, api.load_current(path))
+    if command is None:
+        return ""
+    if isinstance(command, commands.Quit):
+        raise NotationError("quit ends a play session; here there is nothing to quit")
+    return play_result_text(commands.execute(command, path))

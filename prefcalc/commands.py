@@ -1,0 +1,486 @@
+"""One command layer for every front end: command values, the grammar of a ``play`` line,
+and the executor.
+
+A front end (the CLI's typer declarations, the ``play`` prompt loop, the web's play line)
+builds a command value — from a line with :func:`parse_line`, or from typed options
+directly — hands it to :func:`execute`, and renders the :class:`Result` it gets back with a
+view (:mod:`prefcalc.views.text`). Nothing here prints; every change goes through
+:mod:`prefcalc.api` under the ledger's lock, so no flow (record, insert, edit, delete, undo,
+redo) is written twice.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from prefcalc import api
+from prefcalc.errors import NotationError, did_you_mean
+from prefcalc.rules.model import Entry, Game, seating
+from prefcalc.rules.notation import (
+    FLAGS_OF,
+    NOTATION_FLAGS,
+    kind_of,
+    parse_join,
+    resolve_player,
+    split_flags,
+)
+from prefcalc.rules.scoring import Sheet
+from prefcalc.rules.settlement import Settlement
+
+COMMANDS = (
+    "game",
+    "misere",
+    "passes",
+    "adjust",
+    "join",
+    "undo",
+    "redo",
+    "insert",
+    "edit",
+    "delete",
+    "show",
+    "log",
+    "settle",
+    "explain",
+    "set",
+    "help",
+    "quit",
+)
+"""The commands of a play line (completion offers them)."""
+
+SHORT_KINDS = {
+    "m": "misere", "м": "misere",
+    "p": "passes", "р": "passes", "рас": "passes",
+}  # fmt: skip
+"""At the start of a line ``m``/``м`` always mean misère and ``p``/``р``/``рас`` passes
+(``мизер`` and ``распасы`` are deal kinds anyway): a player whose name starts with M, P, М
+or Р is written there with one more letter (``ма 7ч 7 п:в в:п`` for Маша)."""
+
+QUIT_WORDS = frozenset({"quit", "exit", "q", "выход"})
+HELP_WORDS = frozenset({"help", "?", "помощь"})
+
+DEAL_OPTIONS = ("--dealer", "--force")
+"""The options of a deal besides its flags (the CLI adds its ``--file``)."""
+
+
+# --- the values ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealFlags:
+    """The flags of a deal (Classic, docs/rules.md §8), however they were given: found among
+    a line's words by :func:`~prefcalc.rules.notation.split_flags`, or typed options of the
+    CLI. A value is the word typed or a whole number given typed; the notation checks it."""
+
+    dark: bool = False
+    no_talon: bool = False
+    bomb: int | str | None = None
+    talon: int | str | None = None
+    returned_by: str | None = None
+    blind: str | None = None
+
+    @classmethod
+    def found(cls, flags: Mapping[str, str | bool]) -> DealFlags:
+        """The flags :func:`~prefcalc.rules.notation.split_flags` found."""
+
+        def text(key: str) -> str | None:
+            value = flags.get(key)
+            return value if isinstance(value, str) else None
+
+        return cls(
+            dark=bool(flags.get("--dark")),
+            no_talon=bool(flags.get("--no-talon")),
+            bomb=text("--bomb"),
+            talon=text("--talon"),
+            returned_by=text("--returned-by"),
+            blind=text("--blind"),
+        )
+
+    def given(self) -> dict[str, str | int | bool]:
+        """The flags given, keyed as the notation reads them (``{"--dark": True}``)."""
+        pairs: list[tuple[str, str | int | bool | None]] = [
+            ("--dark", self.dark or None),
+            ("--no-talon", self.no_talon or None),
+            ("--bomb", self.bomb),
+            ("--talon", self.talon),
+            ("--returned-by", self.returned_by),
+            ("--blind", self.blind),
+        ]
+        return {key: value for key, value in pairs if value is not None}
+
+    def merged(self, other: DealFlags) -> DealFlags:
+        """These flags and ``other`` (a flag given in both is refused)."""
+        theirs = other.given()
+        for key in self.given():
+            if key in theirs:
+                raise NotationError(f"{key} is given twice")
+        return DealFlags(
+            dark=self.dark or other.dark,
+            no_talon=self.no_talon or other.no_talon,
+            bomb=self.bomb if self.bomb is not None else other.bomb,
+            talon=self.talon if self.talon is not None else other.talon,
+            returned_by=self.returned_by if self.returned_by is not None else other.returned_by,
+            blind=self.blind if self.blind is not None else other.blind,
+        )
+
+
+NO_FLAGS = DealFlags()
+
+
+@dataclass(frozen=True)
+class Record:
+    """A deal to append: ``kind`` (game, misere, passes, adjust, join, set, preference, or
+    the word typed when it names none) and its words without the flags."""
+
+    kind: str
+    words: tuple[str, ...]
+    flags: DealFlags = NO_FLAGS
+    dealer: str | None = None
+    force: bool = False
+
+    def deal(self) -> list[str]:
+        return [self.kind, *self.words]
+
+
+@dataclass(frozen=True)
+class Insert:
+    number: int
+    deal: Record | None
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class Edit:
+    number: int
+    deal: Record | None
+
+
+@dataclass(frozen=True)
+class Delete:
+    number: int
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class Undo:
+    pass
+
+
+@dataclass(frozen=True)
+class Redo:
+    pass
+
+
+@dataclass(frozen=True)
+class SetTerm:
+    term: str
+
+
+@dataclass(frozen=True)
+class Join:
+    name: str
+    after: str | None = None
+
+
+@dataclass(frozen=True)
+class Show:
+    pass
+
+
+@dataclass(frozen=True)
+class Log:
+    pass
+
+
+@dataclass(frozen=True)
+class Settle:
+    method: api.Method = "pairwise"
+    rounding: api.Rounding = "exact"
+
+
+@dataclass(frozen=True)
+class Explain:
+    number: int
+
+
+@dataclass(frozen=True)
+class Help:
+    pass
+
+
+@dataclass(frozen=True)
+class Quit:
+    pass
+
+
+Command = (
+    Record | Insert | Edit | Delete | Undo | Redo | SetTerm | Join | Show | Log | Settle | Explain
+    | Help | Quit
+)  # fmt: skip
+
+Kind = Literal[
+    "recorded", "inserted", "edited", "deleted", "undone", "redone",
+    "show", "log", "settle", "explain", "help",
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a command did: its ``kind``, the deal ``number`` it concerns, the entry it
+    removed (undo, delete) or replaced (edit), notes for the scorekeeper, and the game and
+    its sheet after it (a settlement for ``settle``)."""
+
+    kind: Kind
+    game: Game
+    sheet: Sheet
+    number: int | None = None
+    removed: Entry | None = None
+    notes: tuple[str, ...] = ()
+    settlement: Settlement | None = None
+
+
+# --- the grammar -------------------------------------------------------------------------------
+
+
+def deal_command(
+    words: Sequence[str],
+    flags: DealFlags = NO_FLAGS,
+    dealer: str | None = None,
+    force: bool = False,
+    options: Sequence[str] = DEAL_OPTIONS,
+) -> Record:
+    """A deal from its words, kind first (``["game", "Anna", "7h", ...]``), and what was
+    given typed. A mistyped option is named (with the closest of ``options`` and the
+    flags); the flags of a game, misère or all-pass deal are taken out of the words."""
+    head, rest = (words[0], list(words[1:])) if words else ("", [])
+    kind = kind_of(head) or head
+    if kind == "adjust":
+        return Record(kind, tuple(rest), dealer=dealer, force=force)
+    for word in rest:
+        key = word.partition("=")[0]
+        if key.startswith("--") and key not in NOTATION_FLAGS:
+            choices = (*options, *NOTATION_FLAGS)
+            raise NotationError(f"no such option '{key}'{did_you_mean(key, choices)}")
+    if kind in FLAGS_OF:
+        allowed, what = FLAGS_OF[kind]
+        rest, found = split_flags(rest, allowed, what)
+        flags = DealFlags.found(found).merged(flags)
+    return Record(kind, tuple(rest), flags, dealer, force)
+
+
+def parse_line(text: str, game: Game) -> Command | None:
+    """The command a ``play`` line asks for (None for a blank line or a comment). A line
+    that starts with a player is a game (``a 7h 7 b:w v:p``); ``m``/``м`` and
+    ``p``/``р``/``рас`` start a misère and an all-pass deal."""
+    text = text.strip()
+    if not text or text.startswith("#"):
+        return None
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise NotationError(f"cannot read the line: {exc}") from None
+    if not words:
+        return None
+    head = words[0].lower()
+    rest = words[1:]
+    if head in QUIT_WORDS:
+        return Quit()
+    if head in HELP_WORDS:
+        return Help()
+    if head in ("show", "log", "undo", "redo"):
+        _no_args(head, rest)
+        simple: dict[str, Command] = {"show": Show(), "log": Log(), "undo": Undo(), "redo": Redo()}
+        return simple[head]
+    if head == "settle":
+        return _settle(rest)
+    if head == "explain":
+        return Explain(_number(rest, "explain N"))
+    if head == "delete":
+        force = "--force" in rest
+        return Delete(_number([w for w in rest if w != "--force"], "delete N"), force)
+    if head == "edit":
+        if not rest:
+            raise NotationError("edit N <deal>, e.g. edit 3 game Anna 7h 6 Boris:w Vera:p")
+        number = _number(rest[:1], "edit N <deal>")
+        return Edit(number, _line_deal(rest[1:], game) if rest[1:] else None)
+    if head == "insert":
+        if not rest:
+            raise NotationError("insert N <deal>, e.g. insert 3 misere Anna 0")
+        number = _number(rest[:1], "insert N <deal>")
+        deal = _line_deal(rest[1:], game) if rest[1:] else None
+        if deal is not None and deal.dealer is not None:
+            raise NotationError("insert finds the dealer itself (no --dealer)")
+        return Insert(number, deal, force=deal.force if deal is not None else False)
+    record = _line_deal(words, game)
+    if record.kind == "join":
+        seat = parse_join(record.words, seating(game))
+        return Join(seat.player, seat.after)
+    if record.kind == "set" and record.dealer is None and not record.force:
+        return SetTerm(shlex.join(record.words))
+    return record
+
+
+def _line_deal(words: list[str], game: Game) -> Record:
+    """A deal as a line writes it: its kind (or a player, then it is a game) first, and
+    ``--dealer NAME`` and ``--force`` anywhere."""
+    head = words[0]
+    kind = SHORT_KINDS.get(head.lower()) or kind_of(head)
+    if kind is None:
+        try:  # a line that starts with a player is a game
+            resolve_player(head, seating(game))
+        except NotationError:
+            hint = did_you_mean(head.lower(), COMMANDS) or " (type help for the commands)"
+            raise NotationError(f"'{head}' is neither a command nor a player{hint}") from None
+        words = ["game", *words]
+    else:
+        words = [kind, *words[1:]]
+    if words[0] in ("adjust", "join"):
+        return Record(words[0], tuple(words[1:]))  # its options belong to it
+    dealer: str | None = None
+    force = False
+    rest: list[str] = []
+    items = iter(words)
+    for word in items:
+        key, eq, value = word.partition("=")
+        if word == "--force":
+            force = True
+        elif key == "--dealer":
+            dealer = value if eq else next(items, None)
+            if not dealer:
+                raise NotationError("--dealer needs a name")
+        else:
+            rest.append(word)
+    return deal_command(rest, dealer=dealer, force=force)
+
+
+def _no_args(command: str, rest: Sequence[str]) -> None:
+    if rest:
+        raise NotationError(f"{command} takes nothing after it, not '{rest[0]}'")
+
+
+def _settle(rest: Sequence[str]) -> Settle:
+    method: api.Method = "pairwise"
+    rounding: api.Rounding = "exact"
+    for word in rest:
+        w = word.lower()
+        if w in ("pairwise", "average"):
+            method = "pairwise" if w == "pairwise" else "average"
+        elif w in ("exact", "whole"):
+            rounding = "exact" if w == "exact" else "whole"
+        else:
+            raise NotationError(f"settle takes pairwise or average, exact or whole, not '{word}'")
+    return Settle(method, rounding)
+
+
+def _number(words: Sequence[str], usage: str) -> int:
+    if len(words) != 1:
+        raise NotationError(f"write {usage}")
+    try:
+        return int(words[0])
+    except ValueError:
+        raise NotationError(f"a deal number is a whole number, not '{words[0]}'") from None
+
+
+# --- the executor -------------------------------------------------------------------------------
+
+
+def execute(command: Command, path: Path) -> Result:
+    """Carry out ``command`` on the ledger at ``path`` (a change under its lock, written
+    atomically; a refusal raises :class:`~prefcalc.errors.PrefcalcError` and writes
+    nothing) and tell what it did."""
+    if isinstance(command, Record):
+        deal = command
+
+        def record(game: Game) -> Game:
+            flags = deal.flags.given()
+            return api.record(
+                game, deal.deal(), dealer=deal.dealer, force=deal.force, flags=flags or None
+            )
+
+        game = api.update(path, record)
+        number = len(game.entries)
+        note = api.repeat_note(game, number)
+        return _result("recorded", game, number, notes=(note,) if note else ())
+    if isinstance(command, SetTerm):
+        term = command.term
+        game = api.update(path, lambda g: api.set_term(g, term))
+        return _result("recorded", game, len(game.entries))
+    if isinstance(command, Join):
+        join = command
+        game = api.update(path, lambda g: api.join(g, join.name, after=join.after))
+        return _result("recorded", game, len(game.entries))
+    if isinstance(command, Insert):
+        insert = command
+        words, flags = _words(insert.deal)
+
+        def inserted(game: Game) -> Game:
+            return api.insert(game, insert.number, words, force=insert.force, flags=flags)
+
+        return _result("inserted", api.update(path, inserted), insert.number)
+    if isinstance(command, Edit):
+        edit = command
+        words, flags = _words(edit.deal)
+        replaced: list[Entry] = []
+
+        def edited(game: Game) -> Game:
+            api.check_number(game, edit.number)
+            replaced.append(game.entries[edit.number - 1])
+            dealer = edit.deal.dealer if edit.deal is not None else None
+            force = edit.deal.force if edit.deal is not None else False
+            return api.edit(game, edit.number, words, dealer=dealer, force=force, flags=flags)
+
+        game = api.update(path, edited)
+        return _result("edited", game, edit.number, removed=replaced[0])
+    if isinstance(command, Delete):
+        delete = command
+        removed: list[Entry] = []
+
+        def deleted(game: Game) -> Game:
+            after = api.delete(game, delete.number, force=delete.force)
+            removed.append(game.entries[delete.number - 1])
+            return after
+
+        game = api.update(path, deleted)
+        return _result("deleted", game, delete.number, removed=removed[0])
+    if isinstance(command, Undo):
+        game, entry = api.undo_file(path)
+        return _result("undone", game, len(game.entries) + 1, removed=entry)
+    if isinstance(command, Redo):
+        game, _entry = api.redo_file(path)
+        return _result("redone", game, len(game.entries))
+    game = api.load_current(path)
+    if isinstance(command, Show):
+        return _result("show", game)
+    if isinstance(command, Log):
+        return _result("log", game)
+    if isinstance(command, Settle):
+        settlement = api.settle(game, command.method, command.rounding)
+        return _result("settle", game, settlement=settlement)
+    if isinstance(command, Explain):
+        api.check_number(game, command.number)
+        return _result("explain", game, command.number)
+    if isinstance(command, Help):
+        return _result("help", game)
+    raise NotationError("quit ends a play session; here there is nothing to quit")
+
+
+def _words(deal: Record | None) -> tuple[list[str], dict[str, str | int | bool] | None]:
+    if deal is None:
+        return [], None
+    return deal.deal(), deal.flags.given() or None
+
+
+def _result(
+    kind: Kind,
+    game: Game,
+    number: int | None = None,
+    *,
+    removed: Entry | None = None,
+    notes: tuple[str, ...] = (),
+    settlement: Settlement | None = None,
+) -> Result:
+    return Result(kind, game, api.sheet(game), number, removed, notes, settlement)
