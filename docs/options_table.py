@@ -17,13 +17,6 @@ from typing import Any
 from prefcalc.rules.conventions import OPTIONS, PRESETS, load_preset, to_toml_value
 from prefcalc.store.schemas import json_schema
 
-# Ranges a validator checks but the JSON Schema cannot express.
-_CHECKED = {
-    "liability": "exact number 0 to 1",
-    "liability_after_close": '"none", or exact number 0 to 1',
-    "pool_to_mountain": "exact number ≥ 0",
-}
-
 
 def _values(prop: dict[str, Any]) -> str:
     """The values a JSON Schema property accepts, in words (``null`` left out)."""
@@ -35,6 +28,9 @@ def _values(prop: dict[str, Any]) -> str:
             parts.append(f'"{alt["const"]}"')
         elif "enum" in alt:
             parts.append(", ".join(f'"{v}"' for v in alt["enum"]))
+        elif alt.get("type") == "number":  # an exact number, or its text ("1/2")
+            low, high = alt["minimum"], alt["maximum"]
+            parts.append(f"exact number {low} to {high}" if high <= 10 else f"exact number ≥ {low}")
         elif alt.get("type") == "boolean":
             parts.append("true, false")
         elif alt.get("type") == "integer":
@@ -64,7 +60,7 @@ def table() -> str:
             holder = schema["$defs"][section.capitalize() + "Options"]["properties"][name]
         else:
             holder = schema["properties"][option.key]
-        values = _CHECKED.get(option.key) or _values(holder)
+        values = _values(holder)
         if option.section_8:
             values += " (section 8: off if unset)"
         cells = [f"`{option.key}`", option.doc.replace("|", "/"), values]

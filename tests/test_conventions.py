@@ -577,3 +577,18 @@ def test_docs_options_table_write_mends_a_stale_table() -> None:
     assert generator.with_table(stale) == text
     with pytest.raises(ValueError, match="markers"):
         generator.with_table("no table here")
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_every_template_validates_against_the_committed_convention_schema(name: str) -> None:
+    # Leningrad's liability = 0.5 is a TOML float: the schema once allowed only integers there
+    import json
+
+    jsonschema = pytest.importorskip("jsonschema")
+    root = Path(__file__).resolve().parents[1]
+    schema = json.loads((root / "schemas" / "convention.schema.json").read_text("utf-8"))
+    jsonschema.validate(tomllib.loads((TEMPLATES / f"{name}.toml").read_text("utf-8")), schema)
+    for bad in ({"liability": 1.5}, {"pool_to_mountain": -1}, {"liability_after_close": 2}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({"base": "sochi", **bad}, schema)
+    jsonschema.validate({"base": "sochi", "liability": "1/2", "liability_after_close": 0.5}, schema)

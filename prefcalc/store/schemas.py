@@ -352,12 +352,25 @@ PriceList = Annotated[tuple[Positive, ...], Field(min_length=1, max_length=50), 
 GamePrices = Annotated[tuple[Positive, ...], Field(min_length=5, max_length=5), _Listed]
 ExitLevels = Annotated[tuple[Level, ...], Field(min_length=1, max_length=50), _Listed]
 Flag = Annotated[bool, PlainValidator(_flag), WithJsonSchema({"type": "boolean"})]
-Share = Annotated[Amount, PlainValidator(_share), WithJsonSchema(_NUMBER_SCHEMA)]
-Factor = Annotated[Amount, PlainValidator(_factor), WithJsonSchema(_NUMBER_SCHEMA)]
+
+
+def _option_number(low: int, high: int) -> list[dict[str, Any]]:
+    """The JSON Schema of an exact number option: a TOML number (``1``, ``0.5``) in its
+    range, or text like ``"1/2"`` (its range checked when read)."""
+    return [
+        {"type": "number", "minimum": low, "maximum": high},
+        {"type": "string", "maxLength": 40, "description": "an exact number: 0.5 or 1/2"},
+    ]
+
+
+Share = Annotated[Amount, PlainValidator(_share), WithJsonSchema({"anyOf": _option_number(0, 1)})]
+Factor = Annotated[
+    Amount, PlainValidator(_factor), WithJsonSchema({"anyOf": _option_number(0, MAX_AMOUNT)})
+]
 ShareOrNone = Annotated[
     Amount | Literal["none"],
     PlainValidator(_share_or_none),
-    WithJsonSchema({"anyOf": [{"const": "none"}, *_NUMBER_SCHEMA["anyOf"]]}),
+    WithJsonSchema({"anyOf": [{"const": "none"}, *_option_number(0, 1)]}),
 ]
 PriceOrWhole = Annotated[Literal["price"] | NonNegative, BeforeValidator(_price_or_whole)]
 
