@@ -72,8 +72,8 @@ def default_target(convention: str) -> int:
 
 
 class Option(NamedTuple):
-    """One named option: its key in TOML and ``--set``, its meaning, and (an option of
-    docs/rules.md §8) its value when unset.
+    """One named option: its key in TOML and ``--set``, its meaning, and whether it is an
+    option of docs/rules.md §8 (off unless set: its value then is in :data:`OFF`).
 
     All of it is read from the option's field of :class:`prefcalc.store.schemas.ConventionFile`
     (or of its ``[passes]``, ``[bombs]``, ``[prizes]`` tables), which also gives its type and
@@ -120,8 +120,7 @@ def _option(key: str, field: FieldInfo, offs: dict[str, Any]) -> Option:
         raise TypeError(f"convention option {key} has no description")
     extra = field.json_schema_extra
     section_8 = isinstance(extra, dict) and bool(extra.get(SECTION_8_MARK))
-    if section_8:
-        assert isinstance(extra, dict)
+    if section_8 and isinstance(extra, dict):
         offs[key] = extra["default"]
     return Option(key, field.description, section_8)
 

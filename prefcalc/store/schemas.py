@@ -472,6 +472,11 @@ class PrizesOptions(_Frozen):
 class ConventionFile(_Frozen):
     """A convention: every option (a preset), or ``base`` plus the options that differ."""
 
+    # The one definition of the options: each is a field here or in its [passes], [bombs],
+    # [prizes] table (made by option()), with its type and range, its meaning and its
+    # section-8 mark. prefcalc.rules.conventions (OPTIONS, SECTION_8, OFF), `prefcalc rules`,
+    # the JSON Schema and the table of docs/rules.md 6.1 are read from them, in this order.
+
     model_config = ConfigDict(
         title="prefcalc convention", frozen=True, extra="forbid", populate_by_name=True
     )
