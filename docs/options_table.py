@@ -1,23 +1,21 @@
-"""Print the options table of docs/rules.md section 6 from the code's own definitions.
+"""The options table of docs/rules.md section 6, generated from the convention model.
 
-The key and meaning of every option come from ``prefcalc.rules.conventions.OPTIONS``, the values
-it accepts from the field types of ``prefcalc.store.schemas.ConventionFile`` (its JSON Schema),
-and the defaults from the four bundled presets. Run ``python docs/options_table.py`` and
-paste the output between the ``options-table`` markers of docs/rules.md; a test can run
-:func:`table` and compare it with those lines.
+Every option is a field of ``prefcalc.store.schemas.ConventionFile``: its key, its meaning
+(the field's description), whether it is a section-8 option, and the values it accepts (its
+JSON Schema) all come from there (through ``prefcalc.rules.conventions.OPTIONS``); the
+defaults come from the four bundled presets.
+
+``python docs/options_table.py`` prints the table; ``--write`` puts it between the
+``options-table`` markers of docs/rules.md; ``--check`` exits 1 when those lines differ
+(tests/test_conventions.py fails then too).
 """
 
+import sys
+from pathlib import Path
 from typing import Any
 
-from prefcalc.rules.conventions import OPTIONS, PRESETS, SECTION_8, load_preset, to_toml_value
+from prefcalc.rules.conventions import OPTIONS, PRESETS, load_preset, to_toml_value
 from prefcalc.store.schemas import json_schema
-
-# Ranges a validator checks but the JSON Schema cannot express.
-_CHECKED = {
-    "liability": "exact number 0 to 1",
-    "liability_after_close": '"none", or exact number 0 to 1',
-    "pool_to_mountain": "exact number ≥ 0",
-}
 
 
 def _values(prop: dict[str, Any]) -> str:
@@ -30,6 +28,9 @@ def _values(prop: dict[str, Any]) -> str:
             parts.append(f'"{alt["const"]}"')
         elif "enum" in alt:
             parts.append(", ".join(f'"{v}"' for v in alt["enum"]))
+        elif alt.get("type") == "number":  # an exact number, or its text ("1/2")
+            low, high = alt["minimum"], alt["maximum"]
+            parts.append(f"exact number {low} to {high}" if high <= 10 else f"exact number ≥ {low}")
         elif alt.get("type") == "boolean":
             parts.append("true, false")
         elif alt.get("type") == "integer":
@@ -59,8 +60,8 @@ def table() -> str:
             holder = schema["$defs"][section.capitalize() + "Options"]["properties"][name]
         else:
             holder = schema["properties"][option.key]
-        values = _CHECKED.get(option.key) or _values(holder)
-        if option.key in SECTION_8:
+        values = _values(holder)
+        if option.section_8:
             values += " (section 8: off if unset)"
         cells = [f"`{option.key}`", option.doc.replace("|", "/"), values]
         cells += [f"`{to_toml_value(p.value(option.key))}`" for p in presets]
@@ -68,5 +69,39 @@ def table() -> str:
     return "\n".join(lines)
 
 
+RULES = Path(__file__).resolve().parent / "rules.md"
+START, END = "<!-- options-table:start -->", "<!-- options-table:end -->"
+
+
+def with_table(text: str) -> str:
+    """The text of docs/rules.md with the generated table between its markers."""
+    head, start, rest = text.partition(START)
+    _, end, tail = rest.partition(END)
+    if not start or not end:
+        raise ValueError(f"docs/rules.md lacks the {START} ... {END} markers")
+    return f"{head}{START}\n{table()}\n{END}{tail}"
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print(table())
+        return 0
+    text = RULES.read_text(encoding="utf-8")
+    fresh = with_table(text)
+    if argv == ["--check"]:
+        if fresh != text:
+            print(
+                "docs/rules.md: the options table is stale (python docs/options_table.py --write)"
+            )
+            return 1
+        return 0
+    if argv == ["--write"]:
+        if fresh != text:
+            RULES.write_text(fresh, encoding="utf-8")
+        return 0
+    print("usage: python docs/options_table.py [--write | --check]", file=sys.stderr)
+    return 2
+
+
 if __name__ == "__main__":
-    print(table())
+    sys.exit(main(sys.argv[1:]))

@@ -478,3 +478,117 @@ def test_an_all_pass_progression_that_grows_without_bound_is_refused_not_compute
         conv.passes_price(31)
     with pytest.raises(ConventionError, match="grows without bound"):
         conv.passes_price(10**6)  # answered at once, never computed
+
+
+# --- the model is the one definition of the options -------------------------------------------
+
+
+def _model_fields() -> dict[str, Any]:
+    """Every option's pydantic field, by dotted key, read straight off the model."""
+    from prefcalc.store.schemas import BombsOptions, ConventionFile, PassesOptions, PrizesOptions
+
+    tables = {"passes": PassesOptions, "bombs": BombsOptions, "prizes": PrizesOptions}
+    out: dict[str, Any] = {}
+    for name, field in ConventionFile.model_fields.items():
+        if name in ("name", "description", "base"):
+            continue
+        if name in tables:
+            for inner, inner_field in tables[name].model_fields.items():
+                out[f"{name}.{inner}"] = inner_field
+        else:
+            out[name] = field
+    return out
+
+
+def test_options_are_read_from_the_model_fields_in_their_order() -> None:
+    fields = _model_fields()
+    assert [o.key for o in OPTIONS] == list(fields)
+    for option in OPTIONS:
+        assert option.doc == fields[option.key].description, option.key
+    # the order of docs/rules.md §6.1: the [passes] options after misere_penalty, stalingrad last
+    keys = [o.key for o in OPTIONS]
+    assert keys[12:14] == ["misere_penalty", "passes.scoring"]
+    assert keys[-1] == "stalingrad"
+    assert Convention._fields == ("name", "description", *(o.attr for o in OPTIONS))
+
+
+def test_section_8_options_and_their_unset_values_come_from_the_model() -> None:
+    from prefcalc.rules.conventions import OFF
+    from prefcalc.rules.conventions import SECTION_8 as MARKED
+
+    assert set(MARKED) == set(SECTION_8)
+    assert {o.key for o in OPTIONS if o.section_8} == set(SECTION_8)
+    assert {k: _typed(v) for k, v in OFF.items()} == {k: _typed(v) for k, v in SECTION_8.items()}
+
+
+def test_a_full_table_without_the_section_8_options_has_them_off() -> None:
+    table = {k: v for k, v in tomllib.loads((TEMPLATES / "classic.toml").read_text()).items()}
+    table.pop("bombs")
+    table.pop("prizes")
+    for key in SECTION_8:
+        table.pop(key, None)
+    conv = from_table(table, "house.toml")
+    for key, value in SECTION_8.items():
+        assert _typed(conv.value(key)) == _typed(value), key
+    assert conv.game_prices == (2, 4, 6, 8, 10)
+
+
+def test_the_json_schema_carries_each_option_s_meaning_and_section_8_mark() -> None:
+    from prefcalc.store.schemas import SECTION_8_MARK, json_schema
+
+    schema = json_schema("convention")
+    whist = schema["properties"]["whist_factor"]
+    assert whist["description"] == OPTION_BY_KEY["whist_factor"].doc
+    assert SECTION_8_MARK not in whist and whist["default"] is None
+    opening = schema["$defs"]["BombsOptions"]["properties"]["opening"]
+    assert opening["description"] == OPTION_BY_KEY["bombs.opening"].doc
+    assert opening[SECTION_8_MARK] is True and opening["default"] == []
+    stalingrad = schema["properties"]["stalingrad"]
+    assert stalingrad[SECTION_8_MARK] is True and stalingrad["default"] is False
+    assert schema["$defs"]["PrizesOptions"]["properties"]["first_close"]["default"] == 0
+
+
+def _options_table_module() -> Any:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "docs" / "options_table.py"
+    spec = importlib.util.spec_from_file_location("options_table", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_docs_options_table_is_what_the_model_generates() -> None:
+    generator = _options_table_module()
+    text = generator.RULES.read_text(encoding="utf-8")
+    assert generator.with_table(text) == text, "run: python docs/options_table.py --write"
+    rows = [line for line in generator.table().splitlines() if line.startswith("| `")]
+    assert [row.split("`")[1] for row in rows] == [o.key for o in OPTIONS]
+    assert "| `stalingrad` | a 6 of spades must be whisted by both defenders" in text
+    assert "(section 8: off if unset)" in rows[-1]
+
+
+def test_docs_options_table_write_mends_a_stale_table() -> None:
+    generator = _options_table_module()
+    text = generator.RULES.read_text(encoding="utf-8")
+    stale = text.replace("| `ten_norm` | tricks the defence", "| `ten_norm` | old words")
+    assert stale != text
+    assert generator.with_table(stale) == text
+    with pytest.raises(ValueError, match="markers"):
+        generator.with_table("no table here")
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_every_template_validates_against_the_committed_convention_schema(name: str) -> None:
+    # Leningrad's liability = 0.5 is a TOML float: the schema once allowed only integers there
+    import json
+
+    jsonschema = pytest.importorskip("jsonschema")
+    root = Path(__file__).resolve().parents[1]
+    schema = json.loads((root / "schemas" / "convention.schema.json").read_text("utf-8"))
+    jsonschema.validate(tomllib.loads((TEMPLATES / f"{name}.toml").read_text("utf-8")), schema)
+    for bad in ({"liability": 1.5}, {"pool_to_mountain": -1}, {"liability_after_close": 2}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({"base": "sochi", **bad}, schema)
+    jsonschema.validate({"base": "sochi", "liability": "1/2", "liability_after_close": 0.5}, schema)

@@ -434,3 +434,19 @@ def test_help_in_russian_and_english(tmp_path: Path) -> None:
     assert "Записать распасы: prefcalc passes Аня=2 Боря=5 Вера=3." in top.stdout
     again = invoke(["--help"], tmp_path, C_LOCALE)  # the next command in the same process
     assert "Record an all-pass deal" in again.stdout
+
+
+def test_russian_rules_table_translates_the_table_and_section_8_options(tmp_path: Path) -> None:
+    # the meanings are the model's field descriptions, marked N_() for the catalog
+    result = run_cli(["rules", "classic"], tmp_path, RUSSIAN)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert any(
+        line.startswith("passes.misere_ends") and line.endswith("мизер прерывает распасы подряд")
+        for line in lines
+    )
+    assert any(
+        line.startswith("stalingrad")
+        and line.endswith("на шестерную пик оба обязаны вистовать (ни паса, ни полвиста)")
+        for line in lines
+    )

@@ -12,16 +12,17 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
 
 from prefcalc.errors import ConventionError, shown
-from prefcalc.i18n import N_
 from prefcalc.resources import bundled
 from prefcalc.rules.amounts import MAX_AMOUNT, Amount, exact_text, norm
 from prefcalc.store.schemas import (
     ONE_LINE,
+    SECTION_8_MARK,
     AfterLast,
     BombOrder,
     Closing,
@@ -71,247 +72,79 @@ def default_target(convention: str) -> int:
 
 
 class Option(NamedTuple):
-    """One named option: its key in TOML and ``--set`` and its meaning.
+    """One named option: its key in TOML and ``--set``, its meaning, and whether it is an
+    option of docs/rules.md §8 (off unless set: its value then is in :data:`OFF`).
 
-    Its type and range are those of the same field of :class:`prefcalc.store.schemas.ConventionFile`.
-    """
+    All of it is read from the option's field of :class:`prefcalc.store.schemas.ConventionFile`
+    (or of its ``[passes]``, ``[bombs]``, ``[prizes]`` tables), which also gives its type and
+    range: the model is the one definition of the options."""
 
     key: str
     doc: str
+    section_8: bool = False
 
     @property
     def attr(self) -> str:
         return self.key.replace(".", "_")
 
 
-OPTIONS: tuple[Option, ...] = (
-    Option(
-        "whist_factor",
-        N_(
-            "whists per defender trick = game price x this (1, or 2 for Leningrad's doubled whists)"
-        ),
-    ),
-    Option(
-        "remise_factor",
-        N_("a failed contract writes undertricks x game price x this into the mountain (1 or 2)"),
-    ),
-    Option(
-        "consolation",
-        N_(
-            "whists per undertrick for each consoled player: 'price' (= whists per trick) or a flat number"
-        ),
-    ),
-    Option(
-        "dealer_consolation",
-        N_("4 players: the sitting-out dealer writes consolation on a failed contract too"),
-    ),
-    Option(
-        "liability",
-        N_(
-            "whisters' shortfall per missing trick as a share of the whist price: 1 responsible, 0.5 semi-responsible"
-        ),
-    ),
-    Option(
-        "lone_whister",
-        N_(
-            "one whister and a passer, contract failed: 'greedy' or 'gentleman' (everything split in halves)"
-        ),
-    ),
-    Option(
-        "two_whisters",
-        N_(
-            "two whisters short of the norm: 'split', 'both' (8+: both pay when the pair took nothing) or 'each' (redneck)"
-        ),
-    ),
-    Option(
-        "half_whist",
-        N_("half-whist on 6 and 7: the game counts as made, the half-whister writes half the norm"),
-    ),
-    Option(
-        "ten_norm",
-        N_("tricks the defence must take against a 10 (0 or 1)"),
-    ),
-    Option(
-        "mountain_first",
-        N_("points of a made game or misere first write off the declarer's own mountain"),
-    ),
-    Option(
-        "game_prices",
-        N_("pool points of a made 6, 7, 8, 9, 10"),
-    ),
-    Option(
-        "misere_price",
-        N_("pool points of a made misere"),
-    ),
-    Option(
-        "misere_penalty",
-        N_("mountain per trick of a failed misere, before remise_factor"),
-    ),
-    Option(
-        "passes.scoring",
-        N_(
-            "all-pass deals: 'mountain' (tricks x price) or 'whists' (the fewest-tricks player writes on the others)"
-        ),
-    ),
-    Option(
-        "passes.prices",
-        N_("price per trick of the 1st, 2nd, 3rd... all-pass deal in a row"),
-    ),
-    Option(
-        "passes.after_last",
-        N_("after the last price: 'hold', 'arithmetic' or 'geometric' continuation"),
-    ),
-    Option(
-        "passes.zero_bonus",
-        N_(
-            "pool points for taking no trick in an all-pass deal: 'price' (the deal's price) or a number"
-        ),
-    ),
-    Option(
-        "passes.amnesty",
-        N_("subtract the smallest trick count from everybody before pricing an all-pass deal"),
-    ),
-    Option(
-        "passes.whists_per_trick",
-        N_("whists scoring: whists per trick of difference"),
-    ),
-    Option(
-        "passes.ties",
-        N_(
-            "whists scoring, several players tie for the fewest tricks: 'each' writes in full, 'split' shares"
-        ),
-    ),
-    Option(
-        "passes.dealer_bonus",
-        N_("4 players: pool points of the sitting-out dealer in an all-pass deal"),
-    ),
-    Option(
-        "passes.exit",
-        N_("lowest trick contract after 1, 2, 3... all-pass deals in a row (the last one holds)"),
-    ),
-    Option(
-        "passes.misere_ends",
-        N_("a misere ends an all-pass streak"),
-    ),
-    Option(
-        "passes.ends_streak",
-        N_("which contract ends an all-pass streak: 'any', or only a 'whisted' and played one"),
-    ),
-    Option(
-        "closing",
-        N_(
-            "the game ends when 'each' pool reaches the target, or the pools' 'total' reaches target x players"
-        ),
-    ),
-    Option(
-        "help",
-        N_(
-            "a closed player's excess points help the one with the 'most' points, the biggest 'hole', or 'none'"
-        ),
-    ),
-    Option(
-        "help_whists",
-        N_("whists the helper writes on the helped player per pool point given"),
-    ),
-    Option(
-        "pool_to_mountain",
-        N_("settlement: every point missing to the largest pool adds this much mountain"),
-    ),
-    Option(
-        "bombs.opening",
-        N_(
-            "Classic: one circle of all-pass deals per level k opens the game: tricks x 2^k, every player earns a bomb x2^k"
-        ),
-    ),
-    Option(
-        "bombs.blind",
-        N_(
-            "Classic: an all-pass deal may name players who passed blind (--blind); each earns a bomb x2"
-        ),
-    ),
-    Option(
-        "bombs.order",
-        N_(
-            "Classic: a declarer's game uses his 'oldest' bomb, or the one 'declared' (--bomb F); used up only if made"
-        ),
-    ),
-    Option(
-        "dark_games",
-        N_("Classic: a game or misere ordered blind (--dark) counts x2"),
-    ),
-    Option(
-        "dark_six_whisted",
-        N_("Classic: a dark 6 of spades must be whisted by both defenders"),
-    ),
-    Option(
-        "liability_after_close",
-        N_(
-            "Classic: liability of the whisters from the first deal that starts with a closed pool: 'none' (unchanged) or a number"
-        ),
-    ),
-    Option(
-        "talon_bonus",
-        N_(
-            "4-5 players: the sitting-out dealer writes whists per trick the talon gave the declarer (--talon N)"
-        ),
-    ),
-    Option(
-        "return_whist",
-        N_(
-            "the sitting-out dealer may return the whist after both passed (--returned-by), the first defender after a half-whist (r)"
-        ),
-    ),
-    Option(
-        "preference_combo",
-        N_(
-            "Classic: 'preference PLAYER' ends the game: his mountain off, every pool filled up, 'help_whists' per point given"
-        ),
-    ),
-    Option(
-        "prizes.first_close",
-        N_("settlement: whists the first player to close his pool writes on every other player"),
-    ),
-    Option(
-        "prizes.min_mountain",
-        N_(
-            "settlement: whists the player(s) with the smallest mountain write on every player not tied with them"
-        ),
-    ),
-    Option(
-        "stalingrad",
-        N_("a 6 of spades must be whisted by both defenders (no pass, no half-whist)"),
-    ),
-)
+def _section_model(field: FieldInfo) -> type[BaseModel] | None:
+    """The model of an option table (``passes: PassesOptions | None``), or None."""
+    for arg in get_args(field.annotation) or (field.annotation,):
+        if isinstance(arg, type) and issubclass(arg, BaseModel):
+            return arg
+    return None
 
-SECTION_8: frozenset[str] = frozenset(
-    {
-        "dark_games",
-        "dark_six_whisted",
-        "stalingrad",
-        "bombs.opening",
-        "bombs.blind",
-        "bombs.order",
-        "liability_after_close",
-        "talon_bonus",
-        "return_whist",
-        "preference_combo",
-        "prizes.first_close",
-        "prizes.min_mountain",
-    }
-)
+
+def _read_options() -> tuple[tuple[Option, ...], tuple[str, ...], dict[str, Any]]:
+    """The options in the model's field order (the order of docs/rules.md §6.1), the option
+    tables, and each §8 option's value when unset (as JSON, validated later)."""
+    options: list[Option] = []
+    sections: list[str] = []
+    offs: dict[str, Any] = {}
+    for name, field in ConventionFile.model_fields.items():
+        if name in ("name", "description", "base"):
+            continue
+        table = _section_model(field)
+        if table is not None:
+            sections.append(name)
+            for inner, inner_field in table.model_fields.items():
+                options.append(_option(f"{name}.{inner}", inner_field, offs))
+        else:
+            options.append(_option(name, field, offs))
+    return tuple(options), tuple(sections), offs
+
+
+def _option(key: str, field: FieldInfo, offs: dict[str, Any]) -> Option:
+    if not field.description:
+        raise TypeError(f"convention option {key} has no description")
+    extra = field.json_schema_extra
+    section_8 = isinstance(extra, dict) and bool(extra.get(SECTION_8_MARK))
+    if section_8 and isinstance(extra, dict):
+        offs[key] = extra["default"]
+    return Option(key, field.description, section_8)
+
+
+OPTIONS, SECTIONS, _OFF_JSON = _read_options()
+"""``OPTIONS``: every option, in the order of docs/rules.md §6.1. ``SECTIONS``: the option
+tables of a convention file (``[passes]``, ``[bombs]``, ``[prizes]``)."""
+
+SECTION_8: frozenset[str] = frozenset(option.key for option in OPTIONS if option.section_8)
 """The options of docs/rules.md §8: off unless set, so a full house-rules table (or a
 ledger's stored table) written before they existed still loads, with them off."""
-
-SECTIONS = ("passes", "bombs", "prizes")
-"""The option tables of a convention file (``[passes]``, ``[bombs]``, ``[prizes]``)."""
 
 OPTION_BY_KEY: dict[str, Option] = {option.key: option for option in OPTIONS}
 
 
 class Convention(NamedTuple):
-    """Every scoring option, validated. Attribute names are the keys with ``.`` -> ``_``."""
+    """Every scoring option, validated. Attribute names are the keys with ``.`` -> ``_``.
+
+    A plain tuple, read on the hot path of scoring. Its fields are the options of
+    :data:`OPTIONS` in their order (checked when this module is loaded), typed as their
+    model fields validate; the values of an unset §8 option are :data:`OFF`."""
 
     name: str
+    description: str
     whist_factor: int
     remise_factor: int
     consolation: Literal["price"] | int
@@ -340,19 +173,18 @@ class Convention(NamedTuple):
     help: HelpRule
     help_whists: int
     pool_to_mountain: Amount
-    description: str = ""
-    dark_games: bool = False
-    bombs_opening: tuple[int, ...] = ()
-    bombs_blind: bool = False
-    bombs_order: BombOrder = "oldest"
-    liability_after_close: Amount | Literal["none"] = "none"
-    talon_bonus: bool = False
-    return_whist: bool = False
-    preference_combo: bool = False
-    prizes_first_close: int = 0
-    prizes_min_mountain: int = 0
-    dark_six_whisted: bool = False
-    stalingrad: bool = False
+    bombs_opening: tuple[int, ...]
+    bombs_blind: bool
+    bombs_order: BombOrder
+    dark_games: bool
+    dark_six_whisted: bool
+    liability_after_close: Amount | Literal["none"]
+    talon_bonus: bool
+    return_whist: bool
+    preference_combo: bool
+    prizes_first_close: int
+    prizes_min_mountain: int
+    stalingrad: bool
 
     def value(self, key: str) -> Any:
         """The value of option ``key`` (dotted name)."""
@@ -517,8 +349,16 @@ def from_table(table: Mapping[str, Any], source: str, strict: bool = True) -> Co
             '(or add base = "sochi" to start from a preset)',
             source,
         )
-    kwargs = {OPTION_BY_KEY[key].attr: value for key, value in checked.items()}
+    kwargs = {OPTION_BY_KEY[key].attr: value for key, value in {**OFF, **checked}.items()}
     return Convention(name=str(name or Path(source).stem), description=str(description), **kwargs)
+
+
+OFF: dict[str, Any] = _validate(_OFF_JSON, "the convention model", strict=True)
+"""The value of each option of docs/rules.md §8 when a file leaves it out (validated like a
+file's: ``bombs.opening`` is ``()``)."""
+
+if Convention._fields != ("name", "description", *(option.attr for option in OPTIONS)):
+    raise TypeError("Convention's fields must be the convention model's options, in order")
 
 
 def load_file(path: Path) -> Convention:

@@ -35,6 +35,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
+from prefcalc.i18n import N_
 from prefcalc.rules.amounts import MAX_AMOUNT, Amount, to_amount
 
 LEDGER_SCHEMA = 2
@@ -319,6 +320,25 @@ def _share_or_none(value: Any, info: ValidationInfo) -> Amount | Literal["none"]
         raise ValueError("expected 'none' or a number between 0 and 1") from None
 
 
+SECTION_8_MARK = "x-section-8"
+"""The JSON Schema keyword that marks an option of docs/rules.md §8 (off unless set)."""
+
+
+def option(meaning: str, *, off: Any = None) -> Any:
+    """A convention option's field: unset (``None``: the base preset's value) unless given.
+
+    ``meaning`` is its one-line doc, shown by ``prefcalc rules``, in the templates, the JSON
+    Schema and the options table of docs/rules.md (mark it with ``N_()`` for the catalog).
+    An option of docs/rules.md §8 gives ``off``: its value when a file leaves it out (a full
+    house-rules table, or a ledger's stored one, written before it existed); the JSON Schema
+    shows it as the default and marks the option with :data:`SECTION_8_MARK`."""
+    extra: dict[str, Any] | None = None
+    if off is not None:
+        shown_off = list(off) if isinstance(off, tuple) else off
+        extra = {"default": shown_off, SECTION_8_MARK: True}
+    return Field(default=None, description=meaning, json_schema_extra=extra)
+
+
 _Whole = BeforeValidator(_whole)
 _Lower = BeforeValidator(_lower)
 _Listed = BeforeValidator(_listed)
@@ -332,12 +352,25 @@ PriceList = Annotated[tuple[Positive, ...], Field(min_length=1, max_length=50), 
 GamePrices = Annotated[tuple[Positive, ...], Field(min_length=5, max_length=5), _Listed]
 ExitLevels = Annotated[tuple[Level, ...], Field(min_length=1, max_length=50), _Listed]
 Flag = Annotated[bool, PlainValidator(_flag), WithJsonSchema({"type": "boolean"})]
-Share = Annotated[Amount, PlainValidator(_share), WithJsonSchema(_NUMBER_SCHEMA)]
-Factor = Annotated[Amount, PlainValidator(_factor), WithJsonSchema(_NUMBER_SCHEMA)]
+
+
+def _option_number(low: int, high: int) -> list[dict[str, Any]]:
+    """The JSON Schema of an exact number option: a TOML number (``1``, ``0.5``) in its
+    range, or text like ``"1/2"`` (its range checked when read)."""
+    return [
+        {"type": "number", "minimum": low, "maximum": high},
+        {"type": "string", "maxLength": 40, "description": "an exact number: 0.5 or 1/2"},
+    ]
+
+
+Share = Annotated[Amount, PlainValidator(_share), WithJsonSchema({"anyOf": _option_number(0, 1)})]
+Factor = Annotated[
+    Amount, PlainValidator(_factor), WithJsonSchema({"anyOf": _option_number(0, MAX_AMOUNT)})
+]
 ShareOrNone = Annotated[
     Amount | Literal["none"],
     PlainValidator(_share_or_none),
-    WithJsonSchema({"anyOf": [{"const": "none"}, *_NUMBER_SCHEMA["anyOf"]]}),
+    WithJsonSchema({"anyOf": [{"const": "none"}, *_option_number(0, 1)]}),
 ]
 PriceOrWhole = Annotated[Literal["price"] | NonNegative, BeforeValidator(_price_or_whole)]
 
@@ -354,17 +387,41 @@ HelpRule = Literal["most", "hole", "none"]
 class PassesOptions(_Frozen):
     """All-pass deals (распасы)."""
 
-    scoring: Annotated[PassesScoring, _Lower] | None = None
-    prices: PriceList | None = None
-    after_last: Annotated[AfterLast, _Lower] | None = None
-    zero_bonus: PriceOrWhole | None = None
-    amnesty: Flag | None = None
-    whists_per_trick: Positive | None = None
-    ties: Annotated[Ties, _Lower] | None = None
-    dealer_bonus: NonNegative | None = None
-    exit: ExitLevels | None = None
-    misere_ends: Flag | None = None
-    ends_streak: Annotated[EndsStreak, _Lower] | None = None
+    scoring: Annotated[PassesScoring, _Lower] | None = option(
+        N_(
+            "all-pass deals: 'mountain' (tricks x price) or 'whists' (the fewest-tricks player writes on the others)"
+        )
+    )
+    prices: PriceList | None = option(
+        N_("price per trick of the 1st, 2nd, 3rd... all-pass deal in a row")
+    )
+    after_last: Annotated[AfterLast, _Lower] | None = option(
+        N_("after the last price: 'hold', 'arithmetic' or 'geometric' continuation")
+    )
+    zero_bonus: PriceOrWhole | None = option(
+        N_(
+            "pool points for taking no trick in an all-pass deal: 'price' (the deal's price) or a number"
+        )
+    )
+    amnesty: Flag | None = option(
+        N_("subtract the smallest trick count from everybody before pricing an all-pass deal")
+    )
+    whists_per_trick: Positive | None = option(N_("whists scoring: whists per trick of difference"))
+    ties: Annotated[Ties, _Lower] | None = option(
+        N_(
+            "whists scoring, several players tie for the fewest tricks: 'each' writes in full, 'split' shares"
+        )
+    )
+    dealer_bonus: NonNegative | None = option(
+        N_("4 players: pool points of the sitting-out dealer in an all-pass deal")
+    )
+    exit: ExitLevels | None = option(
+        N_("lowest trick contract after 1, 2, 3... all-pass deals in a row (the last one holds)")
+    )
+    misere_ends: Flag | None = option(N_("a misere ends an all-pass streak"))
+    ends_streak: Annotated[EndsStreak, _Lower] | None = option(
+        N_("which contract ends an all-pass streak: 'any', or only a 'whisted' and played one")
+    )
 
 
 BombOrder = Literal["oldest", "declared"]
@@ -377,20 +434,48 @@ BombLevels = Annotated[
 class BombsOptions(_Frozen):
     """Classic bombs (ёлочки, docs/rules.md §8.1)."""
 
-    opening: BombLevels | None = None
-    blind: Flag | None = None
-    order: Annotated[BombOrder, _Lower] | None = None
+    opening: BombLevels | None = option(
+        N_(
+            "Classic: one circle of all-pass deals per level k opens the game: tricks x 2^k, every player earns a bomb x2^k"
+        ),
+        off=(),
+    )
+    blind: Flag | None = option(
+        N_(
+            "Classic: an all-pass deal may name players who passed blind (--blind); each earns a bomb x2"
+        ),
+        off=False,
+    )
+    order: Annotated[BombOrder, _Lower] | None = option(
+        N_(
+            "Classic: a declarer's game uses his 'oldest' bomb, or the one 'declared' (--bomb F); used up only if made"
+        ),
+        off="oldest",
+    )
 
 
 class PrizesOptions(_Frozen):
     """Prizes of a "horse-race" game (docs/rules.md §8.6), in whists."""
 
-    first_close: NonNegative | None = None
-    min_mountain: NonNegative | None = None
+    first_close: NonNegative | None = option(
+        N_("settlement: whists the first player to close his pool writes on every other player"),
+        off=0,
+    )
+    min_mountain: NonNegative | None = option(
+        N_(
+            "settlement: whists the player(s) with the smallest mountain write on every player not tied with them"
+        ),
+        off=0,
+    )
 
 
 class ConventionFile(_Frozen):
     """A convention: every option (a preset), or ``base`` plus the options that differ."""
+
+    # The one definition of the options: each is a field here or in its [passes], [bombs],
+    # [prizes] table (made by option()), with its type and range, its meaning and its
+    # section-8 mark. prefcalc.rules.conventions (OPTIONS, SECTION_8, OFF), `prefcalc rules`,
+    # the JSON Schema and the table of docs/rules.md 6.1 are read from them, in this order.
 
     model_config = ConfigDict(
         title="prefcalc convention", frozen=True, extra="forbid", populate_by_name=True
@@ -399,33 +484,99 @@ class ConventionFile(_Frozen):
     name: Text | None = None
     description: Text | None = None
     base: Name | None = Field(default=None, description="a preset to start from: sochi, ...")
-    whist_factor: OneToFour | None = None
-    remise_factor: OneToFour | None = None
-    consolation: PriceOrWhole | None = None
-    dealer_consolation: Flag | None = None
-    liability: Share | None = None
-    lone_whister: Annotated[LoneWhister, _Lower] | None = None
-    two_whisters: Annotated[TwoWhisters, _Lower] | None = None
-    half_whist: Flag | None = None
-    ten_norm: ZeroOrOne | None = None
-    mountain_first: Flag | None = None
-    game_prices: GamePrices | None = None
-    misere_price: Positive | None = None
-    misere_penalty: Positive | None = None
-    closing: Annotated[Closing, _Lower] | None = None
-    help: Annotated[HelpRule, _Lower] | None = None
-    help_whists: NonNegative | None = None
-    pool_to_mountain: Factor | None = None
-    dark_games: Flag | None = None
-    dark_six_whisted: Flag | None = None
-    stalingrad: Flag | None = None
-    liability_after_close: ShareOrNone | None = None
-    talon_bonus: Flag | None = None
-    return_whist: Flag | None = None
-    preference_combo: Flag | None = None
+    whist_factor: OneToFour | None = option(
+        N_("whists per defender trick = game price x this (1, or 2 for Leningrad's doubled whists)")
+    )
+    remise_factor: OneToFour | None = option(
+        N_("a failed contract writes undertricks x game price x this into the mountain (1 or 2)")
+    )
+    consolation: PriceOrWhole | None = option(
+        N_(
+            "whists per undertrick for each consoled player: 'price' (= whists per trick) or a flat number"
+        )
+    )
+    dealer_consolation: Flag | None = option(
+        N_("4 players: the sitting-out dealer writes consolation on a failed contract too")
+    )
+    liability: Share | None = option(
+        N_(
+            "whisters' shortfall per missing trick as a share of the whist price: 1 responsible, 0.5 semi-responsible"
+        )
+    )
+    lone_whister: Annotated[LoneWhister, _Lower] | None = option(
+        N_(
+            "one whister and a passer, contract failed: 'greedy' or 'gentleman' (everything split in halves)"
+        )
+    )
+    two_whisters: Annotated[TwoWhisters, _Lower] | None = option(
+        N_(
+            "two whisters short of the norm: 'split', 'both' (8+: both pay when the pair took nothing) or 'each' (redneck)"
+        )
+    )
+    half_whist: Flag | None = option(
+        N_("half-whist on 6 and 7: the game counts as made, the half-whister writes half the norm")
+    )
+    ten_norm: ZeroOrOne | None = option(N_("tricks the defence must take against a 10 (0 or 1)"))
+    mountain_first: Flag | None = option(
+        N_("points of a made game or misere first write off the declarer's own mountain")
+    )
+    game_prices: GamePrices | None = option(N_("pool points of a made 6, 7, 8, 9, 10"))
+    misere_price: Positive | None = option(N_("pool points of a made misere"))
+    misere_penalty: Positive | None = option(
+        N_("mountain per trick of a failed misere, before remise_factor")
+    )
     passes: PassesOptions | None = None
+    closing: Annotated[Closing, _Lower] | None = option(
+        N_(
+            "the game ends when 'each' pool reaches the target, or the pools' 'total' reaches target x players"
+        )
+    )
+    help: Annotated[HelpRule, _Lower] | None = option(
+        N_(
+            "a closed player's excess points help the one with the 'most' points, the biggest 'hole', or 'none'"
+        )
+    )
+    help_whists: NonNegative | None = option(
+        N_("whists the helper writes on the helped player per pool point given")
+    )
+    pool_to_mountain: Factor | None = option(
+        N_("settlement: every point missing to the largest pool adds this much mountain")
+    )
     bombs: BombsOptions | None = None
+    dark_games: Flag | None = option(
+        N_("Classic: a game or misere ordered blind (--dark) counts x2"), off=False
+    )
+    dark_six_whisted: Flag | None = option(
+        N_("Classic: a dark 6 of spades must be whisted by both defenders"), off=False
+    )
+    liability_after_close: ShareOrNone | None = option(
+        N_(
+            "Classic: liability of the whisters from the first deal that starts with a closed pool: 'none' (unchanged) or a number"
+        ),
+        off="none",
+    )
+    talon_bonus: Flag | None = option(
+        N_(
+            "4-5 players: the sitting-out dealer writes whists per trick the talon gave the declarer (--talon N)"
+        ),
+        off=False,
+    )
+    return_whist: Flag | None = option(
+        N_(
+            "the sitting-out dealer may return the whist after both passed (--returned-by), the first defender after a half-whist (r)"
+        ),
+        off=False,
+    )
+    preference_combo: Flag | None = option(
+        N_(
+            "Classic: 'preference PLAYER' ends the game: his mountain off, every pool filled up, 'help_whists' per point given"
+        ),
+        off=False,
+    )
     prizes: PrizesOptions | None = None
+    stalingrad: Flag | None = option(
+        N_("a 6 of spades must be whisted by both defenders (no pass, no half-whist)"), off=False
+    )
 
 
 # --- errors ------------------------------------------------------------------------------------
