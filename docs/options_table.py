@@ -1,6 +1,6 @@
 """The options table of docs/rules.md section 6, generated from the convention model.
 
-Every option is a field of ``prefcalc.store.schemas.ConventionFile``: its key, its meaning
+Every option is a field of ``prefcalc.rules.options.ConventionFile``: its key, its meaning
 (the field's description), whether it is a section-8 option, and the values it accepts (its
 JSON Schema) all come from there (through ``prefcalc.rules.conventions.OPTIONS``); the
 defaults come from the four bundled presets.

@@ -485,7 +485,7 @@ def test_an_all_pass_progression_that_grows_without_bound_is_refused_not_compute
 
 def _model_fields() -> dict[str, Any]:
     """Every option's pydantic field, by dotted key, read straight off the model."""
-    from prefcalc.store.schemas import BombsOptions, ConventionFile, PassesOptions, PrizesOptions
+    from prefcalc.rules.options import BombsOptions, ConventionFile, PassesOptions, PrizesOptions
 
     tables = {"passes": PassesOptions, "bombs": BombsOptions, "prizes": PrizesOptions}
     out: dict[str, Any] = {}
@@ -534,7 +534,8 @@ def test_a_full_table_without_the_section_8_options_has_them_off() -> None:
 
 
 def test_the_json_schema_carries_each_option_s_meaning_and_section_8_mark() -> None:
-    from prefcalc.store.schemas import SECTION_8_MARK, json_schema
+    from prefcalc.rules.options import SECTION_8_MARK
+    from prefcalc.store.schemas import json_schema
 
     schema = json_schema("convention")
     whist = schema["properties"]["whist_factor"]

@@ -20,7 +20,7 @@ from pydantic.fields import FieldInfo
 from prefcalc.errors import ConventionError, shown
 from prefcalc.resources import bundled
 from prefcalc.rules.amounts import MAX_AMOUNT, Amount, exact_text, norm
-from prefcalc.store.schemas import (
+from prefcalc.rules.options import (
     ONE_LINE,
     SECTION_8_MARK,
     AfterLast,
@@ -75,7 +75,7 @@ class Option(NamedTuple):
     """One named option: its key in TOML and ``--set``, its meaning, and whether it is an
     option of docs/rules.md §8 (off unless set: its value then is in :data:`OFF`).
 
-    All of it is read from the option's field of :class:`prefcalc.store.schemas.ConventionFile`
+    All of it is read from the option's field of :class:`prefcalc.rules.options.ConventionFile`
     (or of its ``[passes]``, ``[bombs]``, ``[prizes]`` tables), which also gives its type and
     range: the model is the one definition of the options."""
 

@@ -42,6 +42,7 @@ from prefcalc.rules.model import (
     joined,
 )
 from prefcalc.rules.notation import parse_contract
+from prefcalc.rules.options import first_error
 from prefcalc.store import files
 from prefcalc.store.files import write_atomic as write_atomic  # re-exported
 from prefcalc.store.lock import locked
@@ -56,7 +57,6 @@ from prefcalc.store.schemas import (
     PassesRecord,
     PreferenceRecord,
     SetRecord,
-    first_error,
 )
 
 SCHEMA = LEDGER_SCHEMA
