@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from prefcalc import api
 from prefcalc.errors import LedgerError, PrefcalcError, shown
 from prefcalc.rules.model import deal_count, seating
+from prefcalc.rules.scoring import score
 from prefcalc.store import ledger as ledger_io
 
 
@@ -46,8 +46,8 @@ def saved_games() -> list[SavedGame]:
     for number, path in enumerate(paths, 1):
         is_current = current is not None and path.absolute() == current
         try:
-            game = api.load(path)
-            finished = api.sheet(game).finished
+            game = ledger_io.load(path)
+            finished = score(game, ledger_io.resolve_convention(game.convention)).finished
         except PrefcalcError as exc:
             found.append(SavedGame(number, path, (), "", 0, False, is_current, exc.message))
             continue
