@@ -338,6 +338,31 @@ def _classic_json(deal: Contract | Misere, out: dict[str, Any]) -> None:
             out["returned_by"] = deal.returned_by
 
 
+_encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(..., ensure_ascii=False)
+
+_lines: dict[int, tuple[Entry, str]] = {}
+"""The line of each entry of the game last written as text, by the entry's identity (the
+entry is kept with its line, so an identity is never reused while it is here)."""
+
+
+def _deal_lines(entries: tuple[Entry, ...]) -> list[str]:
+    """The one-line JSON of each entry. An entry is an immutable value, so the very object
+    that was written before has the same line: recording a deal into a game of 500 encodes one
+    deal, not 501 (a long session, ``serve``, the digests of undo and redo). Only the entries
+    of the last game written are kept."""
+    global _lines
+    known = _lines
+    fresh: dict[int, tuple[Entry, str]] = {}
+    out: list[str] = []
+    for entry in entries:
+        hit = known.get(id(entry))
+        line = hit[1] if hit is not None and hit[0] is entry else _encode(deal_to_json(entry))
+        fresh[id(entry)] = (entry, line)
+        out.append(line)
+    _lines = fresh
+    return out
+
+
 def game_to_json_text(game: Game) -> str:
     """The ledger text: the game's header indented, then one deal per line."""
     ref = game.convention
@@ -358,7 +383,7 @@ def game_to_json_text(game: Game) -> str:
         **({"lang": game.lang} if game.lang else {}),
     }
     head = json.dumps(header, ensure_ascii=False, indent=2)[:-2]
-    deals = ",\n    ".join(json.dumps(deal_to_json(e), ensure_ascii=False) for e in game.entries)
+    deals = ",\n    ".join(_deal_lines(game.entries))
     body = f'  "deals": [\n    {deals}\n  ]' if game.entries else '  "deals": []'
     return f"{head},\n{body}\n}}\n"
 
