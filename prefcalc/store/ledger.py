@@ -588,15 +588,16 @@ def _cached_load(real: Path, shown: str) -> Game:
     return game
 
 
-# --- ledgers validated before -----------------------------------------------------------------
+# --- ledgers this program wrote ---------------------------------------------------------------
 #
 # Validating a ledger builds the file's pydantic models and runs the checks recording applies
-# to every deal; for a file this program wrote itself (or validated before) that repeats what
-# is already known. The digests of such files are kept in a small side file of the data
-# directory, each with the identity of the program that vouched for it; a file whose digest is
-# there is read by the inverse of the writer, and accepted only if writing the game read back
-# gives its bytes exactly (otherwise, and whenever the cache is missing, broken, foreign,
-# unreadable or not a regular file, the file is validated in full, as without a cache).
+# to every deal; for a file this program wrote itself that repeats what is already known. The
+# digests of the files it writes are kept in a small side file of the data directory, each
+# with the identity of the program that wrote it; a file whose digest is there is read by the
+# inverse of the writer, and accepted only if writing the game read back gives its bytes
+# exactly (otherwise, and whenever the cache is missing, broken, foreign, unreadable or not a
+# regular file, the file is validated in full, as without a cache). Only a write adds to the
+# cache: a command that reads, or is refused, changes no file, the cache included.
 
 CACHE_KEYS = 64
 """How many ledger contents the cache remembers (the most recent ones)."""
@@ -618,7 +619,8 @@ def _program() -> str:
 
         names = ["store.schemas", "store.ledger", "rules.model", "rules.legality"]
         names += ["rules.conventions", "rules.amounts", "rules.notation"]
-        paths = [Path(str(sys.modules[f"prefcalc.{n}"].__file__)) for n in names]
+        modules = [sys.modules.get(f"prefcalc.{n}") for n in names]
+        paths = [Path(str(m.__file__)) for m in modules if m is not None and m.__file__]
         presets = bundled("templates")
         paths += sorted(presets.iterdir()) if presets.is_dir() else []
         parts = [str(LEDGER_SCHEMA)]
@@ -645,7 +647,7 @@ def _validated() -> list[str]:
 
 
 def _mark_validated(signature: bytes) -> None:
-    """Add the digest of a ledger this program wrote or validated to the cache. A cache that
+    """Add the digest of a ledger this program just wrote to the cache. A cache that
     cannot be written (a folder, a FIFO or a read-only file there, a full disk) is left as it
     is: the next command validates the file in full. Not synced to disk: a cache lost in a
     crash costs one validation, never a deal."""
@@ -682,8 +684,8 @@ def _replace_unsynced(target: Path, data: bytes) -> None:
 
 
 def _parse(raw: bytes, signature: bytes, shown: str) -> Game:
-    """The game of a ledger's bytes: from the cache's trust when this program validated the
-    same bytes before and they read back exactly, else validated in full."""
+    """The game of a ledger's bytes: trusted when this program wrote the same bytes and they
+    read back exactly, else validated in full."""
     try:
         known = f"{signature.hex()} {_program()}" in _validated()
     except (OSError, ValueError, PrefcalcError):
@@ -692,10 +694,7 @@ def _parse(raw: bytes, signature: bytes, shown: str) -> Game:
         game = _trusted(raw)
         if game is not None:
             return game
-    game = game_from_bytes(raw, shown)
-    if game_to_json_text(game).encode("utf-8") == raw:  # as this program writes it
-        _mark_validated(signature)  # (the lines are kept: the next write encodes one deal)
-    return game
+    return game_from_bytes(raw, shown)
 
 
 def _trusted(raw: bytes) -> Game | None:
