@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
 from prefcalc.perf import gc_paused
-from prefcalc.rules.amounts import Amount, exact_text, norm
+from prefcalc.rules.amounts import Amount, exact_text, norm, to_amount
 from prefcalc.rules.conventions import Convention, from_table, load_preset, to_jsonable
 from prefcalc.rules.legality import problems
 from prefcalc.rules.model import (
@@ -333,6 +333,31 @@ def _classic_json(deal: Contract | Misere, out: dict[str, Any]) -> None:
             out["returned_by"] = deal.returned_by
 
 
+_encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(..., ensure_ascii=False)
+
+_lines: dict[int, tuple[Entry, str]] = {}
+"""The line of each entry of the game last written as text, by the entry's identity (the
+entry is kept with its line, so an identity is never reused while it is here)."""
+
+
+def _deal_lines(entries: tuple[Entry, ...]) -> list[str]:
+    """The one-line JSON of each entry. An entry is an immutable value, so the very object
+    that was written before has the same line: recording a deal into a game of 500 encodes one
+    deal, not 501 (a long session, ``serve``, the digests of undo and redo). Only the entries
+    of the last game written are kept."""
+    global _lines
+    known = _lines
+    fresh: dict[int, tuple[Entry, str]] = {}
+    out: list[str] = []
+    for entry in entries:
+        hit = known.get(id(entry))
+        line = hit[1] if hit is not None and hit[0] is entry else _encode(deal_to_json(entry))
+        fresh[id(entry)] = (entry, line)
+        out.append(line)
+    _lines = fresh
+    return out
+
+
 def game_to_json_text(game: Game) -> str:
     """The ledger text: the game's header indented, then one deal per line."""
     ref = game.convention
@@ -353,7 +378,7 @@ def game_to_json_text(game: Game) -> str:
         **({"lang": game.lang} if game.lang else {}),
     }
     head = json.dumps(header, ensure_ascii=False, indent=2)[:-2]
-    deals = ",\n    ".join(json.dumps(deal_to_json(e), ensure_ascii=False) for e in game.entries)
+    deals = ",\n    ".join(_deal_lines(game.entries))
     body = f'  "deals": [\n    {deals}\n  ]' if game.entries else '  "deals": []'
     return f"{head},\n{body}\n}}\n"
 
@@ -376,7 +401,8 @@ def load_cached(path: Path) -> Game:
 
 def _load(path: Path, shown: str) -> Game:
     """Read the ledger at ``path``; errors name ``shown`` (the path as the user wrote it)."""
-    return game_from_bytes(_read(path, shown), shown)
+    raw = _read(path, shown)
+    return _parse(raw, _signature(raw), shown)
 
 
 def _read(path: Path, shown: str) -> bytes:
@@ -420,7 +446,9 @@ def create(path: Path, game: Game, force: bool = False) -> None:
     with locked(real):
         if real.exists() and not force:
             raise LedgerError("a game already exists here (use --force to replace it)", str(path))
-        write_atomic(real, game_to_json_text(game), "the ledger")
+        text = game_to_json_text(game)
+        write_atomic(real, text, "the ledger")
+        remember(real, game, text)
 
 
 def update(
@@ -533,8 +561,10 @@ def remember(real: Path, game: Game, text: str | None = None) -> None:
     made from the game when not given)."""
     if text is None:
         text = game_to_json_text(game)
+    signature = _signature(text.encode("utf-8"))
     _known_file.clear()
-    _known_file[real] = (_signature(text.encode("utf-8")), game)
+    _known_file[real] = (signature, game)
+    _mark_validated(signature)
 
 
 def _cached_load(real: Path, shown: str) -> Game:
@@ -547,10 +577,197 @@ def _cached_load(real: Path, shown: str) -> Game:
     known = _known_file.get(real)
     if known is not None and known[0] == signature:
         return known[1]
-    game = game_from_bytes(raw, shown)
+    game = _parse(raw, signature, shown)
     _known_file.clear()
     _known_file[real] = (signature, game)
     return game
+
+
+# --- ledgers this program wrote ---------------------------------------------------------------
+#
+# Validating a ledger builds the file's pydantic models and runs the checks recording applies
+# to every deal; for a file this program wrote itself that repeats what is already known. The
+# digests of the files it writes are kept in a small side file of the data directory, each
+# with the identity of the program that wrote it; a file whose digest is there is read by the
+# inverse of the writer, and accepted only if writing the game read back gives its bytes
+# exactly (otherwise, and whenever the cache is missing, broken, foreign, unreadable or not a
+# regular file, the file is validated in full, as without a cache). Only a write adds to the
+# cache: a command that reads, or is refused, changes no file, the cache included.
+
+CACHE_KEYS = 64
+"""How many ledger contents the cache remembers (the most recent ones)."""
+
+_CACHE_LIMIT = CACHE_KEYS * 160
+_cache_key: str | None = None
+
+
+def _program() -> str:
+    """The identity of the code that decides what a valid ledger is: the schema version and
+    the modules and presets that validate it (path, size and modification time of each), so
+    a new version or an edited source never trusts what an older one vouched for."""
+    global _cache_key
+    if _cache_key is None:
+        import hashlib
+        import sys
+
+        from prefcalc.resources import bundled
+
+        names = ["store.schemas", "store.ledger", "rules.model", "rules.legality"]
+        names += ["rules.conventions", "rules.amounts", "rules.notation"]
+        modules = [sys.modules.get(f"prefcalc.{n}") for n in names]
+        paths = [Path(str(m.__file__)) for m in modules if m is not None and m.__file__]
+        presets = bundled("templates")
+        paths += sorted(presets.iterdir()) if presets.is_dir() else []
+        parts = [str(LEDGER_SCHEMA)]
+        for source in paths:
+            st = source.stat()
+            parts.append(f"{source}:{st.st_size}:{st.st_mtime_ns}")
+        _cache_key = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32]
+    return _cache_key
+
+
+def cache_path() -> Path:
+    """The side file of ledger digests known to be valid."""
+    return data_dir() / "cache" / "validated-ledgers"
+
+
+def _validated() -> list[str]:
+    """The cache's keys (``DIGEST PROGRAM`` lines); anything unreadable is an empty cache."""
+    try:
+        raw = files.read_regular(cache_path(), "the ledger cache", _CACHE_LIMIT, LedgerError)
+        lines = raw.decode("ascii").splitlines()
+    except (OSError, ValueError, PrefcalcError):
+        return []
+    return [line for line in lines if len(line) == 97 and line[64] == " "]
+
+
+def _mark_validated(signature: bytes) -> None:
+    """Add the digest of a ledger this program just wrote to the cache. A cache that
+    cannot be written (a folder, a FIFO or a read-only file there, a full disk) is left as it
+    is: the next command validates the file in full. Not synced to disk: a cache lost in a
+    crash costs one validation, never a deal."""
+    try:
+        key = f"{signature.hex()} {_program()}"
+        keys = _validated()
+        if keys and keys[-1] == key:
+            return
+        keys = [*[k for k in keys if k != key][-(CACHE_KEYS - 1) :], key]
+        target = cache_path()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        files.check_writable_target(target, "the ledger cache")
+        _replace_unsynced(target, ("\n".join(keys) + "\n").encode("ascii"))
+    except (OSError, ValueError, PrefcalcError):
+        pass
+
+
+def _replace_unsynced(target: Path, data: bytes) -> None:
+    """Replace ``target`` by a fresh file holding ``data`` (written beside it, then renamed:
+    a reader sees the old cache or the new one); never through a link, never synced."""
+    import os
+    import time
+
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(tmp, flags, 0o644)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _parse(raw: bytes, signature: bytes, shown: str) -> Game:
+    """The game of a ledger's bytes: trusted when this program wrote the same bytes and they
+    read back exactly, else validated in full."""
+    try:
+        known = f"{signature.hex()} {_program()}" in _validated()
+    except (OSError, ValueError, PrefcalcError):
+        known = False
+    if known:
+        game = _trusted(raw)
+        if game is not None:
+            return game
+    return game_from_bytes(raw, shown)
+
+
+def _trusted(raw: bytes) -> Game | None:
+    """The game whose ledger text is exactly ``raw``, read without validation (the caller
+    knows these bytes were valid), or None when they are not that text (then they are
+    validated in full)."""
+    try:
+        game = _game_from_text(json.loads(raw))
+        if game_to_json_text(game).encode("utf-8") != raw:
+            return None
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError, PrefcalcError):
+        return None
+    return game
+
+
+def _game_from_text(d: dict[str, Any]) -> Game:
+    """The inverse of :func:`game_to_json_text` (schema 2 as this program writes it)."""
+    if d["schema"] != LEDGER_SCHEMA:
+        raise ValueError("another schema")
+    conv = d["convention"]
+    entries = tuple(
+        Entry(_deal_from_text(x), x.get("dealer"), x["time"], x.get("forced", False))
+        for x in d["deals"]
+    )
+    return Game(
+        players=tuple(d["players"]),
+        convention=ConventionRef(conv["preset"], conv["options"], conv.get("name")),
+        target=d["target"],
+        first_dealer=d["first_dealer"],
+        whist_price=to_amount(d["whist_price"]),
+        currency=check_currency(d["currency"]),
+        created=d["created"],
+        entries=entries,
+        lang=d.get("lang", ""),
+    )
+
+
+def _deal_from_text(x: dict[str, Any]) -> Deal:
+    """The inverse of :func:`deal_to_json`."""
+    kind = x["kind"]
+    if kind == "contract":
+        known = _CONTRACTS.get(x["contract"])
+        if known is None:
+            known = _CONTRACTS[x["contract"]] = parse_contract(x["contract"])
+        defenders = tuple(Defender(d["player"], d["role"], d.get("tricks")) for d in x["defenders"])
+        return Contract(
+            x["declarer"],
+            known[0],
+            known[1],
+            x["tricks"],
+            defenders,
+            dark=x.get("dark", False),
+            no_talon=x.get("no_talon", False),
+            bomb=x.get("bomb"),
+            talon=x.get("talon"),
+            returned_by=x.get("returned_by"),
+        )
+    if kind == "passes":
+        return AllPass(tuple(x["tricks"].items()), tuple(x.get("blind", ())))
+    if kind == "misere":
+        return Misere(
+            x["declarer"],
+            x["tricks"],
+            x.get("dark", False),
+            x.get("no_talon", False),
+            x.get("bomb"),
+        )
+    if kind == "adjust":
+        whists = tuple((k, to_amount(v)) for k, v in x.get("whists", {}).items())
+        pool, mountain = to_amount(x.get("pool", 0)), to_amount(x.get("mountain", 0))
+        return Adjustment(x["player"], pool, mountain, whists, x["note"])
+    if kind == "set":
+        return SetTerm(x["key"], norm(to_amount(x["value"])))
+    if kind == "preference":
+        return Preference(x["player"])
+    if kind == "join":
+        return Join(x["player"], x.get("after"))
+    raise ValueError(f"unknown kind {kind!r}")
 
 
 # --- the current game -------------------------------------------------------------------------

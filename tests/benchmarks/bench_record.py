@@ -16,7 +16,7 @@ from run import Figure
 from support import random_game
 
 import prefcalc
-from prefcalc.store.ledger import game_to_json_text
+from prefcalc.api import save
 
 EXE = Path(sys.executable).with_name("prefcalc")
 FLOOR = "import typer; from pydantic import BaseModel"
@@ -35,7 +35,7 @@ def record_500() -> tuple[float, float, str]:
     game = random_game(3, 500, 3, "sochi", target=10**6, adjustments=False)
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base.json"
-        base.write_text(game_to_json_text(game), encoding="utf-8")
+        save(game, base)  # as prefcalc writes it: the next command trusts what it wrote
         ledger = Path(tmp) / "game.json"
         deal = ["game", "Anna", "7h", "7", "Boris:w", "Vera:p", "--file", str(ledger)]
         floor_cmd = [sys.executable, "-c", FLOOR]
