@@ -159,3 +159,32 @@ def test_the_russian_blank_sheet(tmp_path: Path, players: int) -> None:
     assert "Пулька · правила ________ · пуля до ________ · 1 вист = ________" in text
     assert "игроки: имена на листе, по часовой стрелке сверху" in text
     assert not ENGLISH.search(_prose(text))
+
+
+def test_the_russian_club_history(tmp_path: Path) -> None:
+    pdftotext = require_tool("pdftotext", "pdftotext")
+    game = _evening(tmp_path, RU)
+    pdf, xlsx = tmp_path / "club.pdf", tmp_path / "club.xlsx"
+    args = ["history", str(game), "--pdf", str(pdf), "--xlsx", str(xlsx)]
+    done = run_cli(args, tmp_path, RU)
+    assert done.returncode == 0, done.stderr
+    text = subprocess.run(
+        [pdftotext, "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    for words in ("История клуба · 1 игра", "Таблица игроков", "Баланс за сезон", "Сочинка"):
+        assert words in text, words
+    assert not ENGLISH.search(_prose(text)), ENGLISH.search(_prose(text))
+    wb = openpyxl.load_workbook(xlsx)
+    assert wb.sheetnames == ["Игры", "Таблица игроков", "Баланс"]
+    assert [c.value for c in wb["Игры"][1]][:7] == [
+        "Дата",
+        "Файл",
+        "Правила",
+        "Раздачи",
+        "Состояние",
+        "Валюта",
+        "Игроки",
+    ]
+    assert wb["Игры"]["C2"].value == "Сочинка"
+    assert wb["Игры"]["A2"].number_format == "dd.mm.yyyy hh:mm"
+    assert isinstance(wb["Таблица игроков"]["B2"].value, int)
