@@ -434,3 +434,23 @@ def test_help_in_russian_and_english(tmp_path: Path) -> None:
     assert "Записать распасы: prefcalc passes Аня=2 Боря=5 Вера=3." in top.stdout
     again = invoke(["--help"], tmp_path, C_LOCALE)  # the next command in the same process
     assert "Record an all-pass deal" in again.stdout
+
+
+def test_the_frame_of_the_help_follows_the_language() -> None:
+    # issue 20: typer's panels, notes and the help of --help through prefcalc's catalog, in
+    # Russian and back in English in the same process ("Usage:" stays typer's own)
+    from typer.testing import CliRunner
+
+    from prefcalc.cli import app
+
+    runner = CliRunner()
+    ru = runner.invoke(app, ["--lang", "ru", "export", "--help"], terminal_width=100).output
+    for words in ("Аргументы", "Параметры", "[обязательно]", "[по умолчанию: a4]"):
+        assert words in ru, words
+    assert "Показать эту справку и выйти." in ru and "[переменная окружения: PREFCALC_FILE]" in ru
+    assert "Options" not in ru and "Show this message" not in ru
+    en = runner.invoke(app, ["--lang", "en", "export", "--help"], terminal_width=100).output
+    for words in ("Arguments", "Options", "[required]", "[default: a4]", "Show this message"):
+        assert words in en, words
+    commands = runner.invoke(app, ["--lang", "ru", "--help"], terminal_width=100).output
+    assert "Команды" in commands
