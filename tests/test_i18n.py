@@ -450,3 +450,23 @@ def test_russian_rules_table_translates_the_table_and_section_8_options(tmp_path
         and line.endswith("на шестерную пик оба обязаны вистовать (ни паса, ни полвиста)")
         for line in lines
     )
+
+
+def test_the_frame_of_the_help_follows_the_language() -> None:
+    # issue 20: typer's panels, notes and the help of --help through prefcalc's catalog, in
+    # Russian and back in English in the same process ("Usage:" stays typer's own)
+    from typer.testing import CliRunner
+
+    from prefcalc.cli import app
+
+    runner = CliRunner()
+    ru = runner.invoke(app, ["--lang", "ru", "export", "--help"], terminal_width=100).output
+    for words in ("Аргументы", "Параметры", "[обязательно]", "[по умолчанию: a4]"):
+        assert words in ru, words
+    assert "Показать эту справку и выйти." in ru and "[переменная окружения: PREFCALC_FILE]" in ru
+    assert "Options" not in ru and "Show this message" not in ru
+    en = runner.invoke(app, ["--lang", "en", "export", "--help"], terminal_width=100).output
+    for words in ("Arguments", "Options", "[required]", "[default: a4]", "Show this message"):
+        assert words in en, words
+    commands = runner.invoke(app, ["--lang", "ru", "--help"], terminal_width=100).output
+    assert "Команды" in commands

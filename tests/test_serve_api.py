@@ -517,6 +517,43 @@ def test_the_language_reaches_the_pages(ledger: Path) -> None:
         assert '<html lang="ru">' in c.get("/score").text
 
 
+def _words_of(page: str) -> dict[str, object]:
+    start = page.index('<script id="words" type="application/json">') + 43
+    return dict(json.loads(page[start : page.index("</script>", start)]))
+
+
+def test_the_pages_speak_russian(ledger: Path) -> None:
+    # issue 20: the templates through the catalog, the scripts' words as a dictionary in the
+    # page, the reasons of the last deal in Russian beside the English ones
+    with TestClient(create_app(ledger, TOKEN, lang="ru", poll_interval=None)) as c:
+        score, watch = c.get("/score").text, c.get("/").text
+        for words in ("Взятки играющего", "Вистующие", "Записать", "Отменить", "Последняя раздача"):
+            assert words in score, words
+        assert "<code>prefcalc serve</code>" in score  # a tag inside a message stays a tag
+        for words in ("Расчёт на сейчас", "Попарно", "<th>Игрок</th><th>Висты</th>"):
+            assert words in watch, words
+        for english in ("Declarer", "Defenders", "Last deal", "Settlement so far", "Pairwise"):
+            assert english not in score + watch, english
+        words = _words_of(watch)
+        assert words["lang"] == "ru"
+        assert words["to {target}"] == "пуля до {target}"
+        assert words["{n} deals"] == ["{n} раздача", "{n} раздачи", "{n} раздач"]
+        assert words["whists on {player}"] == "висты на {player}"
+        assert words["Sochi"] == "Сочинка"
+        log = c.get("/api/log?last=1").json()
+        writes = log[0]["writes"]
+        assert all(w["said"] and w["reason"] for w in writes)
+        assert all(w["reason"].isascii() or w["said"] != w["reason"] for w in writes)
+        assert not any(re.search(r"[a-z]{3,}", w["said"].replace(w["player"], "")) for w in writes)
+
+
+def test_the_english_pages_are_unchanged(client: TestClient) -> None:
+    score = client.get("/score").text
+    assert "<h3>Declarer's tricks</h3>" in score and ">Record</button>" in score
+    assert _words_of(score)["to {target}"] == "to {target}"
+    assert all("said" not in w for item in client.get("/api/log").json() for w in item["writes"])
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

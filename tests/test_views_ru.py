@@ -4,13 +4,15 @@ every kind of entry, explain, the games list."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support import make_game, sheet_of
+from support import make_game, random_classic_game, random_game, sheet_of
 
 from prefcalc.i18n import speaking
+from prefcalc.rules.model import Game
 from prefcalc.store.games import SavedGame
 from prefcalc.views import text as views
 
@@ -128,3 +130,98 @@ def test_games_list() -> None:
         "* текущая игра; prefcalc use НОМЕР|ИМЯ|ФАЙЛ возвращает к другой",
     ]
     assert views.games_text([]) == "сохранённых игр пока нет (новая игра: 'prefcalc new')"
+
+
+# --- the reasons of the writes (explain) -----------------------------------------------------
+
+
+def _reasons(game: Game, number: int) -> list[str]:
+    return [views.reason_text(w) for w in sheet_of(game).scored[number - 1].writes]
+
+
+def test_reasons_of_a_contract_in_russian_with_plural_forms() -> None:
+    # Sochi 3 players, 8БК: P = 6, W = 6. Боря whists alone (2 defence tricks, Вера passed):
+    # 8БК made → 6 into Аня's pool; 2 × 6 = 12 whists on Аня.
+    game = make_game(["Аня", "Боря", "Вера"], ["game Аня 8nt 8 Боря:w Вера:p"])
+    assert _reasons(game, 1) == ["8БК сыграна: 6", "висты на 8БК: 2 взятки × 6 = 12"]
+    # 7♥ down 2 (5 tricks): remise 2 × 4 = 8; two whisters, 3 and 2 tricks × 4 each and the
+    # consolation 2 × 4 each (C = W = 4); nobody misses his quota.
+    game = make_game(["Аня", "Боря", "Вера"], ["game Аня 7h 5 Боря:w3 Вера:w2"])
+    assert _reasons(game, 1) == [
+        "ремиз на 7♥: без 2 × 4 = 8",
+        "висты на 7♥: 3 взятки × 4 = 12",
+        "консоляция: без 2 × 4 = 8",
+        "висты на 7♥: 2 взятки × 4 = 8",
+        "консоляция: без 2 × 4 = 8",
+    ]
+    # misère failed with 1 trick (Sochi: 10 per trick), 5 tricks of an all-pass deal
+    game = make_game(["Аня", "Боря", "Вера"], ["misere Аня 1", "passes Аня=5 Боря=4 Вера=1"])
+    assert _reasons(game, 1) == ["мизер не сыгран: 1 взятка × 10 = 10"]
+    assert _reasons(game, 2) == [
+        "распасы: 5 взяток × 1 = 5",
+        "распасы: 4 взятки × 1 = 4",
+        "распасы: 1 взятка × 1 = 1",
+    ]
+
+
+def test_reasons_of_a_dark_game_and_the_help_rule() -> None:
+    # Classic: 7♥ dark, made: F = 2, 4 × 2 = 8 into the pool; Боря 3 tricks × 4 × 2 = 24.
+    game = make_game(
+        ["Аня", "Боря", "Вера"],
+        ["game Аня 7h 7 Боря:w Вера:p --dark"],
+        convention="classic",
+        target=50,
+    )
+    assert _reasons(game, 1) == [
+        "7♥ сыграна × 2 (втёмную): 8",
+        "висты на 7♥: 3 взятки × 4 × 2 (втёмную) = 24",
+    ]
+    # Sochi to 3: Аня's first 6♠ puts 2 into her pool; the second earns 2, 1 fits, the other
+    # helps Боря (the fullest pool below the target) for 1 × 10 = 10 whists on him.
+    game = make_game(
+        ["Аня", "Боря", "Вера"],
+        ["game Аня 6s 6 Боря:w Вера:p", "game Аня 6s 6 Боря:w Вера:p"],
+        target=3,
+    )
+    assert _reasons(game, 2) == [
+        "6♠ сыграна: заработано 2, в пулю 1, 1 в помощь игроку Боря (висты: 10)",
+        "помощь от игрока Аня: 1 из 2 (6♠ сыграна)",
+        "помощь игроку Боря: 1 очко × 10 = 10 (6♠ сыграна: заработано 2, в пулю 1)",
+        "висты на 6♠: 4 взятки × 2 = 8",
+    ]
+
+
+ENGLISH_WORDS = re.compile(
+    r"\b(pool|mountain|whists?|pass(ed)?|misere|misère|all-pass|remise|deals?|tricks?|"
+    r"undertricks?|points?|made|help|bomb|dark|consolation|shortfall|joined|average|NT)\b"
+)
+
+
+@pytest.mark.parametrize("convention", ["sochi", "leningrad", "rostov"])
+def test_every_reason_is_russian(convention: str) -> None:
+    # Random evenings of 3 and 4 players with late arrivals, and Classic nights: no English word
+    # of the game is left in any reason (the names and the adjustment notes are the players').
+    games = [
+        random_game(seed, 60, players=n, convention=convention, joins=True, adjustments=False)
+        for seed in range(6)
+        for n in (3, 4)
+    ]
+    if convention == "sochi":
+        games += [random_classic_game(seed, 60, players=n) for seed in range(6) for n in (3, 4)]
+    templates = set()
+    for game in games:
+        for scored in sheet_of(game).scored:
+            for w in scored.writes:
+                text = views.reason_text(w)
+                for name in game.players:
+                    text = text.replace(name, "")
+                assert not ENGLISH_WORDS.search(text), (w.reason, text)
+                assert "{" not in text, text
+                templates.add(w.template)
+    assert len(templates) > 10
+
+
+def test_reasons_stay_english_in_english() -> None:
+    game = make_game(["Аня", "Боря", "Вера"], ["game Аня 8nt 8 Боря:w Вера:p"])
+    with speaking("en"):
+        assert _reasons(game, 1) == ["8NT made: 6", "whists on 8NT: 2 tricks × 6 = 12"]

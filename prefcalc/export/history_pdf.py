@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from prefcalc import __version__
+from prefcalc import __version__, terms
 from prefcalc.export.charts import bar_rows, line_chart
 from prefcalc.export.fonts import FontBook
 from prefcalc.export.pdf import Flow, Writer, load_layout, printable
 from prefcalc.history.club import History, Night, Standing
+from prefcalc.i18n import _, day, ngettext, pgettext
 from prefcalc.rules.amounts import Amount
 from prefcalc.store.files import write_atomic
 from prefcalc.views.history import _money_cells
@@ -60,23 +61,24 @@ def _table(flow: Flow, rows: Sequence[Sequence[str]], right: Sequence[bool]) -> 
 
 
 def _night(value: Amount, night: Night) -> str:
-    return f"{signed(value)} on {night.date[:10] or 'no date'}"
+    when = day(night.date[:10]) if night.date[:10] else _("no date")
+    return _("{amount} on {date}").format(amount=signed(value), date=when)
 
 
 def _standings_rows(players: Sequence[Standing]) -> list[list[str]]:
     rows = [
         [
-            "player",
-            "games",
-            "whists",
-            "money",
-            "wins",
-            "best night",
-            "worst night",
-            "contracts made",
-            "misères made/failed",
-            "whists written/received",
-            "all-pass deals/tricks",
+            _("player"),
+            _("games"),
+            _("whists"),
+            _("money"),
+            _("wins"),
+            _("best night"),
+            _("worst night"),
+            _("contracts made"),
+            _("misères made/failed"),
+            _("whists written/received"),
+            _("all-pass deals/tricks"),
         ]
     ]
     for s in players:
@@ -105,7 +107,16 @@ def _standings_rows(players: Sequence[Standing]) -> list[list[str]]:
 
 
 def _games_rows(games: Sequence[Night]) -> list[list[str]]:
-    rows = [["#", "date", "convention", "deals", "state", "result in whists (money)"]]
+    rows = [
+        [
+            "#",
+            _("date"),
+            _("convention"),
+            _("deals"),
+            _("state"),
+            _("result in whists (money)"),
+        ]
+    ]
     for k, night in enumerate(games, 1):
         result = ", ".join(
             f"{p} {signed(night.result[p])} ({money_text(night.money[p], night.currency)})"
@@ -114,10 +125,10 @@ def _games_rows(games: Sequence[Night]) -> list[list[str]]:
         rows.append(
             [
                 str(k),
-                night.date[:10] or "no date",
-                night.convention,
+                day(night.date[:10]) if night.date[:10] else _("no date"),
+                terms.convention_name(night.convention),
                 str(night.deals),
-                "finished" if night.finished else "stopped early",
+                _("finished") if night.finished else _("stopped early"),
                 result,
             ]
         )
@@ -131,29 +142,34 @@ def build_history_pdf(h: History, paper: str = "a4") -> tuple[bytes, list[str]]:
     names = [s.name for s in h.players] + [p for n in h.games for p in n.players]
     texts = list(dict.fromkeys([*names, *(n.currency for n in h.games if n.currency)]))
     warnings = book.check([printable(t) for t in texts])
-    writer = Writer(lay, book, f"prefcalc {__version__} · club history")
+    writer = Writer(lay, book, f"prefcalc {__version__} · " + _("club history"))
     flow = Flow(writer)
     size = lay.size
     lead = size * lay.leading
     dates = [n.date[:10] for n in h.games if n.date]
-    span = f"{dates[0]} to {dates[-1]}" if dates else "no dates"
-    flow.heading(f"Club history · {len(h.games)} game{'s' if len(h.games) != 1 else ''} · {span}")
-    note = (
+    span = (
+        _("{first} to {last}").format(first=day(dates[0]), last=day(dates[-1]))
+        if dates
+        else _("no dates")
+    )
+    games = ngettext("{n} game", "{n} games", len(h.games)).format(n=len(h.games))
+    flow.heading(_("Club history · {games} · {span}").format(games=games, span=span))
+    note = _(
         "Results by the pairwise method in exact whists (a game stopped early counts with its "
         "provisional settlement); money per currency, never converted; a win is a positive night."
     )
     flow.page.items.append((flow.left, flow.y, note, False, size, 0.3))
     flow.y -= lead * 1.6
     if not h.games:
-        flow.page.items.append((flow.left, flow.y, "no games found", False, size, 0.0))
+        flow.page.items.append((flow.left, flow.y, _("no games found"), False, size, 0.0))
     else:
-        flow.heading("Standings", size + 3)
+        flow.heading(_("Standings"), size + 3)
         right = [False, True, True, True, True, False, False, True, True, True, True]
         _table(flow, _standings_rows(h.players), right)
         # made-contract rates
         flow.gap(lead)
         flow.need(size * 1.9 * min(len(h.players) + 1, 6) + lead * 3)
-        flow.heading("Contracts made, of those declared", size + 3)
+        flow.heading(_("Contracts made, of those declared"), size + 3)
         rows = [
             (
                 s.name,
@@ -182,12 +198,15 @@ def build_history_pdf(h: History, paper: str = "a4") -> tuple[bytes, list[str]]:
         # the running balance over the season
         flow.page = writer.page()
         flow.y = flow.top
-        flow.heading("Running balance over the season")
+        flow.heading(_("Running balance over the season"))
         flow.page.items.append(
             (
                 flow.left,
                 flow.y,
-                "Each player's total in whists after every game he played (a point per evening).",
+                _(
+                    "Each player's total in whists after every game he played "
+                    "(a point per evening)."
+                ),
                 False,
                 size,
                 0.3,
@@ -202,8 +221,8 @@ def build_history_pdf(h: History, paper: str = "a4") -> tuple[bytes, list[str]]:
             flow.right - flow.left,
             height,
             series,
-            "game",
-            "whists",
+            pgettext("chart", "game"),
+            pgettext("chart", "whists"),
             size,
             markers=True,
         )
@@ -212,7 +231,7 @@ def build_history_pdf(h: History, paper: str = "a4") -> tuple[bytes, list[str]]:
         # every game
         flow.page = writer.page()
         flow.y = flow.top
-        flow.heading("Games")
+        flow.heading(_("Games"))
         _table(flow, _games_rows(h.games), [True, False, False, True, False, False])
     return writer.render(), warnings
 

@@ -29,6 +29,7 @@ from openpyxl.chart import BarChart, LineChart, Reference  # type: ignore[import
 from openpyxl.chart.shapes import GraphicalProperties  # type: ignore[import-untyped]
 from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 
+from prefcalc import terms
 from prefcalc.export.xlsx import (
     _HEADER,
     DATETIME_FORMAT,
@@ -39,15 +40,17 @@ from prefcalc.export.xlsx import (
     _styles,
     _text,
     _width,
+    datetime_format,
 )
 from prefcalc.history.club import LEVELS, History, Night
+from prefcalc.i18n import N_, _, pgettext
 from prefcalc.rules.amounts import Amount
 from prefcalc.rules.model import name_key
 from prefcalc.store.files import write_atomic
 
-GAMES = "Games"
-STANDINGS = "Standings"
-BALANCE = "Balance"
+GAMES = N_("Games")
+STANDINGS = N_("Standings")
+BALANCE = N_("Balance")
 
 
 def _points(ws: Any, row: int, col: int, value: Amount) -> None:
@@ -84,18 +87,27 @@ def _widths(ws: Any, widths: list[int]) -> None:
 def _write_games(ws: Any, h: History) -> None:
     names = [s.name for s in h.players]
     column = {s.key: 8 + k for k, s in enumerate(h.players)}
-    labels = ["Date", "File", "Convention", "Deals", "State", "Currency", "Players", *names]
+    labels = [
+        _("Date"),
+        _("File"),
+        _("Convention"),
+        _("Deals"),
+        _("State"),
+        _("Currency"),
+        _("Players"),
+        *names,
+    ]
     _header(ws, 1, labels)
     widths = [len(x) for x in labels]
     for r, night in enumerate(h.games, 2):
         when = _when(night)
         ws.cell(r, 1, when)
         if isinstance(when, datetime):
-            ws.cell(r, 1).number_format = DATETIME_FORMAT
+            ws.cell(r, 1).number_format = datetime_format()
         texts = {
             2: night.file,
-            3: night.convention,
-            5: "finished" if night.finished else "stopped early (provisional)",
+            3: terms.convention_name(night.convention),
+            5: _("finished") if night.finished else _("stopped early (provisional)"),
             6: night.currency,
             7: ", ".join(night.players),
         }
@@ -116,31 +128,34 @@ def _write_games(ws: Any, h: History) -> None:
 
 def _write_standings(ws: Any, h: History) -> None:
     currencies = sorted({c for s in h.players for c in s.money})
-    money_labels = [f"Money {c}" if c else "Money (no currency)" for c in currencies]
+    money_labels = [
+        _("Money {currency}").format(currency=c) if c else _("Money (no currency)")
+        for c in currencies
+    ]
     labels = [
-        "Player",
-        "Games",
-        "Whists",
+        _("Player"),
+        _("Games"),
+        _("Whists"),
         *money_labels,
-        "Wins",
-        "Best night",
-        "Best night date",
-        "Worst night",
-        "Worst night date",
-        "Contracts declared",
-        "Contracts made",
-        "Made rate",
-        *(f"{lv} made/declared" for lv in LEVELS),
-        "Misères made",
-        "Misères failed",
-        "Whists written",
-        "Whists received",
-        "All-pass deals",
-        "All-pass tricks",
+        _("Wins"),
+        _("Best night"),
+        _("Best night date"),
+        _("Worst night"),
+        _("Worst night date"),
+        _("Contracts declared"),
+        _("Contracts made"),
+        _("Made rate"),
+        *(_("{level} made/declared").format(level=lv) for lv in LEVELS),
+        _("Misères made"),
+        _("Misères failed"),
+        _("Whists written"),
+        _("Whists received"),
+        _("All-pass deals"),
+        _("All-pass tricks"),
     ]
     _header(ws, 1, labels)
     widths = [len(x) for x in labels]
-    rate_col = labels.index("Made rate") + 1
+    rate_col = labels.index(_("Made rate")) + 1
     for r, s in enumerate(h.players, 2):
         _label(ws, r, 1, s.name)
         widths[0] = max(widths[0], min(len(s.name), 60))
@@ -176,8 +191,8 @@ def _write_standings(ws: Any, h: History) -> None:
     if h.players:
         chart = BarChart()
         chart.type = "bar"
-        chart.title = "Contracts made, of those declared"
-        chart.y_axis.title = "made rate"
+        chart.title = _("Contracts made, of those declared")
+        chart.y_axis.title = _("made rate")
         chart.y_axis.number_format = "0%"
         chart.y_axis.scaling.min = 0
         chart.y_axis.scaling.max = 1
@@ -239,7 +254,7 @@ def balance_chart(
 
     chart = LineChart()
     chart.title = title
-    chart.y_axis.title = "whists"
+    chart.y_axis.title = pgettext("chart", "whists")
     chart.x_axis.title = x
     data = Reference(
         ws,
@@ -271,12 +286,12 @@ def balance_chart(
 
 
 def _write_balance(ws: Any, h: History) -> None:
-    labels = ["#", "Date", *(s.name for s in h.players)]
+    labels = ["#", _("Date"), *(s.name for s in h.players)]
     _header(ws, 1, labels)
     running = h.running()
     for r, (night, totals) in enumerate(zip(h.games, running, strict=True), 2):
         ws.cell(r, 1, r - 1)
-        _label(ws, r, 2, night.date[:10] or "no date")
+        _label(ws, r, 2, night.date[:10] or _("no date"))
         here = {name_key(p) for p in night.players}
         for k, s in enumerate(h.players):
             if s.key in here:  # an evening he missed stays empty: a gap, not a line
@@ -290,8 +305,8 @@ def _write_balance(ws: Any, h: History) -> None:
             1,
             len(h.games) + 1,
             len(h.players),
-            "Running balance over the season",
-            "game",
+            _("Running balance over the season"),
+            pgettext("chart", "game"),
             markers=True,
         )
         ws.add_chart(chart, f"{get_column_letter(len(labels) + 2)}2")
@@ -301,10 +316,10 @@ def build_history_workbook(h: History) -> Any:
     wb = Workbook()
     _styles(wb)
     games = wb.active
-    games.title = GAMES
+    games.title = _(GAMES)
     _write_games(games, h)
-    _write_standings(wb.create_sheet(STANDINGS), h)
-    _write_balance(wb.create_sheet(BALANCE), h)
+    _write_standings(wb.create_sheet(_(STANDINGS)), h)
+    _write_balance(wb.create_sheet(_(BALANCE)), h)
     return wb
 
 

@@ -33,9 +33,11 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 
-from prefcalc import __version__
+from prefcalc import __version__, terms
 from prefcalc.errors import PrefcalcError
 from prefcalc.export.fonts import BOLD, REGULAR, FontBook
+from prefcalc.i18n import _, day, pgettext
+from prefcalc.i18n import number as number_text
 from prefcalc.report import Report
 from prefcalc.resources import bundled
 from prefcalc.rules.amounts import Amount, fmt, norm
@@ -504,12 +506,13 @@ class Writer:
         lay = self.lay
         buffer = io.BytesIO()
         canvas = Canvas(buffer, pagesize=(lay.width, lay.height), invariant=1)
-        canvas.setTitle("Preference pool sheet")
+        canvas.setTitle(_("Preference pool sheet"))
         canvas.setCreator(f"prefcalc {__version__}")
         total = len(self.pages)
         for number, page in enumerate(self.pages, 1):
             if footer:
-                foot = f"{self.footer} · page {number} of {total}"
+                page_of = _("page {number} of {total}").format(number=number, total=total)
+                foot = f"{self.footer} · {page_of}"
                 y = lay.margin - lay.footer_size * 0.2
                 page.items.append((lay.margin, y, foot, False, lay.footer_size, 0.45))
             for draw in page.art:
@@ -845,10 +848,13 @@ def result_lines(report: Report) -> list[tuple[str, str]]:
         for rank, p in enumerate(order, 1)
     )
     pays = "   ".join(
-        f"{x.payer} pays {x.payee} {money_text(x.amount, s.currency)}" for x in s.payments
+        _("{payer} pays {payee} {amount}").format(
+            payer=x.payer, payee=x.payee, amount=money_text(x.amount, s.currency)
+        )
+        for x in s.payments
     )
-    label = "Result:" if report.finished else "Result if the game ended now:"
-    return [(label, standing), ("Who pays whom:", pays or "nobody owes anything")]
+    label = _("Result:") if report.finished else _("Result if the game ended now:")
+    return [(label, standing), (_("Who pays whom:"), pays or _("nobody owes anything"))]
 
 
 def _rule(x0: float, y0: float, x1: float, y1: float, gray: float) -> Callable[[Any], None]:
@@ -900,7 +906,8 @@ def draw_sheet(
         for opp, box in sector.columns:
             label = names[opp]
             if label:
-                shown = metrics.fit(f"on {label}", lay.label_size, box.w)
+                on = pgettext("sheet", "on {player}").format(player=label)
+                shown = metrics.fit(on, lay.label_size, box.w)
                 y = box.y1 - lay.label_size
                 page.items.append((box.x0, y, shown, False, lay.label_size, 0.4))
             if entries is not None:
@@ -1050,7 +1057,9 @@ def _text_column(writer: Writer, lines: Sequence[str], width: float) -> list[tup
 
 def _price_text(report: Report) -> str:
     """The whist price in force as the title and the settlement show it."""
-    return money_text(report.price, report.currency) if report.currency else fmt(report.price)
+    return (
+        money_text(report.price, report.currency) if report.currency else number_text(report.price)
+    )
 
 
 def _settlement_pages(flow: Flow, report: Report) -> None:
@@ -1061,14 +1070,16 @@ def _settlement_pages(flow: Flow, report: Report) -> None:
     lead = size * lay.leading
     methods = [report.pairwise, report.average]
     price = _price_text(report)
-    flow.heading("Settlement")
+    flow.heading(_("Settlement"))
     items = flow.page.items
     items.append(
         (
             flow.left,
             flow.y,
-            f"Both methods, exact arithmetic; 1 whist = {price}. "
-            f"Every unclosed pool goes into the mountain first, then the amnesty.",
+            _(
+                "Both methods, exact arithmetic; 1 whist = {price}. "
+                "Every unclosed pool goes into the mountain first, then the amnesty."
+            ).format(price=price),
             False,
             size,
             0.3,
@@ -1076,7 +1087,7 @@ def _settlement_pages(flow: Flow, report: Report) -> None:
     )
     flow.gap(lead * 1.8)
     width = (flow.right - flow.left - 24) / 2
-    titles = ["Method 1: pairwise (whists on each other)", "Method 2: average mountain"]
+    titles = [_("Method 1: pairwise (whists on each other)"), _("Method 2: average mountain")]
     columns = [_text_column(writer, settlement_steps(s), width) for s in methods]
     flow.need(lead * 3)
     for k, title in enumerate(titles):
@@ -1092,8 +1103,14 @@ def _settlement_pages(flow: Flow, report: Report) -> None:
         flow.y -= lead
     # the result in whists and money, both methods side by side
     flow.gap(lead)
-    flow.heading("Result", size + 3)
-    header = ["player", "method 1 whists", "method 1 money", "method 2 whists", "method 2 money"]
+    flow.heading(_("Result"), size + 3)
+    header = [
+        _("player"),
+        _("method 1 whists"),
+        _("method 1 money"),
+        _("method 2 whists"),
+        _("method 2 money"),
+    ]
     rows = [header]
     for p in report.players:
         rows.append(
@@ -1118,19 +1135,24 @@ def _settlement_pages(flow: Flow, report: Report) -> None:
         flow.y -= lead
     same = all(methods[0].whists[p] == methods[1].whists[p] for p in report.players)
     flow.need(lead)
-    note = "The methods agree." if same else "The methods differ (rounding)."
+    note = _("The methods agree.") if same else _("The methods differ (rounding).")
     flow.page.items.append((flow.left, flow.y, note, False, size, 0.3))
     flow.y -= lead
     flow.gap(lead)
-    flow.heading("Payments", size + 3)
+    flow.heading(_("Payments"), size + 3)
     groups = (
-        [("", methods[0])] if same else [("method 1: ", methods[0]), ("method 2: ", methods[1])]
+        [("", methods[0])]
+        if same
+        else [(_("method 1: "), methods[0]), (_("method 2: "), methods[1])]
     )
     for prefix, s in groups:
         lines = [
-            f"{prefix}{p.payer} pays {p.payee} {money_text(p.amount, report.currency)}"
+            prefix
+            + _("{payer} pays {payee} {amount}").format(
+                payer=p.payer, payee=p.payee, amount=money_text(p.amount, report.currency)
+            )
             for p in s.payments
-        ] or [f"{prefix}nobody owes anything"]
+        ] or [prefix + _("nobody owes anything")]
         for line in lines:
             flow.need(lead)
             flow.page.items.append((flow.left, flow.y, line, False, size + 1, 0.0))
@@ -1170,8 +1192,8 @@ def _balance_page(flow: Flow, report: Report) -> None:
     lead = lay.size * lay.leading
     flow.page = writer.page()
     flow.y = flow.top
-    flow.heading("Running balance over the night")
-    note = (
+    flow.heading(_("Running balance over the night"))
+    note = _(
         "Each player's result in whists after every deal: the exact settlement if the night "
         "had ended there (unclosed pools into the mountains, both methods agree)."
     )
@@ -1185,8 +1207,8 @@ def _balance_page(flow: Flow, report: Report) -> None:
         flow.right - flow.left,
         height,
         series,
-        "deal",
-        "whists",
+        pgettext("chart", "deal"),
+        pgettext("chart", "whists"),
         lay.size,
     )
     flow.page.art.extend(art)
@@ -1205,9 +1227,9 @@ def _wrote(writes: Iterable[Any]) -> str:
     parts = []
     for (player, column, on), amount in grouped.items():
         if amount:
-            where = f"whists on {on}" if column == WHISTS else column
+            where = terms.whists_on(on) if column == WHISTS and on else terms.column(column)
             parts.append(f"{player} {where} {signed(norm(amount))}")
-    return "; ".join(parts) or "nothing"
+    return "; ".join(parts) or _("nothing")
 
 
 def _log_pages(flow: Flow, sheet: Sheet) -> None:
@@ -1219,20 +1241,25 @@ def _log_pages(flow: Flow, sheet: Sheet) -> None:
     problems = {p.number for p in sheet.problems}
     flow.need(lead * 6)
     flow.gap(lead)
-    flow.heading("Deal log")
+    flow.heading(_("Deal log"))
     if not sheet.scored:
-        flow.page.items.append((flow.left, flow.y, "no deals recorded yet", False, size, 0.0))
+        flow.page.items.append((flow.left, flow.y, _("no deals recorded yet"), False, size, 0.0))
         return
     if problems:
-        note = "! marks a deal the rules would refuse in its place (prefcalc explain N says why)."
+        note = _(
+            "! marks a deal the rules would refuse in its place (prefcalc explain N says why)."
+        )
         flow.page.items.append((flow.left, flow.y, note, False, size, 0.3))
         flow.y -= lead * 1.4
     width = metrics.width
     wrap = metrics.wrap
     rows = [(s, deal_text(s.entry), _wrote(s.writes)) for s in sheet.scored]
-    dealer_w = max([width("dealer", size, True)] + [width(p, size) for p in sheet.players]) + 10
+    words = {k: _(k) for k in ("time", "dealer", "deal")}
+    wrote_head = _("what it wrote")
+    dealer_w = max([width(words["dealer"], size, True)] + [width(p, size) for p in sheet.players])
+    dealer_w += 10
     number_w = max(width(f"{len(rows)}!", size), width("#", size, True)) + 8
-    time_w = max(width("00:00", size), width("time", size, True)) + 10
+    time_w = max(width("00:00", size), width(words["time"], size, True)) + 10
     rest = flow.right - flow.left - number_w - time_w - dealer_w - 12
     longest = max(width(deal, size) for _, deal, _ in rows)
     deal_w = min(longest + 2, rest * 0.45)
@@ -1241,7 +1268,12 @@ def _log_pages(flow: Flow, sheet: Sheet) -> None:
     x_dealer = x_time + time_w
     x_deal = x_dealer + dealer_w
     x_wrote = x_deal + deal_w + 12
-    head = [(x_time, "time"), (x_dealer, "dealer"), (x_deal, "deal"), (x_wrote, "what it wrote")]
+    head = [
+        (x_time, words["time"]),
+        (x_dealer, words["dealer"]),
+        (x_deal, words["deal"]),
+        (x_wrote, wrote_head),
+    ]
 
     def header() -> None:
         items = flow.page.items
@@ -1316,14 +1348,28 @@ def _sheet_page(writer: Writer, report: Report, footer: bool = True) -> None:
     sheet = report.sheet
     players = sheet.players  # the seating at the end (after any join)
     price = _price_text(report)
-    date = report.date or "no date"
-    state = "finished" if report.finished else f"{report.deals} deals, in progress"
+    date = day(report.date) if report.date else _("no date")
+    state = (
+        _("finished")
+        if report.finished
+        else _("{deals}, in progress").format(deals=terms.deals(report.deals))
+    )
     target, note = target_text(sheet)
-    aim = f"target {note} = {target}" if note else f"target {target}"
-    title = (
-        f"Preference pool sheet · {sheet.convention.name} · {aim} · "
-        f"1 whist = {price} · {date} · players clockwise from the top: "
-        f"{', '.join(players)} · {state}"
+    aim = (
+        _("target {note} = {target}").format(note=note, target=target)
+        if note
+        else _("target {target}").format(target=target)
+    )
+    title = _(
+        "Preference pool sheet · {convention} · {target} · 1 whist = {price} · {date} · "
+        "players clockwise from the top: {players} · {state}"
+    ).format(
+        convention=terms.convention_name(sheet.convention.name),
+        target=aim,
+        price=price,
+        date=date,
+        players=", ".join(players),
+        state=state,
     )
     shape = draw_sheet(
         writer,
@@ -1390,17 +1436,17 @@ def write_blank(players: int, target_path: Path, names: list[str], paper: str = 
     book = FontBook()
     filled = [n.strip() for n in names] + [""] * (players - len(names))
     warnings = book.check([printable(n) for n in filled if n])
-    writer = Writer(lay, book, f"prefcalc {__version__} · blank pool sheet")
+    writer = Writer(lay, book, f"prefcalc {__version__} · " + _("blank pool sheet"))
     blank = "________"
     # the names have their own lines on the sheet: the title names only those given
     given = [n for n in filled if n]
-    seating = "players: names on the sheet, clockwise from the top"
+    seating = _("players: names on the sheet, clockwise from the top")
     if given:
-        seating = f"players clockwise from the top: {', '.join(given)}"
-    title = (
-        f"Preference pool sheet · convention {blank} · target {blank} · "
-        f"1 whist = {blank} · date {blank} · {seating}"
-    )
+        seating = _("players clockwise from the top: {players}").format(players=", ".join(given))
+    title = _(
+        "Preference pool sheet · convention {blank} · target {blank} · "
+        "1 whist = {blank} · date {blank} · {seating}"
+    ).format(blank=blank, seating=seating)
     draw_sheet(writer, filled, title, "", None, one_line=True)
     write_atomic(target_path, writer.render(), "the PDF")
     return warnings

@@ -42,6 +42,8 @@ from openpyxl.cell.cell import ERROR_CODES  # type: ignore[import-untyped]
 from openpyxl.styles import Font, NamedStyle, PatternFill  # type: ignore[import-untyped]
 from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 
+from prefcalc import terms
+from prefcalc.i18n import N_, _, language, pgettext
 from prefcalc.report import Report
 from prefcalc.rules.amounts import Amount
 from prefcalc.rules.conventions import OPTIONS, to_toml_value
@@ -51,33 +53,62 @@ from prefcalc.rules.settlement import Settlement, minor_unit
 from prefcalc.store.ledger import write_atomic
 from prefcalc.views.text import deal_words
 
-DEALS = "Deals"
-SHEET = "Sheet"
-SETTLEMENT = "Settlement"
-RULES = "Rules"
+DEALS = N_("Deals")
+SHEET = N_("Sheet")
+SETTLEMENT = N_("Settlement")
+RULES = N_("Rules")
+"""The tabs, named in the workbook's language (:func:`tab`); formulas name them by :func:`ref`."""
+
+
+def tab(name: str) -> str:
+    """A tab's title in the language in use: ``Deals`` / ``Раздачи``."""
+    return _(name)
+
+
+def ref(name: str) -> str:
+    """A tab as a formula names it: ``Deals``, or quoted when not plain ASCII (``'Раздачи'``)."""
+    title = tab(name)
+    return title if title.isascii() and title.isalnum() else "'" + title.replace("'", "''") + "'"
+
 
 #: The fixed columns of the Deals sheet; the per-player written columns follow them.
 DEAL_HEADERS = (
-    "#",
-    "Time",
-    "Dealer",
-    "Kind",
-    "Declarer",
-    "Contract",
-    "Tricks",
-    "Defender 1",
-    "Role 1",
-    "Tricks 1",
-    "Defender 2",
-    "Role 2",
-    "Tricks 2",
-    "Passes in a row",
-    "Price per trick",
-    "Deal",
-    "Warning",
+    N_("#"),
+    N_("Time"),
+    N_("Dealer"),
+    N_("Kind"),
+    N_("Declarer"),
+    N_("Contract"),
+    N_("Tricks"),
+    N_("Defender 1"),
+    N_("Role 1"),
+    N_("Tricks 1"),
+    N_("Defender 2"),
+    N_("Role 2"),
+    N_("Tricks 2"),
+    N_("Passes in a row"),
+    N_("Price per trick"),
+    N_("Deal"),
+    N_("Warning"),
 )
 _DEAL_TEXT = DEAL_HEADERS.index("Deal") + 1
 _WARNING = DEAL_HEADERS.index("Warning") + 1
+
+
+def _kind(kind: str) -> str:
+    """The Kind column: a deal's kind in the language in use."""
+    words = {
+        "contract": pgettext("kind", "contract"),
+        "misère": pgettext("kind", "misère"),
+        "all-pass": pgettext("kind", "all-pass"),
+        "change": pgettext("kind", "change"),
+        "adjustment": pgettext("kind", "adjustment"),
+        "preference": pgettext("kind", "preference"),
+        "join": pgettext("kind", "join"),
+    }
+    return words.get(kind, kind)
+
+
 _NAME_COLUMNS = (3, 5, 6, 8, 11)  # dealer, declarer, contract, the defenders: the record's text
 _FIRST_WRITTEN = len(DEAL_HEADERS) + 1
 
@@ -121,6 +152,22 @@ def _text(value: str) -> str:
 #: which shows it whole (and, unlike ``0``, never rounds a value a correction made fractional).
 WHOLE_FORMAT = "General"
 DATETIME_FORMAT = "yyyy-mm-dd hh:mm"
+RUSSIAN_DATETIME_FORMAT = "dd.mm.yyyy hh:mm"
+
+
+def datetime_format() -> str:
+    """A date-time cell's format as the language in use writes it (``01.12.2026 19:00``)."""
+    return RUSSIAN_DATETIME_FORMAT if language() == "ru" else DATETIME_FORMAT
+
+
+def _currency_sign(currency: str) -> str:
+    """The currency as a money cell names it: its code in English, its sign in Russian
+    (``₽``, ``€``; a code Babel does not know stays a code)."""
+    if language() != "ru":
+        return currency
+    from babel.numbers import get_currency_symbol
+
+    return get_currency_symbol(currency, locale="ru_RU")
 
 
 def _points_format(value: Amount) -> str:
@@ -191,7 +238,9 @@ def _written_keys(players: Sequence[str]) -> list[Key]:
 
 def _written_header(key: Key) -> str:
     player, column, on = key
-    return f"{player} on {on}" if column == WHISTS else f"{player} {column}"
+    if column == WHISTS:
+        return _("{player} on {on}").format(player=player, on=on)
+    return f"{player} {terms.column(column)}"
 
 
 def _styles(wb: Any) -> None:
@@ -220,7 +269,7 @@ def _deal_columns(number: int, entry: Entry) -> dict[int, Any]:
     if entry.dealer is not None:
         row[3] = entry.dealer
     words = deal_words(entry)
-    row[4] = words.kind
+    row[4] = _kind(words.kind)
     if words.player and words.kind not in ("adjustment", "join"):
         row[5] = words.player
     if words.contract:
@@ -239,10 +288,11 @@ def _deal_columns(number: int, entry: Entry) -> dict[int, Any]:
 
 def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
     column_of = {key: _FIRST_WRITTEN + k for k, key in enumerate(keys)}
-    headers = [_text(h) for h in (*DEAL_HEADERS, *(_written_header(key) for key in keys))]
+    labels = (*(_(h) for h in DEAL_HEADERS), *(_written_header(key) for key in keys))
+    headers = [_text(h) for h in labels]
     factor_col = 0  # Classic (docs/rules.md §8.1): the deal factor F, after the written columns
     if _has_factor(sheet):
-        headers.append(FACTOR_HEADER)
+        headers.append(_(FACTOR_HEADER))
         factor_col = len(headers)
     ws.append(headers)
     for cell in ws[1]:
@@ -282,7 +332,7 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
                 if fmt != WHOLE_FORMAT:
                     ws.cell(r, col).number_format = fmt
         if isinstance(row[2], datetime):
-            ws.cell(r, 2).number_format = DATETIME_FORMAT
+            ws.cell(r, 2).number_format = datetime_format()
         if scored.price is not None and 15 in row:
             ws.cell(r, 15).number_format = _points_format(scored.price)
         risky = False
@@ -305,7 +355,7 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
     ws.auto_filter.ref = f"A1:{get_column_letter(len(headers))}{last_row}"
 
 
-FACTOR_HEADER = "Factor F (bomb × dark)"
+FACTOR_HEADER = N_("Factor F (bomb × dark)")
 """The Deals column of a Classic game: every game's and misère's deal factor."""
 
 
@@ -333,23 +383,23 @@ class _SheetRefs:
         self.last_on_col = get_column_letter(3 + len(players))
 
     def pool(self, p: str) -> str:
-        return f"{SHEET}!$B${self.row[p]}"
+        return f"{ref(SHEET)}!$B${self.row[p]}"
 
     def mountain(self, p: str) -> str:
-        return f"{SHEET}!$C${self.row[p]}"
+        return f"{ref(SHEET)}!$C${self.row[p]}"
 
     def whists(self, a: str, b: str) -> str:
-        return f"{SHEET}!${self.on_col[b]}${self.row[a]}"
+        return f"{ref(SHEET)}!${self.on_col[b]}${self.row[a]}"
 
     def written_by(self, p: str) -> str:
         """The range of whists ``p`` wrote on everybody (his row; his own cell is empty)."""
         r = self.row[p]
-        return f"{SHEET}!$D${r}:${self.last_on_col}${r}"
+        return f"{ref(SHEET)}!$D${r}:${self.last_on_col}${r}"
 
     def written_on(self, p: str) -> str:
         """The range of whists everybody wrote on ``p`` (his column; his own cell is empty)."""
         col = self.on_col[p]
-        return f"{SHEET}!${col}$2:${col}${1 + len(self.players)}"
+        return f"{ref(SHEET)}!${col}$2:${col}${1 + len(self.players)}"
 
 
 def _write_sheet(
@@ -364,9 +414,19 @@ def _write_sheet(
 
     def total(r: int, c: int, key: Key, value: Amount) -> None:
         col = deals_col[key]
-        _formula(ws, cache, r, c, f"=SUM({DEALS}!${col}${first}:${col}${last})", value)
+        _formula(ws, cache, r, c, f"=SUM({ref(DEALS)}!${col}${first}:${col}${last})", value)
 
-    _header_row(ws, 1, ["Player", "Pool", "Mountain", *(f"on {p}" for p in players), "To close"])
+    _header_row(
+        ws,
+        1,
+        [
+            _("Player"),
+            _("Pool"),
+            _("Mountain"),
+            *(pgettext("sheet", "on {player}").format(player=p) for p in players),
+            _("To close"),
+        ],
+    )
     for p in players:
         r = refs.row[p]
         ws.cell(r, 1, _text(p))
@@ -386,7 +446,7 @@ def _write_sheet(
 
     # Running totals after every deal: the previous row plus this deal's row of Deals.
     title_row = n + 3
-    ws.cell(title_row, 1, "Running totals after each deal").style = _TITLE
+    ws.cell(title_row, 1, _("Running totals after each deal")).style = _TITLE
     head = title_row + 1
     _header_row(ws, head, ["#", *(_written_header(key) for key in keys)])
     letters = [deals_col[key] for key in keys]
@@ -400,7 +460,9 @@ def _write_sheet(
             running[key] = running[key] + w.amount
         ws.cell(r, 1, scored.number)
         for c, (mine, col, key) in enumerate(zip(own, letters, keys, strict=True), 2):
-            formula = f"={DEALS}!{col}{d}" if k == 0 else f"={mine}{r - 1}+{DEALS}!{col}{d}"
+            formula = (
+                f"={ref(DEALS)}!{col}{d}" if k == 0 else f"={mine}{r - 1}+{ref(DEALS)}!{col}{d}"
+            )
             _formula(ws, cache, r, c, formula, running[key])
     for k, key in enumerate(keys):
         letter = own[k]
@@ -424,7 +486,7 @@ def _write_balance(ws: Any, report: Report, head: int, first: int) -> None:
     sheet = report.sheet
     players = sheet.players
     title = ws.cell(
-        head - 1, first, "Running balance in whists (settled as if the night ended there)"
+        head - 1, first, _("Running balance in whists (settled as if the night ended there)")
     )
     title.style = _TITLE
     _header_row(ws, head, ["#", *players], first)
@@ -450,8 +512,8 @@ def _write_balance(ws: Any, report: Report, head: int, first: int) -> None:
             head,
             head + len(sheet.scored),
             len(players),
-            "Running balance over the night",
-            "deal",
+            _("Running balance over the night"),
+            pgettext("chart", "deal"),
         )
         ws.add_chart(chart, f"{get_column_letter(first + len(players) + 2)}{head}")
 
@@ -502,16 +564,16 @@ def _money_format(currency: str, named: bool = True) -> str:
     places = len(str(minor_unit(currency).denominator)) - 1
     fmt = "#,##0" + ("." + "0" * places if places else "")
     if named and currency and currency.isascii() and currency.isalnum():
-        fmt += f' "{currency}"'
+        fmt += f' "{_currency_sign(currency)}"'
     return fmt
 
 
 def _write_payments(g: _Grid, row: int, title: str, s: Settlement, fmt: str) -> int:
     g.text(row, 1, title, _TITLE)
-    g.header(row + 1, ["Payer", "Payee", "Amount"])
+    g.header(row + 1, [_("Payer"), _("Payee"), _("Amount")])
     row += 2
     if not s.payments:
-        g.text(row, 1, "nobody owes anything")
+        g.text(row, 1, _("nobody owes anything"))
         return row + 1
     for payment in s.payments:
         g.text(row, 1, payment.payer)
@@ -545,35 +607,37 @@ def _write_settlement(
     whole = {"pairwise": report.pairwise_whole, "average": report.average_whole}
     last_col = get_column_letter(1 + n)
 
-    g.text(1, 1, "Settlement (RULES.md section 5), exact arithmetic", _TITLE)
+    g.text(1, 1, _("Settlement (RULES.md section 5), exact arithmetic"), _TITLE)
     g.text(
         2,
         1,
-        "Formulas over the Sheet totals: correct a number in Deals and everything here follows. "
-        "prefcalc's rounded money and payments are values as of the export.",
+        _(
+            "Formulas over the Sheet totals: correct a number in Deals and everything here "
+            "follows. prefcalc's rounded money and payments are values as of the export."
+        ),
     )
-    g.text(4, 1, "Whist price")
+    g.text(4, 1, _("Whist price"))
     g.money(4, 2, _num(price), _price_format(price, currency))
     if currency:
         g.text(4, 3, currency)
-    g.text(5, 1, "Players (N)")
+    g.text(5, 1, _("Players (N)"))
     g.put(5, 2, n)
-    g.text(6, 1, "Pool to mountain factor")
+    g.text(6, 1, _("Pool to mountain factor"))
     s1 = exact["pairwise"]
     g.formula(6, 2, f"={factor_ref}", s1.pool_factor)
     price_ref, n_ref, factor = "$B$4", "$B$5", "$B$6"
 
     # 1. Unclosed pools into the mountain, then the amnesty.
-    g.text(8, 1, "1. Unclosed pools into the mountain, then the amnesty", _TITLE)
+    g.text(8, 1, _("1. Unclosed pools into the mountain, then the amnesty"), _TITLE)
     g.header(
         9,
         [
-            "Player",
-            "Pool",
-            "Mountain",
-            "Added: factor × (largest pool − pool)",
-            "Mountain with the pools",
-            "Mountain after the amnesty",
+            _("Player"),
+            _("Pool"),
+            _("Mountain"),
+            _("Added: factor × (largest pool − pool)"),
+            _("Mountain with the pools"),
+            _("Mountain after the amnesty"),
         ],
     )
     top, bottom = 10, 9 + n
@@ -587,9 +651,9 @@ def _write_settlement(
         g.formula(r, 4, f"={factor}*($B${largest}-B{r})", added)
         g.formula(r, 5, f"=C{r}+D{r}", s1.mountains[p])
         g.formula(r, 6, f"=E{r}-$B${amnesty}", s1.amnestied[p])
-    g.text(largest, 1, "Largest pool")
+    g.text(largest, 1, _("Largest pool"))
     g.formula(largest, 2, f"=MAX(B{top}:B{bottom})", s1.pool_max)
-    g.text(amnesty, 1, "Amnesty: the smallest mountain")
+    g.text(amnesty, 1, _("Amnesty: the smallest mountain"))
     g.formula(amnesty, 2, f"=MIN(E{top}:E{bottom})", s1.amnesty)
 
     # Prizes (docs/rules.md §8.6): game whists of both methods, as values.
@@ -600,15 +664,18 @@ def _write_settlement(
         row = _write_prizes(g, row, s1, prize_ref, prize_won)
 
     # 2. Method 1: pairwise.
-    g.text(row, 1, "2. Method 1 (pairwise)", _TITLE)
-    g.header(row + 1, ["Player", "10 × mountain / N: every opponent writes this on him"])
+    g.text(row, 1, _("2. Method 1 (pairwise)"), _TITLE)
+    g.header(row + 1, [_("Player"), _("10 × mountain / N: every opponent writes this on him")])
     entry_row = {p: row + 2 + i for i, p in enumerate(players)}
     for p, r in entry_row.items():
         g.text(r, 1, p)
         g.formula(r, 2, f"=10*F{m_row[p]}/{n_ref}", s1.mountain_entries[p])
     row += 3 + n
-    g.text(row, 1, "Whists each player holds on each opponent: game whists + mountain whists")
-    g.header(row + 1, ["Player", *(f"on {p}" for p in players)])
+    g.text(row, 1, _("Whists each player holds on each opponent: game whists + mountain whists"))
+    g.header(
+        row + 1,
+        [_("Player"), *(pgettext("sheet", "on {player}").format(player=p) for p in players)],
+    )
     held_row = {p: row + 2 + i for i, p in enumerate(players)}
     col_of = {p: get_column_letter(2 + i) for i, p in enumerate(players)}
     for a, r in held_row.items():
@@ -621,8 +688,8 @@ def _write_settlement(
                     formula += f"+{prize_ref[(a, b)]}"
                 g.formula(r, 2 + players.index(b), formula, held)
     row += 3 + n
-    g.text(row, 1, "Pairwise balance: what the row player gains from the column player")
-    g.header(row + 1, ["Player", *(f"from {p}" for p in players)])
+    g.text(row, 1, _("Pairwise balance: what the row player gains from the column player"))
+    g.header(row + 1, [_("Player"), *(_("from {player}").format(player=p) for p in players)])
     balance_row = {p: row + 2 + i for i, p in enumerate(players)}
     for a, r in balance_row.items():
         g.text(r, 1, a)
@@ -638,7 +705,7 @@ def _write_settlement(
     row = _write_result(
         g,
         row,
-        "Result, method 1",
+        _("Result, method 1"),
         [],
         {p: [f"=SUM(B{balance_row[p]}:{last_col}{balance_row[p]})"] for p in players},
         {p: [s1.whists[p]] for p in players},
@@ -646,13 +713,13 @@ def _write_settlement(
         price_ref,
         fmt,
     )
-    row = _write_payments(g, row + 1, "Payments, method 1 (prefcalc)", exact["pairwise"], fmt)
+    row = _write_payments(g, row + 1, _("Payments, method 1 (prefcalc)"), exact["pairwise"], fmt)
 
     # 3. Method 2: the average mountain.
     row += 1
-    g.text(row, 1, "3. Method 2 (average mountain)", _TITLE)
+    g.text(row, 1, _("3. Method 2 (average mountain)"), _TITLE)
     average = row + 1
-    g.text(average, 1, "Average mountain")
+    g.text(average, 1, _("Average mountain"))
     s2 = exact["average"]
     g.formula(average, 2, f"=SUM(F{top}:F{bottom})/{n_ref}", s2.average)
     row = average + 2
@@ -667,8 +734,8 @@ def _write_settlement(
     row = _write_result(
         g,
         row,
-        "Result, method 2",
-        ["Mountain result: 10 × (average − mountain)", "Game whists: on others − on him"],
+        _("Result, method 2"),
+        [_("Mountain result: 10 × (average − mountain)"), _("Game whists: on others − on him")],
         columns,
         {p: [s2.mountain_whists[p], s2.game_whists[p]] for p in players},
         exact["average"],
@@ -676,14 +743,20 @@ def _write_settlement(
         fmt,
         add=True,
     )
-    row = _write_payments(g, row + 1, "Payments, method 2 (prefcalc)", exact["average"], fmt)
+    row = _write_payments(g, row + 1, _("Payments, method 2 (prefcalc)"), exact["average"], fmt)
 
     # 4. prefcalc's whole-whist rounding, as values.
     row += 1
-    g.text(row, 1, "4. Rounded to whole whists (prefcalc's figures at export, values)", _TITLE)
+    g.text(row, 1, _("4. Rounded to whole whists (prefcalc's figures at export, values)"), _TITLE)
     g.header(
         row + 1,
-        ["Player", "Method 1 whists", "Method 1 money", "Method 2 whists", "Method 2 money"],
+        [
+            _("Player"),
+            _("Method 1 whists"),
+            _("Method 1 money"),
+            _("Method 2 whists"),
+            _("Method 2 money"),
+        ],
     )
     for i, p in enumerate(players):
         r = row + 2 + i
@@ -709,8 +782,8 @@ def _write_prizes(
     whists each player writes on each opponent for them (counted as game whists by both
     methods). Fills ``refs`` with the cell of every pair; returns the next free row."""
     players = s.players
-    g.text(row, 1, "Prizes (game whists of both methods, RULES.md 8.6)", _TITLE)
-    g.header(row + 1, ["Writer", "On", "Whists", "Why"])
+    g.text(row, 1, _("Prizes (game whists of both methods, RULES.md 8.6)"), _TITLE)
+    g.header(row + 1, [_("Writer"), _("On"), _("Whists"), _("Why")])
     r = row + 2
     for prize in s.prizes:
         g.text(r, 1, prize.writer)
@@ -720,8 +793,10 @@ def _write_prizes(
         won[(prize.writer, prize.on)] = won.get((prize.writer, prize.on), 0) + prize.amount
         r += 1
     r += 1
-    g.text(r, 1, "Prize whists the row player writes on the column player")
-    g.header(r + 1, ["Player", *(f"on {p}" for p in players)])
+    g.text(r, 1, _("Prize whists the row player writes on the column player"))
+    g.header(
+        r + 1, [_("Player"), *(pgettext("sheet", "on {player}").format(player=p) for p in players)]
+    )
     for i, a in enumerate(players):
         line = r + 2 + i
         g.text(line, 1, a)
@@ -756,7 +831,9 @@ def _write_result(
     """
     players = s.players
     g.text(row, 1, title, _TITLE)
-    g.header(row + 1, ["Player", *steps, "Whists", "Money", "Money, rounded (prefcalc)"])
+    g.header(
+        row + 1, [_("Player"), *steps, _("Whists"), _("Money"), _("Money, rounded (prefcalc)")]
+    )
     first = row + 2
     w_col = 2 + len(steps)
     w = get_column_letter(w_col)
@@ -780,7 +857,7 @@ def _write_result(
             sums[2 + k] = sums.get(2 + k, 0) + value
     last = first + len(players) - 1
     total = last + 1
-    g.text(total, 1, "Total")
+    g.text(total, 1, _("Total"))
     for c in range(2, w_col + 2):
         letter = get_column_letter(c)
         money_column = c == w_col + 1
@@ -806,18 +883,18 @@ def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str]:
     """Write the Rules sheet; return the references of the target and of pool_to_mountain."""
     g = _Grid(ws)
     conv = sheet.convention
-    g.text(1, 1, "Convention", _HEADER)
-    g.text(1, 2, conv.name)
-    g.text(2, 1, "Description", _HEADER)
+    g.text(1, 1, _("Convention"), _HEADER)
+    g.text(1, 2, terms.convention_name(conv.name))
+    g.text(2, 1, _("Description"), _HEADER)
     if conv.description:
         g.text(2, 2, conv.description)
-    g.text(3, 1, "Players", _HEADER)
+    g.text(3, 1, _("Players"), _HEADER)
     g.text(3, 2, ", ".join(sheet.players))  # the seating at the end (after any join)
-    g.text(4, 1, "Target", _HEADER)
+    g.text(4, 1, _("Target"), _HEADER)
     g.put(4, 2, sheet.target)
-    g.text(5, 1, "First dealer", _HEADER)
+    g.text(5, 1, _("First dealer"), _HEADER)
     g.text(5, 2, game.first_dealer)
-    g.header(7, ["Option", "Value", "Meaning"])
+    g.header(7, [_("Option"), _("Value"), _("Meaning")])
     factor_row = 0
     for i, option in enumerate(OPTIONS):
         r = 8 + i
@@ -827,14 +904,14 @@ def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str]:
             g.text(r, 2, value)
         else:
             g.put(r, 2, value)
-        g.text(r, 3, option.doc)
+        g.text(r, 3, _(option.doc))
         if option.key == "pool_to_mountain":
             factor_row = r
     ws.column_dimensions["A"].width = 26.0
     ws.column_dimensions["B"].width = 22.0
     ws.column_dimensions["C"].width = 100.0
     ws.freeze_panes = "A8"
-    return f"{RULES}!$B$4", f"{RULES}!$B${factor_row}"
+    return f"{ref(RULES)}!$B$4", f"{ref(RULES)}!$B${factor_row}"
 
 
 # --- the workbook -------------------------------------------------------------------------------
@@ -846,10 +923,10 @@ def _build(report: Report) -> tuple[Any, Cached]:
     wb = Workbook()
     _styles(wb)
     deals = wb.active
-    deals.title = DEALS
-    totals = wb.create_sheet(SHEET)
-    settlement = wb.create_sheet(SETTLEMENT)
-    rules = wb.create_sheet(RULES)
+    deals.title = tab(DEALS)
+    totals = wb.create_sheet(tab(SHEET))
+    settlement = wb.create_sheet(tab(SETTLEMENT))
+    rules = wb.create_sheet(tab(RULES))
     keys = _written_keys(sheet.players)
     refs = _SheetRefs(sheet.players)
     cache: Cached = {}

@@ -23,12 +23,13 @@ and the sitting-out dealer's consolation. They use the letters of docs/rules.md 
 """
 
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, assert_never
 
 from prefcalc.errors import DealError
+from prefcalc.i18n import N_
 from prefcalc.perf import gc_paused
 from prefcalc.rules.amounts import Amount, fmt, norm
 from prefcalc.rules.conventions import Convention
@@ -64,21 +65,81 @@ NORMS = {6: 4, 7: 2, 8: 1, 9: 1}
 QUOTAS = {6: 2, 7: 1, 8: 1, 9: 1}
 
 
-class _ReasonFormatter(string.Formatter):
-    """Formats reason templates: amounts exactly (``16⅔``), ``{0:trick}`` as ``1 trick``/``2 tricks``."""
+class Reason(NamedTuple):
+    """A part of a reason: a literal message template (marked with ``N_`` for the catalog)
+    and its named arguments, formatted only when shown (see :class:`ReasonFormatter`)."""
+
+    template: str
+    args: Mapping[str, Any]
+
+
+class Joined(NamedTuple):
+    """Reasons told one after the other, separated by commas (the help rule's story)."""
+
+    parts: tuple[Reason, ...]
+
+
+class Label(NamedTuple):
+    """A contract in a reason: ``8NT`` in English; the views write it in their language."""
+
+    level: int
+    suit: str
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _english_unit(unit: str, value: Any, text: str) -> str:
+    return f"{text} {unit}{'' if value == 1 else 's'}"
+
+
+class ReasonFormatter(string.Formatter):
+    """Formats reason templates: amounts exactly (``16⅔``), ``{n:trick}`` as ``1 trick`` /
+    ``2 tricks``, nested :class:`Reason` parts recursively.
+    Every hook defaults to English; ``number`` formats the amounts.
+
+    English by default (what the ledger's readers and the digests see); the views make one
+    that translates each template (``translate``), writes the units with plural forms
+    (``unit(unit, value, text)``) and the contracts in their language (``contract``).
+    """
+
+    def __init__(
+        self,
+        translate: Callable[[str], str] | None = None,
+        unit: Callable[[str, Any, str], str] | None = None,
+        contract: Callable[[Label], str] | None = None,
+        number: Callable[[Amount], str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.translate = translate
+        self.unit = unit or _english_unit
+        self.contract = contract
+        self.number = number or fmt
+
+    def render(self, template: str, args: Mapping[str, Any]) -> str:
+        if self.translate is not None:
+            template = self.translate(template)
+        return self.vformat(template, (), args)
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, Reason):
+            return self.render(value.template, value.args)
+        if isinstance(value, Joined):
+            return ", ".join(self.render(p.template, p.args) for p in value.parts)
+        if isinstance(value, Label):
+            return self.contract(value) if self.contract is not None else value.text
         text = (
-            fmt(value)
+            self.number(value)
             if isinstance(value, int | Fraction) and not isinstance(value, bool)
             else str(value)
         )
         if format_spec.isalpha():
-            return f"{text} {format_spec}{'' if value == 1 else 's'}"
+            return self.unit(format_spec, value, text)
         return text
 
 
-_REASONS = _ReasonFormatter()
+_REASONS = ReasonFormatter()
 
 
 class Write(NamedTuple):
@@ -93,11 +154,13 @@ class Write(NamedTuple):
     amount: Amount
     on: str | None
     template: str
-    args: tuple[Any, ...]
+    args: Mapping[str, Any]
 
     @property
     def reason(self) -> str:
-        return _REASONS.format(self.template, *self.args)
+        """The reason in English (JSON output, the settlement's steps, the digests); the
+        views show it in their language with their own :class:`ReasonFormatter`."""
+        return _REASONS.render(self.template, self.args)
 
     @property
     def target(self) -> str:
@@ -211,20 +274,20 @@ class _State:
         self.events: list[tuple[str, str, int]] = []  # bombs earned, used, kept in this deal
 
     # -- raw writes ------------------------------------------------------------------
-    def to_mountain(self, i: int, amount: Amount, template: str, *args: Any) -> None:
+    def to_mountain(self, i: int, amount: Amount, template: str, /, **args: Any) -> None:
         if amount:
             total = self.mountain[i] + amount
             self.mountain[i] = total if total.__class__ is int else norm(total)
             self.writes.append(Write(self.names[i], MOUNTAIN, amount, None, template, args))
 
-    def to_whists(self, i: int, j: int, amount: Amount, template: str, *args: Any) -> None:
+    def to_whists(self, i: int, j: int, amount: Amount, template: str, /, **args: Any) -> None:
         if amount:
             row = self.whists[i]
             total = row[j] + amount
             row[j] = total if total.__class__ is int else norm(total)
             self.writes.append(Write(self.names[i], WHISTS, amount, self.names[j], template, args))
 
-    def to_pool_raw(self, i: int, amount: Amount, template: str, *args: Any) -> None:
+    def to_pool_raw(self, i: int, amount: Amount, template: str, /, **args: Any) -> None:
         if amount:
             total = self.pool[i] + amount
             self.pool[i] = total if total.__class__ is int else norm(total)
@@ -235,13 +298,13 @@ class _State:
         self,
         i: int,
         amount: Amount,
-        why: str,
+        why: Reason,
         excluded: tuple[int, ...] = (),
         helps: bool = True,
     ) -> None:
         """Write ``amount`` pool points for ``why``; past the target the help rule applies."""
         if not self.closing_each:
-            self.to_pool_raw(i, amount, "{0}: {1}", why, amount)
+            self.to_pool_raw(i, amount, "{why}: {amount}", why=why, amount=amount)
             return
         room = self.target - self.pool[i]
         take = amount if amount <= room else max(room, 0)
@@ -251,7 +314,7 @@ class _State:
         )
         if not plan:
             if take:
-                self.to_pool_raw(i, take, "{0}: {1}", why, take)
+                self.to_pool_raw(i, take, "{why}: {amount}", why=why, amount=take)
             if rest > 0:
                 self._write_off(i, rest, why)
             return
@@ -259,30 +322,45 @@ class _State:
         helper = self.names[i]
         given = [(self.names[q], give, give * self.help_whists) for q, give in plan]
         rest = norm(rest - sum(give for _, give, _ in given))
-        head = f"{why}: earned {fmt(amount)}, {fmt(take)} into the pool"
+        head = Reason(
+            N_("{why}: earned {amount}, {take} into the pool"),
+            {"why": why, "amount": amount, "take": take},
+        )
         parts = [
             head,
-            *(f"{fmt(give)} help to {name} for {fmt(w)} whists" for name, give, w in given),
+            *(
+                Reason(
+                    N_("{amount} help to {player} for {whists} whists"),
+                    {"amount": give, "player": name, "whists": w},
+                )
+                for name, give, w in given
+            ),
         ]
         if rest > 0:
-            parts.append(f"{fmt(rest)} nobody can take")
-        story = ", ".join(parts)
+            parts.append(Reason(N_("{amount} nobody can take"), {"amount": rest}))
+        story = Joined(tuple(parts))
         if take:
-            self.to_pool_raw(i, take, "{0}", story)
+            self.to_pool_raw(i, take, "{story}", story=story)
         for (q, give), (name, _, whists) in zip(plan, given, strict=True):
             self.to_pool_raw(
-                q, give, "help from {0}: {1} of the {2} for {3}", helper, give, amount, why
+                q,
+                give,
+                N_("help from {player}: {amount} of the {earned} for {why}"),
+                player=helper,
+                amount=give,
+                earned=amount,
+                why=why,
             )
             self.to_whists(
                 i,
                 q,
                 whists,
-                "help to {0}: {1:point} × {2} = {3} ({4})",
-                name,
-                give,
-                self.help_whists,
-                whists,
-                head,
+                N_("help to {player}: {points:point} × {factor} = {whists} ({story})"),
+                player=name,
+                points=give,
+                factor=self.help_whists,
+                whists=whists,
+                story=head,
             )
         if rest > 0:
             self._write_off(i, rest, why)
@@ -314,11 +392,15 @@ class _State:
             rest = norm(rest - give)
         return plan
 
-    def _write_off(self, i: int, rest: Amount, why: str) -> None:
+    def _write_off(self, i: int, rest: Amount, why: Reason) -> None:
         off = min(rest, self.mountain[i]) if self.mountain[i] > 0 else 0
         if off:
             self.to_mountain(
-                i, -off, "{0}: {1:point} nobody can take written off the own mountain", why, off
+                i,
+                -off,
+                N_("{why}: {points:point} nobody can take written off the own mountain"),
+                why=why,
+                points=off,
             )
         remaining = norm(rest - off)
         if remaining > 0:
@@ -328,9 +410,9 @@ class _State:
                     self.to_mountain(
                         q,
                         remaining,
-                        "{0} could not use {1:point}: added to every other mountain",
-                        name,
-                        remaining,
+                        N_("{player} could not use {points:point}: added to every other mountain"),
+                        player=name,
+                        points=remaining,
                     )
 
 
@@ -360,7 +442,8 @@ def _score_contract(st: _State, conv: Convention, deal: Contract, away: tuple[in
     help never goes to any of them.
     """
     use = None
-    f, fx = 1, ""
+    f: int = 1
+    fx: Reason | str = ""
     if deal.dark or deal.bomb is not None or (st.classic and st.bombs[st.seat[deal.declarer]]):
         f, fx, use = _deal_factor(st, conv, deal)
     if deal.tricks is None:
@@ -408,11 +491,12 @@ def _talon_bonus(
         away[0],
         k.declarer,
         amount,
-        "talon bonus on {0}: {1:trick} × {2}" + k.fx + " = {3}",
-        k.label,
-        n,
-        k.w,
-        amount,
+        N_("talon bonus on {contract}: {n:trick} × {w}{fx} = {amount}"),
+        contract=k.label,
+        n=n,
+        w=k.w,
+        fx=k.fx,
+        amount=amount,
     )
 
 
@@ -430,11 +514,15 @@ def _dealer_return(st: _State, conv: Convention, k: "_Terms", away: tuple[int, .
         st.to_mountain(
             dealer,
             amount,
-            "dealer's return, whister's shortfall on {0}: {1} missing × {2}" + k.fx + " = {3}",
-            k.label,
-            missing,
-            k.w,
-            amount,
+            N_(
+                "dealer's return, whister's shortfall on {contract}: "
+                "{missing} missing × {w}{fx} = {amount}"
+            ),
+            contract=k.label,
+            missing=missing,
+            w=k.w,
+            fx=k.fx,
+            amount=amount,
         )
         failed = (dealer,)
     _declarer(st, conv, k, failed + away)
@@ -445,19 +533,21 @@ def _dealer_return(st: _State, conv: Convention, k: "_Terms", away: tuple[int, .
             dealer,
             k.declarer,
             cons,
-            "consolation of both defenders (dealer's return): 2 × {0:undertrick} × {1}"
-            + k.fx
-            + " = {2}",
-            k.u,
-            k.c,
-            cons,
+            N_(
+                "consolation of both defenders (dealer's return): "
+                "2 × {u:undertrick} × {c}{fx} = {amount}"
+            ),
+            u=k.u,
+            c=k.c,
+            fx=k.fx,
+            amount=cons,
         )
 
 
 class _Terms(NamedTuple):
     """The numbers of one played contract, named after the legend (module docstring)."""
 
-    label: str  # the contract, e.g. ``7♥``
+    label: Label  # the contract, e.g. ``7♥``
     declarer: int  # the declarer's seat
     level: int  # L
     p: int  # P
@@ -466,29 +556,52 @@ class _Terms(NamedTuple):
     u: int  # u = max(0, L − t)
     d: int  # d = 10 − t
     f: int = 1  # F, the deal factor (docs/rules.md §8.1): bomb × (2 if dark)
-    fx: str = ""  # F in a reason: `` × 16 (triple bomb, dark)``, ``""`` when F = 1
+    fx: Reason | str = ""  # F in a reason: `` × 16 (triple bomb, dark)``, ``""`` when F = 1
 
 
 def _terms(
-    st: _State, conv: Convention, deal: Contract, t: int, f: int = 1, fx: str = ""
+    st: _State, conv: Convention, deal: Contract, t: int, f: int = 1, fx: Reason | str = ""
 ) -> _Terms:
     level = deal.level
     p = _price(conv, level)
     w = p * conv.whist_factor
     u = level - t if t < level else 0
     return _Terms(
-        deal.label, st.seat[deal.declarer], level, p, w, _consolation(conv, w), u, 10 - t, f, fx
+        _label(deal), st.seat[deal.declarer], level, p, w, _consolation(conv, w), u, 10 - t, f, fx
     )
+
+
+def _label(deal: Contract) -> Label:
+    return Label(deal.level, deal.suit, deal.label)
+
+
+_BOMB_WORDS = {2: N_("bomb"), 4: N_("double bomb"), 8: N_("triple bomb")}
+"""A bomb in a reason (as prefcalc.rules.legality.bomb_name names it)."""
+
+
+def _factor_reason(f: int, bomb: int, dark: bool) -> Reason | str:
+    """`` × 16 (triple bomb, dark)``; ``""`` when F = 1 (the words of ``factor_words``)."""
+    if f == 1:
+        return ""
+    named = _BOMB_WORDS.get(bomb)
+    bomb_words = Reason(named, {}) if named else Reason(N_("bomb ×{factor}"), {"factor": bomb})
+    if bomb > 1 and dark:
+        what = Reason(N_("{bomb}, dark"), {"bomb": bomb_words})
+    elif bomb > 1:
+        what = bomb_words
+    else:
+        what = Reason(N_("dark"), {})
+    return Reason(" × {f} ({what})", {"f": f, "what": what})
 
 
 def _deal_factor(
     st: _State, conv: Convention, deal: Contract | Misere
-) -> tuple[int, str, int | None]:
+) -> tuple[int, Reason | str, int | None]:
     """The deal factor ``F = bomb × (2 if dark)`` of a game or misère (docs/rules.md §8.1), its
     words for the reasons (`` × 16 (triple bomb, dark)``) and the index of the declarer's
     bomb it uses (``None``: none). What the convention cannot price (a dark game without
     ``dark_games``, a bomb the declarer does not hold) is left out and listed."""
-    from prefcalc.rules.wording import bomb_name, factor_words
+    from prefcalc.rules.wording import bomb_name
 
     dark = deal.dark
     if dark and not conv.dark_games:
@@ -513,7 +626,7 @@ def _deal_factor(
     bomb = held[use] if use is not None else 1
     f = bomb * (2 if dark else 1)
     st.factor = f
-    return f, (f" × {f} ({factor_words(bomb, dark)})" if f != 1 else ""), use
+    return f, _factor_reason(f, bomb, dark), use
 
 
 def _bomb_after(st: _State, declarer: str, use: int, made: bool) -> None:
@@ -532,7 +645,7 @@ def _not_played(
     deal: Contract,
     away: tuple[int, ...],
     f: int = 1,
-    fx: str = "",
+    fx: Reason | str = "",
 ) -> None:
     """Not played (docs/rules.md §4.2): both defenders passed, or one passed and the other said
     half-whist. Either way the game counts as made (``P`` into the declarer's pool); the
@@ -540,7 +653,7 @@ def _not_played(
     level = deal.level
     p = _price(conv, level)
     w = p * conv.whist_factor
-    label = deal.label
+    label = _label(deal)
     declarer = st.seat[deal.declarer]
     half = next((x for x in deal.defenders if x.role == "h"), None)
     alone = len(deal.defenders) == 1  # Gusarik: "h" leaves for his tricks, "p" passes
@@ -550,23 +663,27 @@ def _not_played(
             st.seat[half.player],
             declarer,
             tricks * w * f,
-            (
-                "left for own tricks on {0}: {1:trick} × {2}"
-                if alone
-                else "half-whist on {0}: {1:trick} × {2}"
-            )
-            + fx
-            + " = {3}",
-            label,
-            tricks,
-            w,
-            tricks * w * f,
+            N_("left for own tricks on {contract}: {n:trick} × {w}{fx} = {amount}")
+            if alone
+            else N_("half-whist on {contract}: {n:trick} × {w}{fx} = {amount}"),
+            contract=label,
+            n=tricks,
+            w=w,
+            fx=fx,
+            amount=tricks * w * f,
         )
-        how = "left for own tricks" if alone else "half-whist"
-        why = f"{label} not played ({how}), counts as made"
+        why = (
+            N_("{contract} not played (left for own tricks), counts as made{fx}")
+            if alone
+            else N_("{contract} not played (half-whist), counts as made{fx}")
+        )
     else:
-        why = f"{label} not played ({'passed' if alone else 'both passed'}), counts as made"
-    _made(st, conv, declarer, p * f, why + fx, away)
+        why = (
+            N_("{contract} not played (passed), counts as made{fx}")
+            if alone
+            else N_("{contract} not played (both passed), counts as made{fx}")
+        )
+    _made(st, conv, declarer, p * f, Reason(why, {"contract": label, "fx": fx}), away)
 
 
 def _declarer(st: _State, conv: Convention, k: _Terms, excluded: tuple[int, ...]) -> None:
@@ -574,31 +691,32 @@ def _declarer(st: _State, conv: Convention, k: _Terms, excluded: tuple[int, ...]
     the pool (help rule, ``mountain_first``), never to the ``excluded`` seats; remise →
     ``u × P × remise_factor`` into his mountain."""
     if not k.u:
-        _made(st, conv, k.declarer, k.p * k.f, f"{k.label} made{k.fx}", excluded)
+        why = Reason(N_("{contract} made{fx}"), {"contract": k.label, "fx": k.fx})
+        _made(st, conv, k.declarer, k.p * k.f, why, excluded)
         return
     m = k.u * k.p * conv.remise_factor * k.f
     if conv.remise_factor == 1:
         st.to_mountain(
             k.declarer,
             m,
-            "remise on {0}: {1:undertrick} × {2}" + k.fx + " = {3}"
-            if k.fx
-            else "remise on {0}: {1:undertrick} × {2} = {3}",
-            k.label,
-            k.u,
-            k.p,
-            m,
+            N_("remise on {contract}: {u:undertrick} × {p}{fx} = {amount}"),
+            contract=k.label,
+            u=k.u,
+            p=k.p,
+            fx=k.fx,
+            amount=m,
         )
     else:
         st.to_mountain(
             k.declarer,
             m,
-            "remise on {0}: {1:undertrick} × {2} × {3}" + k.fx + " = {4}",
-            k.label,
-            k.u,
-            k.p,
-            conv.remise_factor,
-            m,
+            N_("remise on {contract}: {u:undertrick} × {p} × {factor}{fx} = {amount}"),
+            contract=k.label,
+            u=k.u,
+            p=k.p,
+            factor=conv.remise_factor,
+            fx=k.fx,
+            amount=m,
         )
 
 
@@ -621,7 +739,7 @@ def _two_whisters(st: _State, k: _Terms, whisters: tuple[Defender, ...]) -> None
         i = st.seat[x.player]
         _whists_for_tricks(st, k, i, x.tricks or 0)
         if k.u:
-            _consolation_of(st, k, i, "consolation: {0:undertrick} × {1} = {2}")
+            _consolation_of(st, k, i, N_("consolation: {u:undertrick} × {c}{fx} = {amount}"))
 
 
 def _lone_whister(st: _State, conv: Convention, k: _Terms, a: int, b: int) -> None:
@@ -633,17 +751,17 @@ def _lone_whister(st: _State, conv: Convention, k: _Terms, a: int, b: int) -> No
         _whists_for_tricks(st, k, a, k.d)
     elif conv.lone_whister == "greedy":
         _whists_for_tricks(st, k, a, k.d)
-        _consolation_of(st, k, a, "consolation: {0:undertrick} × {1} = {2}")
-        _consolation_of(st, k, b, "consolation (passed): {0:undertrick} × {1} = {2}")
+        _consolation_of(st, k, a, N_("consolation: {u:undertrick} × {c}{fx} = {amount}"))
+        _consolation_of(st, k, b, N_("consolation (passed): {u:undertrick} × {c}{fx} = {amount}"))
     else:
         half = norm(Fraction((k.d * k.w + 2 * k.u * k.c) * k.f, 2))
-        template = (
-            "gentleman's whist: ({0:trick} × {1} + 2 × {2:undertrick} × {3})" + k.fx + " / 2 = {4}"
-            if k.fx
-            else "gentleman's whist: ({0:trick} × {1} + 2 × {2:undertrick} × {3}) / 2 = {4}"
+        template = N_(
+            "gentleman's whist: ({d:trick} × {w} + 2 × {u:undertrick} × {c}){fx} / 2 = {amount}"
         )
-        st.to_whists(a, k.declarer, half, template, k.d, k.w, k.u, k.c, half)
-        st.to_whists(b, k.declarer, half, template, k.d, k.w, k.u, k.c, half)
+        for seat in (a, b):
+            st.to_whists(
+                seat, k.declarer, half, template, d=k.d, w=k.w, u=k.u, c=k.c, fx=k.fx, amount=half
+            )
 
 
 def _gusarik_whister(st: _State, k: _Terms, lone: Defender) -> None:
@@ -653,35 +771,38 @@ def _gusarik_whister(st: _State, k: _Terms, lone: Defender) -> None:
     i = st.seat[lone.player]
     _whists_for_tricks(st, k, i, k.d)
     if k.u:
-        _consolation_of(st, k, i, "consolation: {0:undertrick} × {1} = {2}")
+        _consolation_of(st, k, i, N_("consolation: {u:undertrick} × {c}{fx} = {amount}"))
 
 
 def _dealer(st: _State, conv: Convention, k: _Terms, dealer: int) -> None:
     """4 players: on a remise the sitting-out dealer writes ``u × C`` consolation too
     (docs/rules.md §4.1.4, ``dealer_consolation``)."""
     if k.u and conv.dealer_consolation:
-        _consolation_of(st, k, dealer, "dealer's consolation: {0:undertrick} × {1} = {2}")
+        _consolation_of(
+            st, k, dealer, N_("dealer's consolation: {u:undertrick} × {c}{fx} = {amount}")
+        )
 
 
 def _whists_for_tricks(st: _State, k: _Terms, i: int, n: int) -> None:
     """Seat ``i`` writes ``n × W`` on the declarer for ``n`` defence tricks."""
-    if k.fx:
-        amount = n * k.w * k.f
-        template = "whists on {0}: {1:trick} × {2}" + k.fx + " = {3}"
-        st.to_whists(i, k.declarer, amount, template, k.label, n, k.w, amount)
-        return
-    amount = n * k.w
+    amount = n * k.w * k.f if k.fx else n * k.w
     st.to_whists(
-        i, k.declarer, amount, "whists on {0}: {1:trick} × {2} = {3}", k.label, n, k.w, amount
+        i,
+        k.declarer,
+        amount,
+        N_("whists on {contract}: {n:trick} × {w}{fx} = {amount}"),
+        contract=k.label,
+        n=n,
+        w=k.w,
+        fx=k.fx,
+        amount=amount,
     )
 
 
 def _consolation_of(st: _State, k: _Terms, i: int, template: str) -> None:
     """Seat ``i`` writes ``u × C`` consolation on the declarer."""
     cons = k.u * k.c * k.f
-    if k.fx:
-        template = template.replace(" = {2}", k.fx + " = {2}")
-    st.to_whists(i, k.declarer, cons, template, k.u, k.c, cons)
+    st.to_whists(i, k.declarer, cons, template, u=k.u, c=k.c, fx=k.fx, amount=cons)
 
 
 def _shortfall(
@@ -691,11 +812,11 @@ def _shortfall(
     ``W × liability`` per missing trick into his mountain. Returns the failed seats."""
     level = k.level
     liability = conv.liability
-    note = ""
+    note: Reason | str = ""
     after = conv.liability_after_close
     if after != "none" and _pool_closed(st):
         liability = after
-        note = f" (liability {fmt(after)} after a pool closed)"
+        note = Reason(N_(" (liability {liability} after a pool closed)"), {"liability": after})
     base = norm(k.w * liability)
     per_trick = base if k.f == 1 else norm(base * k.f)
     owed: list[tuple[str, int]] = []
@@ -720,11 +841,13 @@ def _shortfall(
         st.to_mountain(
             st.seat[player],
             amount,
-            "whister's shortfall on {0}: {1} missing × {2}" + k.fx + " = {3}" + note,
-            k.label,
-            missing,
-            base,
-            amount,
+            N_("whister's shortfall on {contract}: {missing} missing × {w}{fx} = {amount}{note}"),
+            contract=k.label,
+            missing=missing,
+            w=base,
+            fx=k.fx,
+            amount=amount,
+            note=note,
         )
     return tuple(st.seat[player] for player, _ in owed)
 
@@ -738,7 +861,7 @@ def _pool_closed(st: _State) -> bool:
 
 
 def _made(
-    st: _State, conv: Convention, i: int, points: Amount, why: str, excluded: tuple[int, ...]
+    st: _State, conv: Convention, i: int, points: Amount, why: Reason, excluded: tuple[int, ...]
 ) -> None:
     """The points of a made game or misère: into the pool (with the help rule), or with
     ``mountain_first`` first off the declarer's own mountain."""
@@ -747,7 +870,13 @@ def _made(
         return
     off = min(points, st.mountain[i]) if st.mountain[i] > 0 else 0
     if off:
-        st.to_mountain(i, -off, "{0}: {1:point} written off the own mountain first", why, off)
+        st.to_mountain(
+            i,
+            -off,
+            N_("{why}: {points:point} written off the own mountain first"),
+            why=why,
+            points=off,
+        )
     rest = norm(points - off)
     if rest:
         st.to_pool(i, rest, why, excluded)
@@ -763,16 +892,18 @@ def _score_misere(st: _State, conv: Convention, deal: Misere, away: tuple[int, .
     if use is not None:
         _bomb_after(st, deal.declarer, use, deal.tricks == 0)
     if deal.tricks == 0:
-        _made(st, conv, i, conv.misere_price * f, "misère made" + fx, away)
+        why = Reason(N_("misère made{fx}"), {"fx": fx})
+        _made(st, conv, i, conv.misere_price * f, why, away)
         return
     per = conv.misere_penalty * conv.remise_factor
     st.to_mountain(
         i,
         deal.tricks * per * f,
-        "misère failed: {0:trick} × {1}" + fx + " = {2}",
-        deal.tricks,
-        per,
-        deal.tricks * per * f,
+        N_("misère failed: {n:trick} × {per}{fx} = {amount}"),
+        n=deal.tricks,
+        per=per,
+        fx=fx,
+        amount=deal.tricks * per * f,
     )
 
 
@@ -812,15 +943,20 @@ def _score_all_pass(
                     st.to_mountain(
                         seat[name],
                         amount,
-                        "all-pass: ({0} − {1}) tricks × {2} = {3}",
-                        n,
-                        shift,
-                        price,
-                        amount,
+                        N_("all-pass: ({n} − {low}) tricks × {price} = {amount}"),
+                        n=n,
+                        low=shift,
+                        price=price,
+                        amount=amount,
                     )
                 else:
                     st.to_mountain(
-                        seat[name], amount, "all-pass: {0:trick} × {1} = {2}", n, price, amount
+                        seat[name],
+                        amount,
+                        N_("all-pass: {n:trick} × {price} = {amount}"),
+                        n=n,
+                        price=price,
+                        amount=amount,
                     )
     else:
         lowest = [name for name, n in tricks if n == low]
@@ -835,32 +971,33 @@ def _score_all_pass(
                             seat[writer],
                             seat[name],
                             amount,
-                            "all-pass: ({0} − {1}) tricks × {2} = {3}",
-                            n,
-                            low,
-                            per,
-                            amount,
+                            N_("all-pass: ({n} − {low}) tricks × {price} = {amount}"),
+                            n=n,
+                            low=low,
+                            price=per,
+                            amount=amount,
                         )
                     else:
                         st.to_whists(
                             seat[writer],
                             seat[name],
                             amount,
-                            "all-pass: ({0} − {1}) tricks × {2} / {3} tied = {4}",
-                            n,
-                            low,
-                            per,
-                            share,
-                            amount,
+                            N_("all-pass: ({n} − {low}) tricks × {price} / {tied} tied = {amount}"),
+                            n=n,
+                            low=low,
+                            price=per,
+                            tied=share,
+                            amount=amount,
                         )
     zero = conv.passes_zero_bonus
     bonus = zero if isinstance(zero, int) else price
     if bonus and low == 0:
         for name, n in _from_left(st, tricks, dealer):
             if n == 0:
-                st.to_pool(seat[name], bonus, "all-pass: no tricks", helps=False)
+                st.to_pool(seat[name], bonus, Reason(N_("all-pass: no tricks"), {}), helps=False)
     if away and conv.passes_dealer_bonus:  # the dealer only, also at five (docs/rules.md §8.8)
-        st.to_pool(away[0], conv.passes_dealer_bonus, "all-pass: dealer's bonus", helps=False)
+        why = Reason(N_("all-pass: dealer's bonus"), {})
+        st.to_pool(away[0], conv.passes_dealer_bonus, why, helps=False)
 
 
 def _score_opening(st: _State, deal: AllPass, circle: int, factor: int, dealer: str | None) -> None:
@@ -875,14 +1012,15 @@ def _score_opening(st: _State, deal: AllPass, circle: int, factor: int, dealer: 
             st.to_mountain(
                 i,
                 n * factor,
-                "opening circle {0}: {1:trick} × {2} = {3}",
-                circle,
-                n,
-                factor,
-                n * factor,
+                N_("opening circle {circle}: {n:trick} × {factor} = {amount}"),
+                circle=circle,
+                n=n,
+                factor=factor,
+                amount=n * factor,
             )
         else:
-            st.to_pool(i, factor, f"opening circle {circle}: no tricks", helps=False)
+            why = Reason(N_("opening circle {circle}: no tricks"), {"circle": circle})
+            st.to_pool(i, factor, why, helps=False)
     for name, _ in deal.tricks:
         st.bombs[seat[name]].append(factor)
         st.events.append((name, "earned", factor))
@@ -902,11 +1040,14 @@ def _score_adjustment(st: _State, deal: Adjustment) -> None:
     i = st.seat[deal.player]
     note = deal.note
     if deal.pool:
-        st.to_pool_raw(i, deal.pool, "adjustment of {1}: {0}", note, deal.pool)
+        st.to_pool_raw(i, deal.pool, _ADJUSTMENT, note=note, amount=deal.pool)
     if deal.mountain:
-        st.to_mountain(i, deal.mountain, "adjustment of {1}: {0}", note, deal.mountain)
+        st.to_mountain(i, deal.mountain, _ADJUSTMENT, note=note, amount=deal.mountain)
     for other, amount in deal.whists:
-        st.to_whists(i, st.seat[other], amount, "adjustment of {1}: {0}", note, amount)
+        st.to_whists(i, st.seat[other], amount, _ADJUSTMENT, note=note, amount=amount)
+
+
+_ADJUSTMENT = N_("adjustment of {amount}: {note}")
 
 
 def _finished(st: _State, conv: Convention) -> bool:
@@ -929,25 +1070,34 @@ def _score_preference(st: _State, conv: Convention, deal: Preference) -> None:
     i = st.seat[deal.player]
     if st.mountain[i] > 0:
         st.to_mountain(
-            i, -st.mountain[i], "Preference: the mountain written off: {0}", st.mountain[i]
+            i,
+            -st.mountain[i],
+            N_("Preference: the mountain written off: {amount}"),
+            amount=st.mountain[i],
         )
     n = len(st.names)
     for q in [(i + k) % n for k in range(n)]:
         gap = norm(st.target - st.pool[q])
         if not st.present[q] or gap <= 0:
             continue
-        st.to_pool_raw(q, gap, "Preference of {0}: the pool filled up: {1}", deal.player, gap)
+        st.to_pool_raw(
+            q,
+            gap,
+            N_("Preference of {player}: the pool filled up: {amount}"),
+            player=deal.player,
+            amount=gap,
+        )
         if q != i:
             amount = gap * conv.help_whists
             st.to_whists(
                 i,
                 q,
                 amount,
-                "Preference: {0:point} to {1} × {2} = {3}",
-                gap,
-                st.names[q],
-                conv.help_whists,
-                amount,
+                N_("Preference: {points:point} to {player} × {factor} = {amount}"),
+                points=gap,
+                player=st.names[q],
+                factor=conv.help_whists,
+                amount=amount,
             )
 
 
@@ -962,11 +1112,12 @@ def _score_join(st: _State, deal: Join) -> None:
     for column, values in ((POOL, st.pool), (MOUNTAIN, st.mountain)):
         total = norm(sum((values[q] for q in seated), Fraction(0)))
         average = norm(Fraction(total) / k)
-        template = "joined: average " + column + " of {0} players = {1} / {0} = {2}"
         if column == POOL:
-            st.to_pool_raw(i, average, template, k, total, average)
+            template = N_("joined: average pool of {k} players = {total} / {k} = {average}")
+            st.to_pool_raw(i, average, template, k=k, total=total, average=average)
         else:
-            st.to_mountain(i, average, template, k, total, average)
+            template = N_("joined: average mountain of {k} players = {total} / {k} = {average}")
+            st.to_mountain(i, average, template, k=k, total=total, average=average)
 
 
 def _ends_streak(conv: Convention, deal: Contract) -> bool:

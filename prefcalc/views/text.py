@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple, assert_never
 
 from prefcalc import terms
-from prefcalc.i18n import _, language, pgettext
+from prefcalc.i18n import _, language, ngettext, pgettext
 from prefcalc.i18n import number as fmt
 from prefcalc.rules.amounts import Amount, to_json_number
 from prefcalc.rules.conventions import OPTIONS, Convention, to_toml_value
@@ -27,7 +27,7 @@ from prefcalc.rules.model import (
     SetTerm,
     deal_count,
 )
-from prefcalc.rules.scoring import Scored, Sheet
+from prefcalc.rules.scoring import Label, ReasonFormatter, Scored, Sheet, Write
 from prefcalc.rules.settlement import Settlement, minor_unit, to_decimal
 
 if TYPE_CHECKING:
@@ -415,8 +415,40 @@ def deal_text(entry: Entry) -> str:
 
 def write_lines(scored: Scored) -> list[str]:
     return [
-        f"{w.player}: {signed(w.amount)} {_write_target(w)} — {w.reason}" for w in scored.writes
+        f"{w.player}: {signed(w.amount)} {_write_target(w)} — {reason_text(w)}"
+        for w in scored.writes
     ]
+
+
+def reason_text(w: Write) -> str:
+    """Why a write is what it is, in the language in use (``whists on 8NT: 2 tricks × 6 = 12``
+    / ``висты на 8БК: 2 взятки × 6 = 12``); English is the write's own reason."""
+    if language() == "en":
+        return w.reason
+    return _said().render(w.template, w.args)
+
+
+def _said() -> ReasonFormatter:
+    return ReasonFormatter(_, _reason_unit, _reason_contract, fmt)
+
+
+def _reason_contract(label: Label) -> str:
+    return terms.contract(label.level, label.suit)  # type: ignore[arg-type]
+
+
+def _reason_unit(unit: str, value: Any, text: str) -> str:
+    """``2 tricks`` / ``2 взятки``: a counted unit of a reason in its plural form (a fraction
+    of a point takes the form of 2: ``16⅔ очка``)."""
+    n = value if isinstance(value, int) else 2
+    if unit == "trick":
+        form = ngettext("{n} trick", "{n} tricks", n)
+    elif unit == "undertrick":
+        form = ngettext("{n} undertrick", "{n} undertricks", n)
+    elif unit == "point":
+        form = ngettext("{n} point", "{n} points", n)
+    else:
+        return f"{text} {unit}"
+    return form.format(n=text)
 
 
 def _write_target(w: Any) -> str:

@@ -31,6 +31,8 @@ from prefcalc import __version__, api
 from prefcalc.errors import PrefcalcError, one_line
 from prefcalc.web.lines import execute_line
 from prefcalc.web.watch import LedgerWatcher
+from prefcalc.web.words import install as install_words
+from prefcalc.web.words import script_words
 
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 16 * 1024  # bytes of a request body
@@ -185,6 +187,19 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+def _with_said(sheet: Any, items: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
+    """The log of a page in another language than English: each write also carries
+    ``said``, its reason in the page's words (``reason`` stays the English one)."""
+    from prefcalc.i18n import speaking
+    from prefcalc.views.text import reason_text
+
+    with speaking(lang):
+        for item, scored in zip(items, sheet.scored, strict=True):
+            for out, w in zip(item["writes"], scored.writes, strict=True):
+                out["said"] = reason_text(w)
+    return items
+
+
 def create_app(
     path: Path,
     token: str,
@@ -217,6 +232,8 @@ def create_app(
     app.state.table = table
     app.add_middleware(SecurityHeaders)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    install_words(templates.env, table.lang)
+    words = script_words(table.lang)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.exception_handler(Refused)
@@ -242,7 +259,12 @@ def create_app(
         return templates.TemplateResponse(
             request,
             name,
-            {"lang": table.lang, "read_only": table.read_only, "version": __version__},
+            {
+                "lang": table.lang,
+                "read_only": table.read_only,
+                "version": __version__,
+                "words": words,
+            },
             headers={"Cache-Control": "no-store"},
         )
 
@@ -302,7 +324,9 @@ def create_app(
                 sheet = sheet._replace(
                     scored=sheet.scored[len(sheet.scored) - last :] if last else ()
                 )
-            return log_of(sheet)
+            if table.lang == "en":
+                return log_of(sheet)
+            return _with_said(sheet, log_of(sheet), table.lang)
 
         return await table.run(read)
 

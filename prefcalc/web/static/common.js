@@ -2,6 +2,31 @@
 "use strict";
 
 const Prefcalc = (() => {
+  const WORDS = (() => {
+    const node = document.getElementById("words");
+    try { return node ? JSON.parse(node.textContent) : {}; } catch (e) { return {}; }
+  })();
+
+  // a message in the page's language (the server renders the dictionary into the page)
+  function t(text, values) {
+    let out = typeof WORDS[text] === "string" ? WORDS[text] : text;
+    for (const [k, v] of Object.entries(values || {})) out = out.split("{" + k + "}").join(String(v));
+    return out;
+  }
+
+  function deals(n) {
+    const forms = WORDS["{n} deals"];
+    let form = n === 1 ? "{n} deal" : "{n} deals";
+    if (Array.isArray(forms)) {
+      const ru = WORDS.lang === "ru";
+      const k = !ru ? (n === 1 ? 0 : 1)
+        : n % 10 === 1 && n % 100 !== 11 ? 0
+        : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 10 || n % 100 >= 20) ? 1 : 2;
+      form = forms[Math.min(k, forms.length - 1)];
+    }
+    return form.split("{n}").join(String(n));
+  }
+
   const SUITS = { s: "♠", c: "♣", d: "♦", h: "♥", nt: "БК" };
   const state = { version: null, method: "pairwise", game: null, seats: null, listeners: [] };
 
@@ -29,18 +54,17 @@ const Prefcalc = (() => {
   }
 
   function renderStatus(game) {
-    const parts = [game.convention, "to " + game.target, game.deals + (game.deals === 1 ? " deal" : " deals")];
-    if (game.finished) parts.push("finished");
+    const parts = [t(game.convention), t("to {target}", { target: game.target }), deals(game.deals)];
+    if (game.finished) parts.push(t("finished"));
     else {
-      parts.push(game.next_dealer + " deals next");
-      if (game.lowest_contract > 6) parts.push("lowest contract " + game.lowest_contract);
+      parts.push(t("{player} deals next", { player: game.next_dealer }));
+      if (game.lowest_contract > 6) parts.push(t("lowest contract {level}", { level: game.lowest_contract }));
     }
-    if (game.passes_streak) parts.push("all-pass ×" + game.passes_streak);
+    if (game.passes_streak) parts.push(t("all-pass ×{n}", { n: game.passes_streak }));
     document.getElementById("status").textContent = parts.join(" · ");
     document.body.dataset.deals = String(game.deals);
   }
 
-  const COLUMNS = { pool: "pool", mountain: "mountain", whists: "whists" };
 
   function renderLast(items) {
     const head = document.getElementById("last-deal");
@@ -48,17 +72,18 @@ const Prefcalc = (() => {
     if (!head || !list) return;
     list.replaceChildren();
     if (!items.length) {
-      head.textContent = "no deals recorded yet";
+      head.textContent = t("no deals recorded yet");
       head.className = "muted";
       return;
     }
     const d = items[items.length - 1];
     head.className = "";
-    head.textContent = "№" + d.number + (d.dealer ? " (" + d.dealer + " dealt): " : ": ") + d.notation;
-    if (!d.writes.length) list.append(el("li", "nothing written", "muted"));
+    head.textContent = (d.dealer ? t("№{number} ({dealer} dealt): ", { number: d.number, dealer: d.dealer }) : "№" + d.number + ": ") + d.notation;
+    if (!d.writes.length) list.append(el("li", t("nothing written"), "muted"));
     for (const w of d.writes) {
-      const where = (COLUMNS[w.column] || w.column) + (w.on ? " on " + w.on : "");
-      list.append(el("li", w.player + " " + where + " " + signed(w.amount) + (w.reason ? " — " + w.reason : "")));
+      const where = w.on ? t("whists on {player}", { player: w.on }) : t(w.column);
+      const reason = w.said || w.reason;
+      list.append(el("li", w.player + " " + where + " " + signed(w.amount) + (reason ? " — " + reason : "")));
     }
   }
 
@@ -73,9 +98,10 @@ const Prefcalc = (() => {
       body.append(tr);
     }
     pays.replaceChildren();
-    if (!s.payments.length) pays.append(el("li", "nobody pays anybody", "muted"));
+    if (!s.payments.length) pays.append(el("li", t("nobody pays anybody"), "muted"));
     for (const p of s.payments) {
-      pays.append(el("li", p.from + " pays " + p.to + " " + p.amount + (s.currency ? " " + s.currency : "")));
+      const amount = p.amount + (s.currency ? " " + s.currency : "");
+      pays.append(el("li", t("{payer} pays {payee} {amount}", { payer: p.from, payee: p.to, amount })));
     }
   }
 
@@ -116,8 +142,8 @@ const Prefcalc = (() => {
   function connect() {
     const live = document.getElementById("live");
     const source = new EventSource("/api/events");
-    source.addEventListener("open", () => { live.textContent = "live"; live.classList.remove("off"); });
-    source.addEventListener("error", () => { live.textContent = "reconnecting"; live.classList.add("off"); });
+    source.addEventListener("open", () => { live.textContent = t("live"); live.classList.remove("off"); });
+    source.addEventListener("error", () => { live.textContent = t("reconnecting"); live.classList.add("off"); });
     source.addEventListener("ledger", (ev) => {
       let data = {};
       try { data = JSON.parse(ev.data); } catch (e) { /* a ping or garbage: refresh anyway */ }
@@ -142,5 +168,5 @@ const Prefcalc = (() => {
     connect();
   }
 
-  return { SUITS, state, el, getJSON, schedule, start };
+  return { SUITS, state, el, t, getJSON, schedule, start };
 })();

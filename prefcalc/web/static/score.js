@@ -107,7 +107,7 @@
     tricks.replaceChildren();
     const options = b.kind === "game" ? ["-", ...TRICKS.slice(1)] : TRICKS.slice(1);
     for (const t of options) {
-      choice(tricks, t === "-" ? "not played" : t, String(b.tricks) === t, () => { b.tricks = t; draw(); }, (btn) => {
+      choice(tricks, t === "-" ? P.t("not played") : t, String(b.tricks) === t, () => { b.tricks = t; draw(); }, (btn) => {
         btn.dataset.tricks = t;
         if (t === "-") btn.style.flexBasis = "100%";
       });
@@ -115,7 +115,7 @@
 
     const defs = $("defenders");
     defs.replaceChildren();
-    if (!b.declarer) defs.append(P.el("p", "choose the declarer first", "muted"));
+    if (!b.declarer) defs.append(P.el("p", P.t("choose the declarer first"), "muted"));
     for (const p of b.declarer ? active : []) {
       if (p === b.declarer) continue;
       const d = (b.defenders[p] = b.defenders[p] || { role: null, tricks: "" });
@@ -123,13 +123,13 @@
       row.dataset.player = p;
       row.append(P.el("span", p, "who"));
       const roles = P.el("div", null, "roles");
-      for (const [role, label] of [["w", "whist"], ["p", "pass"], ["h", "½"]]) {
+      for (const [role, label] of [["w", P.t("whist")], ["p", P.t("pass")], ["h", "½"]]) {
         choice(roles, label, d.role === role, () => { d.role = role; draw(); }, (btn) => {
           btn.dataset.role = role;
-          btn.title = { w: "whist", p: "pass", h: "half-whist" }[role];
+          btn.title = { w: P.t("whist"), p: P.t("pass"), h: P.t("half-whist") }[role];
         });
       }
-      if (d.role === "w") roles.append(select(TRICKS, d.tricks, (v) => { d.tricks = v; draw(); }, p + "'s tricks"));
+      if (d.role === "w") roles.append(select(TRICKS, d.tricks, (v) => { d.tricks = v; draw(); }, P.t("{player}'s tricks", { player: p })));
       row.append(roles);
       defs.append(row);
     }
@@ -140,12 +140,12 @@
       const row = P.el("div", null, "passer");
       row.dataset.player = p;
       row.append(P.el("span", p, "who"));
-      row.append(select(TRICKS, b.passes[p], (v) => { b.passes[p] = v; draw(); }, p + "'s tricks"));
+      row.append(select(TRICKS, b.passes[p], (v) => { b.passes[p] = v; draw(); }, P.t("{player}'s tricks", { player: p })));
       passes.append(row);
     }
 
     const line = build();
-    $("preview").textContent = line || "choose the deal above";
+    $("preview").textContent = line || P.t("choose the deal above");
     $("record").disabled = readOnly || !line;
     $("edit").disabled = readOnly || !line || !$("edit-number").value;
   }
@@ -168,17 +168,17 @@
       data = await r.json().catch(() => ({ error: r.status + " " + r.statusText }));
       ok = r.ok;
     } catch (e) {
-      data = { error: "the server cannot be reached (" + e.message + ")" };
+      data = { error: P.t("the server cannot be reached ({error})", { error: e.message }) };
     }
     if (ok) {
       err.hidden = true;
       err.textContent = "";
-      out.textContent = data.output || "done";
+      out.textContent = data.output || P.t("done");
       out.hidden = false;
       out.scrollIntoView({ block: "nearest" });
       P.schedule();
     } else {
-      err.textContent = data.error || "refused";
+      err.textContent = data.error || P.t("refused");
       err.hidden = false;
       err.scrollIntoView({ block: "nearest" });
     }
