@@ -38,7 +38,8 @@ from prefcalc.commands import (
     execute,
 )
 from prefcalc.errors import DealError, PrefcalcError, did_you_mean, one_line, shown, silence
-from prefcalc.i18n import _, check_environment, language, ngettext, set_language, speaking
+from prefcalc.i18n import _, check_environment, language, ngettext, speaking
+from prefcalc.i18n import set_language as _set_language
 from prefcalc.rules.amounts import Amount
 from prefcalc.rules.conventions import parse_overrides
 from prefcalc.rules.model import Game, check_name, deal_count, seating
@@ -116,6 +117,15 @@ def _lang_first(args: Sequence[str] | None) -> list[str]:
     if not moved:  # an unknown PREFCALC_LANG is refused unless --lang overrides it
         check_environment()
     return moved + words
+
+
+def set_language(lang: str | None) -> None:
+    """The language in use from here on, typer's own words of the help (panels, notes)
+    included."""
+    _set_language(lang)
+    from prefcalc.help_words import install
+
+    install()
 
 
 app = typer.Typer(

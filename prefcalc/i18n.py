@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
-import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import date, datetime
@@ -88,10 +87,6 @@ def set_language(lang: str | None) -> None:
     """Speak ``lang`` from now on (``--lang``); None: follow the environment again."""
     global _chosen
     _chosen = None if lang is None else check_language(lang)
-    if "typer.rich_utils" in sys.modules or "typer.core" in sys.modules:
-        from prefcalc.help_words import install
-
-        install()  # typer's own words of the help (panels, notes) in this language
 
 
 def language() -> str:

@@ -21,7 +21,6 @@ from support import invoke, make_game, random_game, sheet_of
 from prefcalc.export.charts import DASHES, MARKERS, PALETTE, filled, segments, style
 from prefcalc.export.fonts import FontBook
 from prefcalc.export.history_pdf import season_series
-from prefcalc.export.history_xlsx import _XLSX_MARKERS
 from prefcalc.export.pdf import (
     Box,
     Writer,
@@ -32,6 +31,7 @@ from prefcalc.export.pdf import (
     result_lines,
     sheet_shape,
 )
+from prefcalc.export.xlsx import XLSX_MARKERS
 from prefcalc.history.club import History, collect, running_balance
 from prefcalc.report import build_report
 from prefcalc.rules.model import Join
@@ -140,7 +140,7 @@ def test_twelve_players_get_twelve_styles_distinct_in_colour_or_dashes() -> None
     # and each of the twelve has its own marker
     assert len({s.marker for s in styles}) == 12 == len(MARKERS)
     # in the workbook too: no two of the twelve get the same symbol filled the same way
-    assert len({(_XLSX_MARKERS[s.marker], filled(s.marker)) for s in styles}) == 12
+    assert len({(XLSX_MARKERS[s.marker], filled(s.marker)) for s in styles}) == 12
     assert len(PALETTE) * len(DASHES) >= 12
 
 

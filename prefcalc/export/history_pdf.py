@@ -19,7 +19,7 @@ from prefcalc.history.club import History, Night, Standing
 from prefcalc.i18n import _, day, ngettext, pgettext
 from prefcalc.rules.amounts import Amount
 from prefcalc.store.files import write_atomic
-from prefcalc.views.history import _money_cells
+from prefcalc.views.history import money_cells
 from prefcalc.views.text import money_text, signed
 
 
@@ -93,7 +93,7 @@ def _standings_rows(players: Sequence[Standing]) -> list[list[str]]:
                 s.name,
                 str(s.games),
                 signed(s.whists),
-                _money_cells(s.money),
+                money_cells(s.money),
                 str(s.wins),
                 _night(*s.best) if s.best else "",
                 _night(*s.worst) if s.worst else "",

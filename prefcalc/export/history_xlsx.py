@@ -25,22 +25,23 @@ from pathlib import Path
 from typing import Any
 
 from openpyxl import Workbook  # type: ignore[import-untyped]
-from openpyxl.chart import BarChart, LineChart, Reference  # type: ignore[import-untyped]
-from openpyxl.chart.shapes import GraphicalProperties  # type: ignore[import-untyped]
+from openpyxl.chart import BarChart, Reference  # type: ignore[import-untyped]
 from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 
 from prefcalc import terms
 from prefcalc.export.xlsx import (
-    _HEADER,
     DATETIME_FORMAT,
+    HEADER_STYLE,
     WHOLE_FORMAT,
-    _money_format,
-    _num,
-    _points_format,
-    _styles,
-    _text,
-    _width,
+    add_styles,
+    balance_chart,
+    cell_number,
+    cell_text,
+    column_width,
     datetime_format,
+    money_format,
+    points_format,
+    show_axes,
 )
 from prefcalc.history.club import LEVELS, History, Night
 from prefcalc.i18n import N_, _, pgettext
@@ -54,34 +55,34 @@ BALANCE = N_("Balance")
 
 
 def _points(ws: Any, row: int, col: int, value: Amount) -> None:
-    cell = ws.cell(row, col, _num(value))
-    fmt = _points_format(value)
+    cell = ws.cell(row, col, cell_number(value))
+    fmt = points_format(value)
     if fmt != WHOLE_FORMAT:
         cell.number_format = fmt
 
 
 def _label(ws: Any, row: int, col: int, value: str) -> None:
-    cell = ws.cell(row, col, _text(value))
+    cell = ws.cell(row, col, cell_text(value))
     cell.data_type = "s"  # never a formula, whatever it starts with
 
 
 def _header(ws: Any, row: int, labels: list[str]) -> None:
     for col, label in enumerate(labels, 1):
         _label(ws, row, col, label)
-        ws.cell(row, col).style = _HEADER
+        ws.cell(row, col).style = HEADER_STYLE
 
 
 def _when(night: Night) -> datetime | str:
     try:
         moment = datetime.fromisoformat(night.date)
     except ValueError:
-        return _text(night.date)
+        return cell_text(night.date)
     return moment.replace(tzinfo=None)
 
 
 def _widths(ws: Any, widths: list[int]) -> None:
     for col, length in enumerate(widths, 1):
-        ws.column_dimensions[get_column_letter(col)].width = _width(length)
+        ws.column_dimensions[get_column_letter(col)].width = column_width(length)
 
 
 def _write_games(ws: Any, h: History) -> None:
@@ -163,8 +164,8 @@ def _write_standings(ws: Any, h: History) -> None:
         _points(ws, r, 3, s.whists)
         for k, c in enumerate(currencies):
             if c in s.money:
-                cell = ws.cell(r, 4 + k, _num(s.money[c]))
-                cell.number_format = _money_format(c)
+                cell = ws.cell(r, 4 + k, cell_number(s.money[c]))
+                cell.number_format = money_format(c)
         col = 4 + len(currencies)
         ws.cell(r, col, s.wins)
         for value, night in (s.best, s.worst) if s.best and s.worst else ():
@@ -201,88 +202,10 @@ def _write_standings(ws: Any, h: History) -> None:
         data = Reference(ws, min_col=rate_col, min_row=1, max_row=len(h.players) + 1)
         chart.add_data(data, titles_from_data=True)
         chart.set_categories(Reference(ws, min_col=1, min_row=2, max_row=len(h.players) + 1))
-        _show_axes(chart)
+        show_axes(chart)
         chart.height = max(7.5, 1.0 + 0.8 * len(h.players))
         chart.width = 18
         ws.add_chart(chart, f"B{len(h.players) + 4}")
-
-
-def _show_axes(chart: Any) -> None:
-    """openpyxl 3.1 marks both axes deleted unless told otherwise: show them."""
-    chart.x_axis.delete = False
-    chart.y_axis.delete = False
-    chart.x_axis.tickLblPos = "low"  # the labels at the bottom, not on the zero line
-
-
-#: The chart's marker for each of the PDF's marker shapes (:data:`charts.MARKERS`).
-_XLSX_MARKERS = {
-    "FilledCircle": "circle",
-    "FilledSquare": "square",
-    "FilledTriangle": "triangle",
-    "FilledDiamond": "diamond",
-    "FilledCross": "x",
-    "FilledStarFive": "star",
-    "Circle": "circle",
-    "Square": "square",
-    "Triangle": "triangle",
-    "Diamond": "diamond",
-    "StarSix": "plus",
-    "ArrowHead": "dash",
-}
-_XLSX_DASHES: dict[tuple[float, ...] | None, str] = {
-    None: "solid",
-    (6.0, 3.0): "dash",
-    (1.5, 2.0): "sysDot",
-}
-
-
-def balance_chart(
-    ws: Any,
-    first_col: int,
-    header_row: int,
-    last_row: int,
-    series: int,
-    title: str,
-    x: str,
-    markers: bool = False,
-) -> Any:
-    """A line chart of the table at ``first_col`` (categories) and the ``series`` columns
-    after it, header at ``header_row``, data down to ``last_row``. Player ``k`` is drawn in
-    the PDF chart's style ``k`` (:func:`prefcalc.export.charts.style`: colour, dashes, and
-    its marker if ``markers``); an empty cell is a gap in the line, never a zero."""
-    from prefcalc.export.charts import filled, style
-
-    chart = LineChart()
-    chart.title = title
-    chart.y_axis.title = pgettext("chart", "whists")
-    chart.x_axis.title = x
-    data = Reference(
-        ws,
-        min_col=first_col + 1,
-        max_col=first_col + series,
-        min_row=header_row,
-        max_row=last_row,
-    )
-    chart.add_data(data, titles_from_data=True)
-    chart.set_categories(Reference(ws, min_col=first_col, min_row=header_row + 1, max_row=last_row))
-    chart.display_blanks = "gap"
-    for k, line in enumerate(chart.series):
-        look = style(k)
-        line.smooth = False
-        line.graphicalProperties.line.solidFill = look.colour.lstrip("#")
-        line.graphicalProperties.line.prstDash = _XLSX_DASHES.get(look.dash, "solid")
-        if markers:
-            line.marker.symbol = _XLSX_MARKERS[look.marker]
-            line.marker.size = 6
-            inside = look.colour.lstrip("#") if filled(look.marker) else "FFFFFF"
-            line.marker.graphicalProperties = GraphicalProperties(solidFill=inside)
-            line.marker.graphicalProperties.line.solidFill = look.colour.lstrip("#")
-        else:
-            line.marker.symbol = "none"
-    _show_axes(chart)
-    chart.height = 9
-    chart.width = 18
-    return chart
 
 
 def _write_balance(ws: Any, h: History) -> None:
@@ -314,7 +237,7 @@ def _write_balance(ws: Any, h: History) -> None:
 
 def build_history_workbook(h: History) -> Any:
     wb = Workbook()
-    _styles(wb)
+    add_styles(wb)
     games = wb.active
     games.title = _(GAMES)
     _write_games(games, h)

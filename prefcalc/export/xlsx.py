@@ -39,6 +39,8 @@ from xml.etree import ElementTree
 
 from openpyxl import Workbook  # type: ignore[import-untyped]
 from openpyxl.cell.cell import ERROR_CODES  # type: ignore[import-untyped]
+from openpyxl.chart import LineChart, Reference  # type: ignore[import-untyped]
+from openpyxl.chart.shapes import GraphicalProperties  # type: ignore[import-untyped]
 from openpyxl.styles import Font, NamedStyle, PatternFill  # type: ignore[import-untyped]
 from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 
@@ -112,7 +114,7 @@ def _kind(kind: str) -> str:
 _NAME_COLUMNS = (3, 5, 6, 8, 11)  # dealer, declarer, contract, the defenders: the record's text
 _FIRST_WRITTEN = len(DEAL_HEADERS) + 1
 
-_HEADER = "prefcalc header"
+HEADER_STYLE = "prefcalc header"
 _TITLE = "prefcalc title"
 _MAX_WIDTH = 60
 
@@ -122,7 +124,7 @@ Key = tuple[str, Column, str | None]  # (player, column, on): one written column
 # --- small helpers ------------------------------------------------------------------------------
 
 
-def _num(value: Amount) -> int | float:
+def cell_number(value: Amount) -> int | float:
     """An exact amount as a cell number: ints stay ints, fractions become floats."""
     if isinstance(value, int):
         return value
@@ -139,7 +141,7 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def _text(value: str) -> str:
+def cell_text(value: str) -> str:
     """Text a worksheet accepts, at most 32,767 long: a control character is shown escaped
     as Python writes it (``\\x07``), never dropped silently and never a crash."""
     if not value.isprintable():
@@ -170,7 +172,7 @@ def _currency_sign(currency: str) -> str:
     return get_currency_symbol(currency, locale="ru_RU")
 
 
-def _points_format(value: Amount) -> str:
+def points_format(value: Amount) -> str:
     """The number format of a whist or point cell holding ``value``."""
     if value.__class__ is int:
         return WHOLE_FORMAT
@@ -187,9 +189,9 @@ def _when(time: str) -> datetime | str:
     try:
         moment = datetime.fromisoformat(time)
     except ValueError:
-        return _text(time)
+        return cell_text(time)
     if not 1900 <= moment.year <= 9999:
-        return _text(time)
+        return cell_text(time)
     if moment.tzinfo is not None:
         moment = moment.astimezone()
     return moment.replace(tzinfo=None)
@@ -203,7 +205,7 @@ def _formula(
 ) -> None:
     """A formula of this module's own making, with the engine's value for its cache."""
     cell = ws.cell(row, col, formula)
-    fmt = fmt or _points_format(value)
+    fmt = fmt or points_format(value)
     if fmt != WHOLE_FORMAT:
         cell.number_format = fmt
     cache[(ws.title, cell.coordinate)] = value
@@ -222,7 +224,7 @@ def _as_text(ws: Any, row: int, columns: Iterable[int]) -> None:
             cell.data_type = "s"
 
 
-def _width(length: int) -> float:
+def column_width(length: int) -> float:
     return float(min(max(length + 2, 6), _MAX_WIDTH))
 
 
@@ -243,8 +245,8 @@ def _written_header(key: Key) -> str:
     return f"{player} {terms.column(column)}"
 
 
-def _styles(wb: Any) -> None:
-    header = NamedStyle(name=_HEADER)
+def add_styles(wb: Any) -> None:
+    header = NamedStyle(name=HEADER_STYLE)
     header.font = Font(name="Calibri", size=11, bold=True)
     header.fill = PatternFill("solid", fgColor="DDE4EE")
     wb.add_named_style(header)
@@ -255,8 +257,8 @@ def _styles(wb: Any) -> None:
 
 def _header_row(ws: Any, row: int, labels: Sequence[str], first: int = 1) -> None:
     for offset, label in enumerate(labels):
-        cell = ws.cell(row, first + offset, _text(label))
-        cell.style = _HEADER
+        cell = ws.cell(row, first + offset, cell_text(label))
+        cell.style = HEADER_STYLE
     _as_text(ws, row, range(first, first + len(labels)))
 
 
@@ -289,14 +291,14 @@ def _deal_columns(number: int, entry: Entry) -> dict[int, Any]:
 def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
     column_of = {key: _FIRST_WRITTEN + k for k, key in enumerate(keys)}
     labels = (*(_(h) for h in DEAL_HEADERS), *(_written_header(key) for key in keys))
-    headers = [_text(h) for h in labels]
+    headers = [cell_text(h) for h in labels]
     factor_col = 0  # Classic (docs/rules.md §8.1): the deal factor F, after the written columns
     if _has_factor(sheet):
         headers.append(_(FACTOR_HEADER))
         factor_col = len(headers)
     ws.append(headers)
     for cell in ws[1]:
-        cell.style = _HEADER
+        cell.style = HEADER_STYLE
     _as_text(ws, 1, range(1, len(headers) + 1))
     warnings: dict[int, list[str]] = {}
     for problem in sheet.problems:
@@ -308,33 +310,33 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
         row = _deal_columns(scored.number, entry)
         if scored.price is not None:  # an all-pass deal: its place in the streak and price
             row[14] = scored.streak
-            row[15] = _num(scored.price)
-        row[_DEAL_TEXT] = _text(row[_DEAL_TEXT])
+            row[15] = cell_number(scored.price)
+        row[_DEAL_TEXT] = cell_text(row[_DEAL_TEXT])
         if factor_col and isinstance(entry.deal, Contract | Misere):
             row[factor_col] = scored.factor
         found = warnings.get(scored.number)
         if found:
-            row[_WARNING] = _text("; ".join(found))
+            row[_WARNING] = cell_text("; ".join(found))
         net: dict[int, Amount] = {}
         for write in scored.writes:
             col = column_of[(write.player, write.column, write.on)]
             net[col] = net.get(col, 0) + write.amount
         for col, amount in net.items():
             if amount:
-                row[col] = _num(amount)
+                row[col] = cell_number(amount)
         for col in _NAME_COLUMNS:
             if col in row:
-                row[col] = _text(row[col])
+                row[col] = cell_text(row[col])
         ws.append(row)
         for col, amount in net.items():
             if amount:
-                fmt = _points_format(amount)
+                fmt = points_format(amount)
                 if fmt != WHOLE_FORMAT:
                     ws.cell(r, col).number_format = fmt
         if isinstance(row[2], datetime):
             ws.cell(r, 2).number_format = datetime_format()
         if scored.price is not None and 15 in row:
-            ws.cell(r, 15).number_format = _points_format(scored.price)
+            ws.cell(r, 15).number_format = points_format(scored.price)
         risky = False
         for col in text_columns:
             value = row.get(col)
@@ -349,7 +351,7 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
         if risky:
             _as_text(ws, r, text_columns)
     for col, length in enumerate(widths, 1):
-        ws.column_dimensions[get_column_letter(col)].width = _width(length)
+        ws.column_dimensions[get_column_letter(col)].width = column_width(length)
     last_row = max(len(sheet.scored) + 1, 2)
     ws.freeze_panes = "A2"
     ws.auto_filter.ref = f"A1:{get_column_letter(len(headers))}{last_row}"
@@ -429,7 +431,7 @@ def _write_sheet(
     )
     for p in players:
         r = refs.row[p]
-        ws.cell(r, 1, _text(p))
+        ws.cell(r, 1, cell_text(p))
         total(r, 2, (p, POOL, None), sheet.pool[p])
         total(r, 3, (p, MOUNTAIN, None), sheet.mountain[p])
         for q in players:
@@ -440,9 +442,9 @@ def _write_sheet(
     _as_text(ws, 1, range(1, 5 + n))
     for p in players:
         _as_text(ws, refs.row[p], (1,))
-    ws.column_dimensions["A"].width = _width(max(len("Player"), *(len(p) for p in players)))
+    ws.column_dimensions["A"].width = column_width(max(len("Player"), *(len(p) for p in players)))
     for c in range(2, 5 + n):
-        ws.column_dimensions[get_column_letter(c)].width = _width(12)
+        ws.column_dimensions[get_column_letter(c)].width = column_width(12)
 
     # Running totals after every deal: the previous row plus this deal's row of Deals.
     title_row = n + 3
@@ -467,7 +469,7 @@ def _write_sheet(
     for k, key in enumerate(keys):
         letter = own[k]
         current = ws.column_dimensions[letter].width or 0
-        ws.column_dimensions[letter].width = max(current, _width(len(_written_header(key))))
+        ws.column_dimensions[letter].width = max(current, column_width(len(_written_header(key))))
     _write_balance(ws, report, head, 3 + len(keys))
 
 
@@ -481,7 +483,6 @@ def _write_balance(ws: Any, report: Report, head: int, first: int) -> None:
     """Beside the running totals: every player's running balance in whists after each deal
     (the exact settlement if the night stopped there; values as of the export) and a native
     line chart of it."""
-    from prefcalc.export.history_xlsx import balance_chart
 
     sheet = report.sheet
     players = sheet.players
@@ -499,12 +500,12 @@ def _write_balance(ws: Any, report: Report, head: int, first: int) -> None:
         for c, p in enumerate(players, first + 1):
             if p not in seated:  # before he joined: empty (a gap), not a 0 ("broke even")
                 continue
-            cell = ws.cell(r, c, _num(balance[p]))
-            fmt = _points_format(balance[p])
+            cell = ws.cell(r, c, cell_number(balance[p]))
+            fmt = points_format(balance[p])
             if fmt != WHOLE_FORMAT:
                 cell.number_format = fmt
     for c, p in enumerate(players, first + 1):
-        ws.column_dimensions[get_column_letter(c)].width = _width(max(len(p), 8))
+        ws.column_dimensions[get_column_letter(c)].width = column_width(max(len(p), 8))
     if sheet.scored:
         chart = balance_chart(
             ws,
@@ -534,8 +535,8 @@ class _Grid:
 
     def points(self, row: int, col: int, value: Amount) -> None:
         """Whists or points, exact, in the format that shows them exactly."""
-        cell = self.ws.cell(row, col, _num(value))
-        fmt = _points_format(value)
+        cell = self.ws.cell(row, col, cell_number(value))
+        fmt = points_format(value)
         if fmt != WHOLE_FORMAT:
             cell.number_format = fmt
 
@@ -545,7 +546,7 @@ class _Grid:
 
     def text(self, row: int, col: int, value: str, style: str | None = None) -> None:
         """A text cell, never taken for a formula."""
-        cell = self.ws.cell(row, col, _text(value))
+        cell = self.ws.cell(row, col, cell_text(value))
         if _risky(cell.value):
             cell.data_type = "s"
         if style is not None:
@@ -559,7 +560,7 @@ class _Grid:
         cell.number_format = fmt
 
 
-def _money_format(currency: str, named: bool = True) -> str:
+def money_format(currency: str, named: bool = True) -> str:
     """Money in the currency's minor unit (``#,##0.00``), with its code unless ``named=False``."""
     places = len(str(minor_unit(currency).denominator)) - 1
     fmt = "#,##0" + ("." + "0" * places if places else "")
@@ -578,7 +579,7 @@ def _write_payments(g: _Grid, row: int, title: str, s: Settlement, fmt: str) -> 
     for payment in s.payments:
         g.text(row, 1, payment.payer)
         g.text(row, 2, payment.payee)
-        g.money(row, 3, _num(payment.amount), fmt)
+        g.money(row, 3, cell_number(payment.amount), fmt)
         row += 1
     return row
 
@@ -587,7 +588,7 @@ def _price_format(price: Amount, currency: str) -> str:
     """The whist price's format: money without the code (the next cell names the currency)
     when that shows the price exactly, else ``General``."""
     exact = (Fraction(price) / minor_unit(currency)).denominator == 1
-    return _money_format(currency, named=False) if exact else "General"
+    return money_format(currency, named=False) if exact else "General"
 
 
 def _write_settlement(
@@ -602,7 +603,7 @@ def _write_settlement(
     n = len(players)
     g = _Grid(ws, cache)
     price, currency = report.price, report.currency  # the price in force
-    fmt = _money_format(currency)
+    fmt = money_format(currency)
     exact = {"pairwise": report.pairwise, "average": report.average}
     whole = {"pairwise": report.pairwise_whole, "average": report.average_whole}
     last_col = get_column_letter(1 + n)
@@ -617,7 +618,7 @@ def _write_settlement(
         ),
     )
     g.text(4, 1, _("Whist price"))
-    g.money(4, 2, _num(price), _price_format(price, currency))
+    g.money(4, 2, cell_number(price), _price_format(price, currency))
     if currency:
         g.text(4, 3, currency)
     g.text(5, 1, _("Players (N)"))
@@ -762,9 +763,9 @@ def _write_settlement(
         r = row + 2 + i
         g.text(r, 1, p)
         g.points(r, 2, whole["pairwise"].whists[p])
-        g.money(r, 3, _num(whole["pairwise"].money[p]), fmt)
+        g.money(r, 3, cell_number(whole["pairwise"].money[p]), fmt)
         g.points(r, 4, whole["average"].whists[p])
-        g.money(r, 5, _num(whole["average"].money[p]), fmt)
+        g.money(r, 5, cell_number(whole["average"].money[p]), fmt)
 
     ws.column_dimensions["A"].width = 34.0
     for c in range(2, 8):
@@ -852,7 +853,7 @@ def _write_result(
         money = Fraction(row_values[-1]) * Fraction(s.whist_price)
         row_values.append(money)
         g.formula(r, w_col + 1, f"={w}{r}*{price_ref}", money, fmt)
-        g.money(r, w_col + 2, _num(s.money[p]), fmt)
+        g.money(r, w_col + 2, cell_number(s.money[p]), fmt)
         for k, value in enumerate(row_values):
             sums[2 + k] = sums.get(2 + k, 0) + value
     last = first + len(players) - 1
@@ -873,9 +874,9 @@ def _option_value(value: Any) -> Any:
     if isinstance(value, bool):
         return value
     if isinstance(value, int | Fraction):
-        return _num(value)
+        return cell_number(value)
     if isinstance(value, str):
-        return _text(value)
+        return cell_text(value)
     return to_toml_value(value)
 
 
@@ -883,16 +884,16 @@ def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str]:
     """Write the Rules sheet; return the references of the target and of pool_to_mountain."""
     g = _Grid(ws)
     conv = sheet.convention
-    g.text(1, 1, _("Convention"), _HEADER)
+    g.text(1, 1, _("Convention"), HEADER_STYLE)
     g.text(1, 2, terms.convention_name(conv.name))
-    g.text(2, 1, _("Description"), _HEADER)
+    g.text(2, 1, _("Description"), HEADER_STYLE)
     if conv.description:
         g.text(2, 2, conv.description)
-    g.text(3, 1, _("Players"), _HEADER)
+    g.text(3, 1, _("Players"), HEADER_STYLE)
     g.text(3, 2, ", ".join(sheet.players))  # the seating at the end (after any join)
-    g.text(4, 1, _("Target"), _HEADER)
+    g.text(4, 1, _("Target"), HEADER_STYLE)
     g.put(4, 2, sheet.target)
-    g.text(5, 1, _("First dealer"), _HEADER)
+    g.text(5, 1, _("First dealer"), HEADER_STYLE)
     g.text(5, 2, game.first_dealer)
     g.header(7, [_("Option"), _("Value"), _("Meaning")])
     factor_row = 0
@@ -921,7 +922,7 @@ def _build(report: Report) -> tuple[Any, Cached]:
     """The workbook and the engine's value of every formula cell in it."""
     game, sheet = report.game, report.sheet
     wb = Workbook()
-    _styles(wb)
+    add_styles(wb)
     deals = wb.active
     deals.title = tab(DEALS)
     totals = wb.create_sheet(tab(SHEET))
@@ -961,9 +962,9 @@ def _cached_text(value: Amount | str | bool) -> tuple[str, str]:
     if isinstance(value, bool):
         return ' t="b"', "1" if value else "0"
     if isinstance(value, str):
-        escaped = _text(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        escaped = cell_text(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         return ' t="str"', escaped
-    number = _num(value)
+    number = cell_number(value)
     return "", str(number) if isinstance(number, int) else repr(number)
 
 
@@ -1022,3 +1023,82 @@ def workbook_bytes(report: Report) -> bytes:
 def write_xlsx(report: Report, path: Path) -> None:
     """Write the workbook of the game of ``report`` to ``path``, replacing it whole."""
     write_atomic(Path(path), workbook_bytes(report), "the workbook")
+
+
+def show_axes(chart: Any) -> None:
+    """openpyxl 3.1 marks both axes deleted unless told otherwise: show them."""
+    chart.x_axis.delete = False
+    chart.y_axis.delete = False
+    chart.x_axis.tickLblPos = "low"  # the labels at the bottom, not on the zero line
+
+
+#: The chart's marker for each of the PDF's marker shapes (:data:`charts.MARKERS`).
+XLSX_MARKERS = {
+    "FilledCircle": "circle",
+    "FilledSquare": "square",
+    "FilledTriangle": "triangle",
+    "FilledDiamond": "diamond",
+    "FilledCross": "x",
+    "FilledStarFive": "star",
+    "Circle": "circle",
+    "Square": "square",
+    "Triangle": "triangle",
+    "Diamond": "diamond",
+    "StarSix": "plus",
+    "ArrowHead": "dash",
+}
+
+XLSX_DASHES: dict[tuple[float, ...] | None, str] = {
+    None: "solid",
+    (6.0, 3.0): "dash",
+    (1.5, 2.0): "sysDot",
+}
+
+
+def balance_chart(
+    ws: Any,
+    first_col: int,
+    header_row: int,
+    last_row: int,
+    series: int,
+    title: str,
+    x: str,
+    markers: bool = False,
+) -> Any:
+    """A line chart of the table at ``first_col`` (categories) and the ``series`` columns
+    after it, header at ``header_row``, data down to ``last_row``. Player ``k`` is drawn in
+    the PDF chart's style ``k`` (:func:`prefcalc.export.charts.style`: colour, dashes, and
+    its marker if ``markers``); an empty cell is a gap in the line, never a zero."""
+    from prefcalc.export.charts import filled, style
+
+    chart = LineChart()
+    chart.title = title
+    chart.y_axis.title = pgettext("chart", "whists")
+    chart.x_axis.title = x
+    data = Reference(
+        ws,
+        min_col=first_col + 1,
+        max_col=first_col + series,
+        min_row=header_row,
+        max_row=last_row,
+    )
+    chart.add_data(data, titles_from_data=True)
+    chart.set_categories(Reference(ws, min_col=first_col, min_row=header_row + 1, max_row=last_row))
+    chart.display_blanks = "gap"
+    for k, line in enumerate(chart.series):
+        look = style(k)
+        line.smooth = False
+        line.graphicalProperties.line.solidFill = look.colour.lstrip("#")
+        line.graphicalProperties.line.prstDash = XLSX_DASHES.get(look.dash, "solid")
+        if markers:
+            line.marker.symbol = XLSX_MARKERS[look.marker]
+            line.marker.size = 6
+            inside = look.colour.lstrip("#") if filled(look.marker) else "FFFFFF"
+            line.marker.graphicalProperties = GraphicalProperties(solidFill=inside)
+            line.marker.graphicalProperties.line.solidFill = look.colour.lstrip("#")
+        else:
+            line.marker.symbol = "none"
+    show_axes(chart)
+    chart.height = 9
+    chart.width = 18
+    return chart

@@ -31,7 +31,7 @@ def money_json(value: Amount, currency: str) -> float:
     return float(to_decimal(value, minor_unit(currency)))
 
 
-def _money_cells(money: dict[str, Amount]) -> str:
+def money_cells(money: dict[str, Amount]) -> str:
     several = len(money) > 1
     parts = [
         money_text(v, c) + (" (" + _("no currency") + ")" if several and not c else "")
@@ -114,7 +114,7 @@ def history_text(h: History) -> str:
                 s.name,
                 str(s.games),
                 signed(s.whists),
-                _money_cells(s.money),
+                money_cells(s.money),
                 str(s.wins),
                 f"{signed(s.best[0])} {_night_label(s.best[1])}" if s.best else "",
                 f"{signed(s.worst[0])} {_night_label(s.worst[1])}" if s.worst else "",
