@@ -6,7 +6,9 @@ import atexit
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -23,3 +25,13 @@ os.environ["PREFCALC_LANG"] = "en"
 # ledger's validation cache lives there, and so do the current-game pointer and the games).
 os.environ["XDG_DATA_HOME"] = _DATA = tempfile.mkdtemp(prefix="prefcalc-tests-data-")
 atexit.register(shutil.rmtree, _DATA, True)
+
+
+@pytest.fixture(autouse=True)
+def _english_again() -> Iterator[None]:
+    """A test that runs a command in process with ``--lang ru`` leaves the language chosen in
+    this process; the next test starts with none chosen again (English, from PREFCALC_LANG)."""
+    yield
+    from prefcalc import i18n
+
+    i18n.set_language(None)
