@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from prefcalc.errors import DealError, PrefcalcError, shown
-from prefcalc.i18n import check_language
+from prefcalc.i18n import _, check_language
 from prefcalc.report import Report, build_report
 from prefcalc.rules import legality
 from prefcalc.rules.amounts import Amount, AmountError, to_amount
@@ -199,7 +199,9 @@ def repeat_note(game: Game, number: int) -> str | None:
     """The one line a front end prints after recording deal ``number`` when it repeats the
     deal before it (see :func:`repeats`), else None."""
     same = repeats(game, number)
-    return None if same is None else f"same as deal {same} — undo if it was typed twice"
+    if same is None:
+        return None
+    return _("same as deal {number} — undo if it was typed twice").format(number=same)
 
 
 def insert(
