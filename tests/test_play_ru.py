@@ -63,7 +63,7 @@ def test_a_refused_line_is_one_russian_error_and_exit_2(tmp_path: Path) -> None:
     assert code == 2
     assert out == ""
     assert len(err.splitlines()) == 1
-    assert err.startswith("prefcalc: ошибка: строка 1: ")
+    assert err == "prefcalc: ошибка: строка 1: взятки заказчика: от 0 до 10, а не 11\n"
     assert path.read_bytes() == before
 
 
