@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from prefcalc.errors import DealError, PrefcalcError, shown
-from prefcalc.i18n import check_language
+from prefcalc.i18n import N_, _, check_language, ngettext
 from prefcalc.report import Report, build_report
 from prefcalc.rules import legality
 from prefcalc.rules.amounts import Amount, AmountError, to_amount
@@ -84,14 +84,16 @@ def new_game(
     if target is None:
         target = default_target(convention)
     if isinstance(target, bool) or not isinstance(target, int):
-        raise DealError(f"the target must be a whole number, not {shown(repr(target))}")
+        raise DealError(
+            _("the target must be a whole number, not {target}").format(target=shown(repr(target)))
+        )
     check_target(target)
     try:
         price = to_amount(whist_price)
     except AmountError as exc:
-        raise DealError(exc.about("the whist price")) from None
+        raise DealError(exc.about(_("the whist price"))) from None
     if price <= 0:
-        raise DealError("the whist price must be positive")
+        raise DealError(_("the whist price must be positive"))
     ref = _convention_ref(convention, _options(options))
     rules(Game(names, ref, target, names[0]))  # refuse bad rules before anything else
     first = resolve_player(dealer, names) if dealer else names[0]
@@ -163,7 +165,7 @@ def record(
     parsed = _parse(deal, game, next_dealer, flags)
     if isinstance(parsed, Join):
         if dealer:
-            raise DealError("a player joins between deals: a join has no dealer")
+            raise DealError(_("a player joins between deals: a join has no dealer"))
         return join(game, parsed.player, after=parsed.after, time=time)
     who = None if isinstance(parsed, Adjustment | SetTerm) else next_dealer
     legality.check(game, conv, parsed, who)
@@ -199,7 +201,9 @@ def repeat_note(game: Game, number: int) -> str | None:
     """The one line a front end prints after recording deal ``number`` when it repeats the
     deal before it (see :func:`repeats`), else None."""
     same = repeats(game, number)
-    return None if same is None else f"same as deal {same} — undo if it was typed twice"
+    if same is None:
+        return None
+    return _("same as deal {number} — undo if it was typed twice").format(number=same)
 
 
 def insert(
@@ -220,15 +224,18 @@ def insert(
     count = len(game.entries)
     if not 1 <= number <= count + 1:
         raise DealError(
-            f"cannot insert at {number}: the game has {count} deal{'s' if count != 1 else ''} "
-            f"(insert at 1 to {count + 1})"
+            ngettext(
+                "cannot insert at {number}: the game has {count} deal (insert at 1 to {last})",
+                "cannot insert at {number}: the game has {count} deals (insert at 1 to {last})",
+                count,
+            ).format(number=number, count=count, last=count + 1)
         )
     conv = rules(game)
     head = game._replace(entries=game.entries[: number - 1])
     dealer = head.next_dealer
     parsed = _parse(deal, head, dealer, flags)
     if isinstance(parsed, Join):
-        raise DealError("a join is recorded between deals as it happens: use join, not insert")
+        raise DealError(_("a join is recorded between deals as it happens: use join, not insert"))
     who = None if isinstance(parsed, Adjustment | SetTerm) else dealer
     legality.check(head, conv, parsed, who)
     head_entries = (*head.entries, Entry(parsed, who, time or ledger.now()))
@@ -261,7 +268,9 @@ def _rederived(
             legality.check_deal(game, old.deal, rederived, conv.half_whist, seating(so_far))
         except DealError as exc:
             raise DealError(
-                f"after the {verb}, deal {k} would be dealt by {rederived}: {exc.message}"
+                _("after the {verb}, deal {k} would be dealt by {rederived}: {message}").format(
+                    verb=verb, k=k, rederived=rederived, message=exc.message
+                )
             ) from None
         entries.append(old._replace(dealer=rederived))
     return tuple(entries)
@@ -313,9 +322,9 @@ def edit(
     parsed = _parse(deal, game, default, flags)
     if isinstance(old.deal, Join) or isinstance(parsed, Join):
         raise DealError(
-            "a join is not edited: delete it (prefcalc delete N) and record the join again"
+            _("a join is not edited: delete it (prefcalc delete N) and record the join again")
             if isinstance(old.deal, Join)
-            else "a join cannot replace a deal: use prefcalc join between deals"
+            else _("a join cannot replace a deal: use prefcalc join between deals")
         )
     who = None if isinstance(parsed, Adjustment | SetTerm) else default
     legality.check(game, conv, parsed, who, seating(game, number - 1))
@@ -323,7 +332,9 @@ def edit(
     try:
         legality.check_entries(game._replace(entries=entries), conv.half_whist, first=number + 1)
     except DealError as exc:
-        raise DealError(f"deal {number} cannot be changed so: {exc}") from None
+        raise DealError(
+            _("deal {number} cannot be changed so: {exc}").format(number=number, exc=exc)
+        ) from None
     return _checked(game, conv, entries, force, before=sheet(game))
 
 
@@ -342,7 +353,9 @@ def delete(game: Game, number: int, *, force: bool = False) -> Game:
         )
         entries = _rederived(game, conv, head, later, number + 1, "delete")
     except DealError as exc:
-        raise DealError(f"deal {number} cannot be deleted: {exc}") from None
+        raise DealError(
+            _("deal {number} cannot be deleted: {exc}").format(number=number, exc=exc)
+        ) from None
     return _checked(game, conv, entries, force, before=_renumbered(sheet(game), number))
 
 
@@ -365,7 +378,7 @@ def join(game: Game, name: str, *, after: str | None = None, time: str | None = 
 def undo(game: Game) -> Game:
     """The game without its last deal."""
     if not game.entries:
-        raise DealError("there is no deal to undo")
+        raise DealError(_("there is no deal to undo"))
     return game._replace(entries=game.entries[:-1])
 
 
@@ -376,13 +389,15 @@ def _parse(
     ``flags`` are its flags given typed (``{"--dark": True}``)."""
     if isinstance(deal, Contract | Misere | AllPass | Adjustment | Join | SetTerm | Preference):
         if flags:
-            raise DealError("a parsed deal carries its own flags")
+            raise DealError(_("a parsed deal carries its own flags"))
         return deal
     if isinstance(deal, str):
         try:
             words = shlex.split(deal)
         except ValueError as exc:
-            raise DealError(f"cannot read {shown(deal)}: {exc}") from None
+            raise DealError(
+                _("cannot read {deal}: {exc}").format(deal=shown(deal), exc=exc)
+            ) from None
     else:
         words = list(deal)
     active = active_players(game, dealer) if dealer is not None else None
@@ -398,7 +413,11 @@ def check_number(game: Game, number: int) -> None:
     count = len(game.entries)
     if not 1 <= number <= count:
         raise DealError(
-            f"there is no deal {number} (the game has {count} deal{'s' if count != 1 else ''})"
+            ngettext(
+                "there is no deal {number} (the game has {count} deal)",
+                "there is no deal {number} (the game has {count} deals)",
+                count,
+            ).format(number=number, count=count)
         )
 
 
@@ -426,7 +445,7 @@ def _checked(
     fresh = legality.new_problems(result.problems, old, first)
     if fresh:
         if not force:
-            raise DealError(f"{fresh[0]}; add --force to record it anyway")
+            raise DealError(_("{fresh}; add --force to record it anyway").format(fresh=fresh[0]))
         numbers = {p.number for p in fresh}
         marked = tuple(
             e._replace(forced=True) if k in numbers else e for k, e in enumerate(entries, 1)
@@ -485,9 +504,17 @@ def settle(
     """The settlement by ``method`` (pairwise or average mountain) under ``rounding``:
     ``whists`` per player, ``money`` and ``payments``. Works at any moment of a game."""
     if method not in ("pairwise", "average"):
-        raise DealError(f"unknown method '{shown(str(method))}' (use pairwise or average)")
+        raise DealError(
+            _("unknown method '{method}' (use pairwise or average)").format(
+                method=shown(str(method))
+            )
+        )
     if rounding not in ("exact", "whole"):
-        raise DealError(f"unknown rounding '{shown(str(rounding))}' (use exact or whole)")
+        raise DealError(
+            _("unknown rounding '{rounding}' (use exact or whole)").format(
+                rounding=shown(str(rounding))
+            )
+        )
     return _settle(
         sheet(game, convention, overrides), method, rounding, _price_in_force(game), game.currency
     )
@@ -550,14 +577,14 @@ def redo_file(path: str | Path) -> tuple[Game, Entry]:
     def then(real: Path, before: Game, _after: Game) -> None:
         found = ledger.peek_redo(real, before)
         if found is None or len(found[0].entries) != len(before.entries) + 1:
-            raise DealError("there is nothing to redo (no undo since the last change)")
+            raise DealError(_("there is nothing to redo (no undo since the last change)"))
         previous, rest = found
         # both files must be writable before either is written; the ledger (where the deal
         # goes back) is written first, so a failure in between never loses the deal
-        files.check_writable_target(ledger.redo_path(real), "the redo file")
+        files.check_writable_target(ledger.redo_path(real), N_("the redo file"))
         after = redo(before, previous.entries[-1])
         text = ledger.game_to_json_text(after)
-        ledger.write_atomic(real, text, "the ledger")
+        ledger.write_atomic(real, text, N_("the ledger"))
         ledger.remember(real, after, text)
         ledger.drop_redo(real, rest)
         back.append(previous.entries[-1])

@@ -38,7 +38,7 @@ from prefcalc.commands import (
     execute,
 )
 from prefcalc.errors import DealError, PrefcalcError, did_you_mean, one_line, shown, silence
-from prefcalc.i18n import _, check_environment, language, ngettext, speaking
+from prefcalc.i18n import N_, _, check_environment, language, ngettext, speaking
 from prefcalc.i18n import set_language as _set_language
 from prefcalc.rules.amounts import Amount
 from prefcalc.rules.conventions import parse_overrides
@@ -678,19 +678,25 @@ def new(
             raise
     conv = api.rules(game_)
     out(
-        f"new game: {', '.join(game_.players)} · {conv.name} · target {game_.target} · "
-        f"first dealer {game_.first_dealer}"
+        _("new game: {players} · {convention} · target {target} · first dealer {dealer}").format(
+            players=", ".join(game_.players),
+            convention=conv.name,
+            target=game_.target,
+            dealer=game_.first_dealer,
+        )
     )
-    out(f"ledger: {path}")
+    out(_("ledger: {file}").format(file=path))
     if file is not None:
-        out("(not made current: it is used with --file, or after 'prefcalc use')")
+        out(_("(not made current: it is used with --file, or after 'prefcalc use')"))
     elif previous is not None and previous.absolute() != path.absolute():
         out(
-            f"it is now the current game; the previous one is still at {previous} "
-            "(prefcalc games lists them, prefcalc use goes back)"
+            _(
+                "it is now the current game; the previous one is still at {previous} "
+                "(prefcalc games lists them, prefcalc use goes back)"
+            ).format(previous=previous)
         )
     else:
-        out("it is now the current game")
+        out(_("it is now the current game"))
 
 
 def _number(text: str, option: str) -> Amount:
@@ -713,7 +719,14 @@ def use(
     file = find(name)
     game_ = api.load(file)
     ledger_io.set_current(file)
-    out(f"current game: {file} ({', '.join(seating(game_))}, {deal_count(game_)} deals)")
+    count = deal_count(game_)
+    out(
+        ngettext(
+            "current game: {file} ({players}, {count} deals)",
+            "current game: {file} ({players}, {count} deals)",
+            count,
+        ).format(file=file, players=", ".join(seating(game_)), count=count)
+    )
 
 
 @app.command()
@@ -733,7 +746,16 @@ def examples() -> None:
     for path in sorted(bundled("examples").glob("*.json")):
         game_ = api.load(path)
         conv = api.rules(game_)
-        out(f"{path}  ({conv.name}, {', '.join(seating(game_))}, {deal_count(game_)} deals)")
+        count = deal_count(game_)
+        out(
+            ngettext(
+                "{file}  ({convention}, {players}, {count} deals)",
+                "{file}  ({convention}, {players}, {count} deals)",
+                count,
+            ).format(
+                file=path, convention=conv.name, players=", ".join(seating(game_)), count=count
+            )
+        )
 
 
 class SchemaKind(StrEnum):
@@ -780,7 +802,7 @@ def export(
     report = api.report(api.load(path))
     # by default into the current directory, never into the data folder beside the ledger
     target = output if output is not None else Path(path.with_suffix(f".{kind.value}").name)
-    check_output(target, path, "the workbook" if kind is ExportKind.xlsx else "the PDF")
+    check_output(target, path, N_("the workbook") if kind is ExportKind.xlsx else N_("the PDF"))
     if kind is ExportKind.xlsx:
         from prefcalc.export.xlsx import write_xlsx
 
@@ -792,7 +814,7 @@ def export(
         with speaking(report.game.lang):
             warnings = write_pdf(report, target, paper=paper.value)
         for warning in warnings:
-            sys.stderr.write(f"prefcalc: warning: {warning}\n")
+            sys.stderr.write(_("prefcalc: warning: {warning}").format(warning=warning) + "\n")
     out(_("wrote {file}").format(file=target))
 
 
@@ -812,14 +834,14 @@ def blank(
 ) -> None:
     """An empty printable pool sheet for 2 to 5 players."""
     if players not in (2, 3, 4, 5):
-        raise DealError("a blank sheet is for 2 to 5 players")
-    check_output(output, None, "the PDF")
+        raise DealError(_("a blank sheet is for 2 to 5 players"))
+    check_output(output, None, N_("the PDF"))
     from prefcalc.export.pdf import write_blank
 
     for warning in write_blank(
         players, target_path=output, names=[check_name(n) for n in names or []], paper=paper.value
     ):
-        sys.stderr.write(f"prefcalc: warning: {warning}\n")
+        sys.stderr.write(_("prefcalc: warning: {warning}").format(warning=warning) + "\n")
     out(_("wrote {file}").format(file=output))
 
 
@@ -881,12 +903,14 @@ def history(
     from prefcalc.history import club as hist
 
     day = hist.parse_since(since) if since is not None else None
-    outputs = [(t, w) for t, w in ((xlsx, "the workbook"), (pdf, "the PDF")) if t is not None]
+    outputs = [
+        (t, w) for t, w in ((xlsx, N_("the workbook")), (pdf, N_("the PDF"))) if t is not None
+    ]
     check_outputs(outputs)
     where = [*(paths or []), *([folder] if folder is not None else [])]
     result = hist.collect(where, since=day, player=player, use_cache=not no_cache)
     for warning in result.warnings:
-        sys.stderr.write(f"prefcalc: warning: {one_line(warning)}\n")
+        sys.stderr.write(_("prefcalc: warning: {warning}").format(warning=one_line(warning)) + "\n")
     if xlsx is not None:
         from prefcalc.export.history_xlsx import write_history_xlsx
 
@@ -895,7 +919,9 @@ def history(
         from prefcalc.export.history_pdf import write_history_pdf
 
         for warning in write_history_pdf(result, pdf, paper=paper.value):
-            sys.stderr.write(f"prefcalc: warning: {one_line(warning)}\n")
+            sys.stderr.write(
+                _("prefcalc: warning: {warning}").format(warning=one_line(warning)) + "\n"
+            )
     if as_json:
         from prefcalc.views.history import history_json
 
@@ -931,7 +957,9 @@ def share(
         with speaking(report.game.lang):
             warnings = write_png(report, png)
         for warning in warnings:
-            sys.stderr.write(f"prefcalc: warning: {one_line(warning)}\n")
+            sys.stderr.write(
+                _("prefcalc: warning: {warning}").format(warning=one_line(warning)) + "\n"
+            )
         out(_("wrote {file}").format(file=png))
 
 
@@ -996,7 +1024,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _fail(message: str) -> None:
     try:
-        sys.stderr.write(f"prefcalc: error: {one_line(message)}\n")
+        sys.stderr.write(_("prefcalc: error: {error}").format(error=one_line(message)) + "\n")
         sys.stderr.flush()
     except BrokenPipeError:  # nobody reads the error: the exit code still tells
         _silence_output()
@@ -1016,7 +1044,7 @@ def _no_such_option(exc: Any) -> str:
     if exc.ctx is not None:
         for param in exc.ctx.command.params:
             choices += [o for o in getattr(param, "opts", []) if o.startswith("--")]
-    return f"no such option '{one_line(name)}'{did_you_mean(name, choices)}"
+    return _("no such option '{name}'").format(name=one_line(name)) + did_you_mean(name, choices)
 
 
 def _open_streams() -> None:
@@ -1072,7 +1100,7 @@ def _refusals(run: Callable[[], Any]) -> int:
     except typer.Exit as exc:
         return exc.exit_code
     except typer.Abort:
-        sys.stderr.write("prefcalc: aborted\n")
+        sys.stderr.write(_("prefcalc: aborted") + "\n")
         return 1
     except NoArgsIsHelpError as exc:  # bare `prefcalc`: the usage was shown, nothing failed
         if exc.format_message():
@@ -1093,8 +1121,10 @@ def _refusals(run: Callable[[], Any]) -> int:
         if os.environ.get("PREFCALC_DEBUG"):
             raise
         sys.stderr.write(
-            f"prefcalc: internal error: {type(exc).__name__}: {one_line(str(exc))[:200]} "
-            "(please report it; nothing was written)\n"
+            _(
+                "prefcalc: internal error: {kind}: {error} (please report it; nothing was written)"
+            ).format(kind=type(exc).__name__, error=one_line(str(exc))[:200])
+            + "\n"
         )
         return 70
     return result if isinstance(result, int) else 0

@@ -19,6 +19,7 @@ from typing import Literal
 
 from prefcalc import api
 from prefcalc.errors import NotationError, did_you_mean
+from prefcalc.i18n import _
 from prefcalc.rules.model import Entry, Game, seating
 from prefcalc.rules.notation import (
     FLAGS_OF,
@@ -117,7 +118,7 @@ class DealFlags:
         theirs = other.given()
         for key in self.given():
             if key in theirs:
-                raise NotationError(f"{key} is given twice")
+                raise NotationError(_("{key} is given twice").format(key=key))
         return DealFlags(
             dark=self.dark or other.dark,
             no_talon=self.no_talon or other.no_talon,
@@ -264,7 +265,9 @@ def deal_command(
         key = word.partition("=")[0]
         if key.startswith("--") and key not in NOTATION_FLAGS:
             choices = (*options, *NOTATION_FLAGS)
-            raise NotationError(f"no such option '{key}'{did_you_mean(key, choices)}")
+            raise NotationError(
+                _("no such option '{key}'{key2}").format(key=key, key2=did_you_mean(key, choices))
+            )
     if kind in FLAGS_OF:
         allowed, what = FLAGS_OF[kind]
         rest, found = split_flags(rest, allowed, what)
@@ -282,7 +285,7 @@ def parse_line(text: str, game: Game) -> Command | None:
     try:
         words = shlex.split(text)
     except ValueError as exc:
-        raise NotationError(f"cannot read the line: {exc}") from None
+        raise NotationError(_("cannot read the line: {exc}").format(exc=exc)) from None
     if not words:
         return None
     head = words[0].lower()
@@ -304,16 +307,16 @@ def parse_line(text: str, game: Game) -> Command | None:
         return Delete(_number([w for w in rest if w != "--force"], "delete N"), force)
     if head == "edit":
         if not rest:
-            raise NotationError("edit N <deal>, e.g. edit 3 game Anna 7h 6 Boris:w Vera:p")
+            raise NotationError(_("edit N <deal>, e.g. edit 3 game Anna 7h 6 Boris:w Vera:p"))
         number = _number(rest[:1], "edit N <deal>")
         return Edit(number, _line_deal(rest[1:], game) if rest[1:] else None)
     if head == "insert":
         if not rest:
-            raise NotationError("insert N <deal>, e.g. insert 3 misere Anna 0")
+            raise NotationError(_("insert N <deal>, e.g. insert 3 misere Anna 0"))
         number = _number(rest[:1], "insert N <deal>")
         deal = _line_deal(rest[1:], game) if rest[1:] else None
         if deal is not None and deal.dealer is not None:
-            raise NotationError("insert finds the dealer itself (no --dealer)")
+            raise NotationError(_("insert finds the dealer itself (no --dealer)"))
         return Insert(number, deal, force=deal.force if deal is not None else False)
     record = _line_deal(words, game)
     if record.kind == "join":
@@ -333,8 +336,10 @@ def _line_deal(words: list[str], game: Game) -> Record:
         try:  # a line that starts with a player is a game
             resolve_player(head, seating(game))
         except NotationError:
-            hint = did_you_mean(head.lower(), COMMANDS) or " (type help for the commands)"
-            raise NotationError(f"'{head}' is neither a command nor a player{hint}") from None
+            hint = did_you_mean(head.lower(), COMMANDS) or _(" (type help for the commands)")
+            raise NotationError(
+                _("'{head}' is neither a command nor a player{hint}").format(head=head, hint=hint)
+            ) from None
         words = ["game", *words]
     else:
         words = [kind, *words[1:]]
@@ -351,7 +356,7 @@ def _line_deal(words: list[str], game: Game) -> Record:
         elif key == "--dealer":
             dealer = value if eq else next(items, None)
             if not dealer:
-                raise NotationError("--dealer needs a name")
+                raise NotationError(_("--dealer needs a name"))
         else:
             rest.append(word)
     return deal_command(rest, dealer=dealer, force=force)
@@ -359,7 +364,11 @@ def _line_deal(words: list[str], game: Game) -> Record:
 
 def _no_args(command: str, rest: Sequence[str]) -> None:
     if rest:
-        raise NotationError(f"{command} takes nothing after it, not '{rest[0]}'")
+        raise NotationError(
+            _("{command} takes nothing after it, not '{rest}'").format(
+                command=command, rest=rest[0]
+            )
+        )
 
 
 def _settle(rest: Sequence[str]) -> Settle:
@@ -372,17 +381,23 @@ def _settle(rest: Sequence[str]) -> Settle:
         elif w in ("exact", "whole"):
             rounding = "exact" if w == "exact" else "whole"
         else:
-            raise NotationError(f"settle takes pairwise or average, exact or whole, not '{word}'")
+            raise NotationError(
+                _("settle takes pairwise or average, exact or whole, not '{word}'").format(
+                    word=word
+                )
+            )
     return Settle(method, rounding)
 
 
 def _number(words: Sequence[str], usage: str) -> int:
     if len(words) != 1:
-        raise NotationError(f"write {usage}")
+        raise NotationError(_("write {usage}").format(usage=usage))
     try:
         return int(words[0])
     except ValueError:
-        raise NotationError(f"a deal number is a whole number, not '{words[0]}'") from None
+        raise NotationError(
+            _("a deal number is a whole number, not '{words}'").format(words=words[0])
+        ) from None
 
 
 # --- the executor -------------------------------------------------------------------------------
@@ -465,7 +480,7 @@ def execute(command: Command, path: Path) -> Result:
         return _result("explain", game, command.number)
     if isinstance(command, Help):
         return _result("help", game)
-    raise NotationError("quit ends a play session; here there is nothing to quit")
+    raise NotationError(_("quit ends a play session; here there is nothing to quit"))
 
 
 def _words(deal: Record | None) -> tuple[list[str], dict[str, str | int | bool] | None]:

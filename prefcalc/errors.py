@@ -96,4 +96,8 @@ def did_you_mean(word: str, choices: Sequence[str]) -> str:
     import difflib
 
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
-    return f" (did you mean {close[0]}?)" if close else ""
+    if not close:
+        return ""
+    from prefcalc.i18n import _  # i18n imports this module
+
+    return _(" (did you mean {word}?)").format(word=close[0])

@@ -28,6 +28,7 @@ from typing import IO, Any
 
 from prefcalc import api, commands
 from prefcalc.errors import NotationError, PrefcalcError, one_line, silence
+from prefcalc.i18n import _
 from prefcalc.rules.model import Game, seating, sitting_out
 from prefcalc.store import files
 from prefcalc.store.files import BOM
@@ -67,12 +68,19 @@ class Session:
         sheet = api.sheet(game)
         number = len(game.entries) + 1
         if sheet.finished:
-            return f"[{number} · finished] > "
+            return _("[{number} · finished] > ").format(number=number)
         dealer = sheet.next_dealer
         out = sitting_out(seating(game), dealer)
         others = [p for p in out if p != dealer]
-        sits = (", sits out" + (f" with {' and '.join(others)}" if others else "")) if out else ""
-        return f"[{number} · {dealer} deals{sits} · ≥{sheet.min_level}] > "
+        if not out:
+            text = _("[{number} · {dealer} deals · ≥{level}] > ")
+        elif others:
+            text = _("[{number} · {dealer} deals, sits out with {others} · ≥{level}] > ")
+        else:
+            text = _("[{number} · {dealer} deals, sits out · ≥{level}] > ")
+        return text.format(
+            number=number, dealer=dealer, others=_(" and ").join(others), level=sheet.min_level
+        )
 
     # --- one line ---------------------------------------------------------------------------
 
@@ -147,7 +155,11 @@ def run_lines(
             break
         except (PrefcalcError, OSError) as exc:  # OSError: e.g. a full disk; writes are atomic
             refused = True
-            output.error(f"prefcalc: error: line {count}: {one_line(str(exc))}")
+            output.error(
+                _("prefcalc: error: line {count}: {error}").format(
+                    count=count, error=one_line(str(exc))
+                )
+            )
     return EXIT_REFUSED if refused else 0
 
 
@@ -169,7 +181,9 @@ def _lines(stream: IO[bytes] | IO[str] | None) -> Iterator[str | PrefcalcError]:
         except ValueError:  # closed under us: the end of the lines
             return
         except OSError as exc:  # e.g. a folder as stdin: said, and the end of the lines
-            yield PrefcalcError(f"cannot read standard input: {exc.strerror or exc}")
+            yield PrefcalcError(
+                _("cannot read standard input: {reason}").format(reason=exc.strerror or exc)
+            )
             return
         if not chunk:
             return
@@ -188,15 +202,19 @@ def _lines(stream: IO[bytes] | IO[str] | None) -> Iterator[str | PrefcalcError]:
             yield raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             yield NotationError(
-                f"the line is not UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
-                f"{exc.start + 1}) and was not read"
+                _(
+                    "the line is not UTF-8 text (byte 0x{byte:02x} at column {column})"
+                    " and was not read"
+                ).format(byte=raw[exc.start], column=exc.start + 1)
             )
 
 
 def _too_long(size: int) -> NotationError:
     return NotationError(
-        f"the line is too long ({size:,} bytes; a line is at most {MAX_LINE:,} bytes)"
-        " and was not read"
+        _(
+            "the line is too long ({size:,} bytes; a line is at most {most:,} bytes)"
+            " and was not read"
+        ).format(size=size, most=MAX_LINE)
     )
 
 
@@ -228,7 +246,7 @@ class _Output:
 
     def say(self, text: str) -> None:
         if self.out is None:
-            self._note("no standard output")
+            self._note(_("no standard output"))
             return
         try:
             self.out.write(text + "\n")
@@ -243,8 +261,10 @@ class _Output:
         if not self.noted:
             self.noted = True
             self.error(
-                f"prefcalc: the output is closed ({one_line(reason)}); "
-                "the lines are still carried out and recorded, without their results"
+                _(
+                    "prefcalc: the output is closed ({reason}); "
+                    "the lines are still carried out and recorded, without their results"
+                ).format(reason=one_line(reason))
             )
 
     def error(self, text: str) -> None:
@@ -285,13 +305,15 @@ _HISTORY_OPEN = (
 def _open_history_file(file: Path, flags: int) -> int:
     """A descriptor of the regular file ``file`` (links followed), opened without ever
     blocking; a FIFO, a folder or a device is refused with :class:`PrefcalcError`."""
-    files.check_regular_if_exists(file, "the history file")  # a FIFO is never opened
+    files.check_regular_if_exists(file, _("the history file"))  # a FIFO is never opened
     fd = os.open(file, flags | _HISTORY_OPEN, 0o600)
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):  # put in place after the check above
             raise PrefcalcError(
-                f"the history file is not a regular file (it is {files.kind_of(mode)})"
+                _("the history file is not a regular file (it is {kind})").format(
+                    kind=files.kind_of(mode)
+                )
             )
     except BaseException:
         os.close(fd)
@@ -359,10 +381,10 @@ def append_history(file: Path, line: str) -> None:
 
 def _history_problem(file: Path, exc: OSError | PrefcalcError) -> str:
     reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-    return (
-        f"the history of typed lines ({file}) cannot be used: {one_line(reason)}; "
+    return _(
+        "the history of typed lines ({file}) cannot be used: {reason}; "
         "this session keeps its lines only until it ends"
-    )
+    ).format(file=file, reason=one_line(reason))
 
 
 class _Signalled(BaseException):
@@ -467,7 +489,7 @@ def _prompt_loop(path: Path, signals: _Signals) -> int:  # pragma: no cover - pt
     for line in typed:
         history.append_string(line)
     if problem is not None:
-        warn(f"note: {problem}")
+        warn(_("note: {problem}").format(problem=problem))
 
     prompt: PromptSession[str] = PromptSession(
         history=history,
@@ -486,7 +508,11 @@ def _prompt_loop(path: Path, signals: _Signals) -> int:  # pragma: no cover - pt
             signals.check()
 
     session = Session(path, say)
-    say(f"prefcalc play: {path} (help for the commands, quit or Ctrl-D to leave)")
+    say(
+        _("prefcalc play: {path} (help for the commands, quit or Ctrl-D to leave)").format(
+            path=path
+        )
+    )
     while True:
         try:
             game = session.game
@@ -496,7 +522,7 @@ def _prompt_loop(path: Path, signals: _Signals) -> int:  # pragma: no cover - pt
         except EOFError:
             return 0
         except PrefcalcError as exc:  # the ledger became unreadable under us
-            warn(f"error: {one_line(str(exc))}")
+            warn(_("error: {error}").format(error=one_line(str(exc))))
             return 2
         signals.busy = True
         try:
@@ -506,7 +532,7 @@ def _prompt_loop(path: Path, signals: _Signals) -> int:  # pragma: no cover - pt
                     append_history(file, line)
                 except (OSError, PrefcalcError) as exc:
                     keep = False
-                    warn(f"note: {_history_problem(file, exc)}")
+                    warn(_("note: {problem}").format(problem=_history_problem(file, exc)))
             size = len(line.encode("utf-8", "surrogateescape"))
             if size > MAX_LINE:
                 raise _too_long(size)
@@ -514,9 +540,9 @@ def _prompt_loop(path: Path, signals: _Signals) -> int:  # pragma: no cover - pt
         except Quit:
             return 0
         except (PrefcalcError, OSError) as exc:  # refused (or the disk failed): nothing lost
-            warn(f"error: {one_line(str(exc))}")
+            warn(_("error: {error}").format(error=one_line(str(exc))))
         except KeyboardInterrupt:  # Ctrl-C while a line was carried out: its write is whole
-            warn("interrupted (show tells what the ledger holds)")
+            warn(_("interrupted (show tells what the ledger holds)"))
         finally:
             signals.busy = False
         signals.check()

@@ -64,23 +64,37 @@ _RATIO = re.compile(r"([+-]?)(\d+)\s*/\s*(\d+)", re.ASCII)
 _EXPONENT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+", re.ASCII)
 _WHOLE = re.compile(r"[+-]?\d+", re.ASCII)
 
-_NOT_NUMBER = ("a number", "is not a number (write e.g. 12, -3, 2.5 or 5/3)")
-_NOT_WHOLE = ("a whole number", "is not a whole number")
+_LIMITS = {"chars": MAX_NUMBER_TEXT, "most": MAX_AMOUNT, "denominator": MAX_DENOMINATOR}
+
+
+def N_(message: str) -> str:
+    return message
+
+
+def _(message: str) -> str:
+    """The message in the language in use (imported late: the i18n module imports this one)."""
+    from prefcalc.i18n import _ as translate
+
+    return translate(message)
+
+
+_NOT_NUMBER = (N_("a number"), N_("is not a number (write e.g. 12, -3, 2.5 or 5/3)"))
+_NOT_WHOLE = (N_("a whole number"), N_("is not a whole number"))
 _EXPONENT_USED = (
-    "a number written without an exponent",
-    "is written with an exponent: write the number out (e.g. 1000 or 0.001)",
+    N_("a number written without an exponent"),
+    N_("is written with an exponent: write the number out (e.g. 1000 or 0.001)"),
 )
 _TOO_LONG = (
-    f"a number of at most {MAX_NUMBER_TEXT} characters",
-    f"is too long for a number (at most {MAX_NUMBER_TEXT} characters)",
+    N_("a number of at most {chars} characters"),
+    N_("is too long for a number (at most {chars} characters)"),
 )
 _TOO_LARGE = (
-    f"between -{MAX_AMOUNT:,} and {MAX_AMOUNT:,}",
-    f"is too large (at most {MAX_AMOUNT:,} either way)",
+    N_("between -{most:,} and {most:,}"),
+    N_("is too large (at most {most:,} either way)"),
 )
 _TOO_FINE = (
-    f"a number with at most 6 decimal places or a denominator up to {MAX_DENOMINATOR:,}",
-    f"is too fine (at most 6 decimal places, or a denominator up to {MAX_DENOMINATOR:,})",
+    N_("a number with at most 6 decimal places or a denominator up to {denominator:,}"),
+    N_("is too fine (at most 6 decimal places, or a denominator up to {denominator:,})"),
 )
 
 
@@ -93,10 +107,16 @@ class AmountError(ValueError):
     def __init__(self, text: str, problem: tuple[str, str]) -> None:
         self.text = text
         self.requirement, sentence = problem
-        super().__init__(f"'{shown(text)}' {sentence}")
+        super().__init__(
+            _("'{text}' {sentence}").format(
+                text=shown(text), sentence=_(sentence).format(**_LIMITS)
+            )
+        )
 
     def about(self, what: str) -> str:
-        return f"{what} must be {self.requirement}, not '{shown(self.text)}'"
+        return _("{what} must be {requirement}, not '{text}'").format(
+            what=what, requirement=_(self.requirement).format(**_LIMITS), text=shown(self.text)
+        )
 
 
 def _bounded(value: Amount, text: str) -> Amount:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
 from prefcalc.errors import ConventionError, shown
+from prefcalc.i18n import N_, _, ngettext
 from prefcalc.resources import bundled
 from prefcalc.rules.amounts import MAX_AMOUNT, Amount, exact_text, norm
 from prefcalc.rules.options import (
@@ -117,7 +118,7 @@ def _read_options() -> tuple[tuple[Option, ...], tuple[str, ...], dict[str, Any]
 
 def _option(key: str, field: FieldInfo, offs: dict[str, Any]) -> Option:
     if not field.description:
-        raise TypeError(f"convention option {key} has no description")
+        raise TypeError(_("convention option {key} has no description").format(key=key))
     extra = field.json_schema_extra
     section_8 = isinstance(extra, dict) and bool(extra.get(SECTION_8_MARK))
     if section_8 and isinstance(extra, dict):
@@ -224,8 +225,9 @@ class Convention(NamedTuple):
                 price = norm(last * Fraction(ratio.numerator**beyond, ratio.denominator**beyond))
         if not -MAX_AMOUNT <= price <= MAX_AMOUNT:
             raise ConventionError(
-                f"all-pass deal {k} in a row would cost more than {MAX_AMOUNT:,} per trick "
-                f"(passes.after_last = {self.passes_after_last} grows without bound)"
+                _(
+                    "all-pass deal {k} in a row would cost more than {MAX_AMOUNT:,} per trick (passes.after_last = {passes_after_last} grows without bound)"
+                ).format(k=k, MAX_AMOUNT=MAX_AMOUNT, passes_after_last=self.passes_after_last)
             )
         return price
 
@@ -269,23 +271,33 @@ def _validate(values: Mapping[str, Any], source: str, strict: bool = False) -> d
     the text of ``--set`` is parsed (``yes``, ``1,2,4``, ``Greedy``)."""
     for key in values:
         if key not in OPTION_BY_KEY:
-            raise ConventionError(f"unknown option '{shown(str(key))}'{_suggest(str(key))}", source)
+            raise ConventionError(
+                _("unknown option '{key}'{suggestion}").format(
+                    key=shown(str(key)), suggestion=_suggest(str(key))
+                ),
+                source,
+            )
     try:
         model = ConventionFile.model_validate(
             _nested(values), context={"strict": True} if strict else None
         )
     except ValidationError as exc:
-        _, message = first_error(exc, frozenset())
+        _where, message = first_error(exc, frozenset())
         loc = exc.errors()[0]["loc"]
         key = f"{loc[0]}.{loc[1]}" if loc[0] in SECTIONS and len(loc) > 1 else str(loc[0])
         raw = values.get(key, "")
         raise ConventionError(
-            f"option '{key}': {_plain(message)} (got {shown(repr(raw))})", source
+            _("option '{key}': {message} (got {raw})").format(
+                key=key, message=_plain(message), raw=shown(repr(raw))
+            ),
+            source,
         ) from None
     checked = _option_values(model)
     for key in values:
         if key not in checked:
-            raise ConventionError(f"option '{key}': a value is needed (got null)", source)
+            raise ConventionError(
+                _("option '{key}': a value is needed (got null)").format(key=key), source
+            )
     return {key: checked[key] for key in values}
 
 
@@ -325,12 +337,14 @@ def from_table(table: Mapping[str, Any], source: str, strict: bool = True) -> Co
             not isinstance(value, str) or len(value) > 500 or not re.match(ONE_LINE, value)
         ):
             raise ConventionError(
-                f"'{key}' must be one line of text (at most 500 characters, no control characters)",
+                _(
+                    "'{key}' must be one line of text (at most 500 characters, no control characters)"
+                ).format(key=key),
                 source,
             )
     if base_name is not None:
         if not isinstance(base_name, str):
-            raise ConventionError("'base' must be a preset name", source)
+            raise ConventionError(_("'base' must be a preset name"), source)
         base = load_preset(base_name)
         result = base.with_options(flat, source, strict)
         return result._replace(
@@ -345,8 +359,11 @@ def from_table(table: Mapping[str, Any], source: str, strict: bool = True) -> Co
     ]
     if missing:
         raise ConventionError(
-            f"missing option{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
-            '(or add base = "sochi" to start from a preset)',
+            ngettext(
+                'missing option {missing} (or add base = "sochi" to start from a preset)',
+                'missing options {missing} (or add base = "sochi" to start from a preset)',
+                len(missing),
+            ).format(missing=", ".join(missing)),
             source,
         )
     kwargs = {OPTION_BY_KEY[key].attr: value for key, value in {**OFF, **checked}.items()}
@@ -358,30 +375,34 @@ OFF: dict[str, Any] = _validate(_OFF_JSON, "the convention model", strict=True)
 file's: ``bombs.opening`` is ``()``)."""
 
 if Convention._fields != ("name", "description", *(option.attr for option in OPTIONS)):
-    raise TypeError("Convention's fields must be the convention model's options, in order")
+    raise TypeError(_("Convention's fields must be the convention model's options, in order"))
 
 
 def load_file(path: Path) -> Convention:
     """Load a convention from a TOML file (a regular UTF-8 file of at most 1 MiB)."""
     from prefcalc.store import files
 
-    what = "the convention file"
+    what = N_("the convention file")
     try:
         raw = files.read_regular(path, what, files.MAX_SMALL, ConventionError)
     except OSError as exc:
         raise ConventionError(
-            f"cannot read convention file: {exc.strerror or exc}", str(path)
+            _("cannot read convention file: {value}").format(value=exc.strerror or exc), str(path)
         ) from None
     text = files.decode_text(raw, what, path, ConventionError)
     files.check_toml_shape(text, what, path, ConventionError)
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConventionError(f"not valid TOML: {exc}", str(path)) from None
+        raise ConventionError(_("not valid TOML: {exc}").format(exc=exc), str(path)) from None
     except RecursionError:
-        raise ConventionError(f"{what} nests too deeply", str(path)) from None
+        raise ConventionError(
+            _("{what} nests too deeply").format(what=_(what)), str(path)
+        ) from None
     except ValueError:  # an integer over Python's 4,300-digit limit
-        raise ConventionError("not valid TOML: a number has too many digits", str(path)) from None
+        raise ConventionError(
+            _("not valid TOML: a number has too many digits"), str(path)
+        ) from None
     return from_table(table, str(path))
 
 
@@ -396,7 +417,9 @@ def load_preset(name: str) -> Convention:
         return cached
     if key not in PRESETS:
         raise ConventionError(
-            f"unknown convention '{shown(name)}' (use {', '.join(PRESETS)} or a .toml file)"
+            _("unknown convention '{name}' (use {PRESETS} or a .toml file)").format(
+                name=shown(name), PRESETS=", ".join(PRESETS)
+            )
         )
     convention = load_file(bundled("templates") / f"{key}.toml")
     _PRESET_CACHE[key] = convention
@@ -415,7 +438,9 @@ def load(name_or_path: str) -> Convention:
     if path.suffix.lower() == ".toml" or exists:
         return load_file(path)
     raise ConventionError(
-        f"unknown convention '{shown(name_or_path)}' (use {', '.join(PRESETS)} or a .toml file)"
+        _("unknown convention '{name_or_path}' (use {PRESETS} or a .toml file)").format(
+            name_or_path=shown(name_or_path), PRESETS=", ".join(PRESETS)
+        )
     )
 
 
@@ -426,7 +451,9 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise ConventionError(
-                f"malformed option '{shown(pair)}' (use key=value, e.g. passes.prices=1,2,4)"
+                _("malformed option '{pair}' (use key=value, e.g. passes.prices=1,2,4)").format(
+                    pair=shown(pair)
+                )
             )
         raw[key.strip()] = value.strip()
     return _validate(raw, "--set")

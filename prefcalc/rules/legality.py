@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol, assert_never
 
 from prefcalc.errors import DealError, shown
+from prefcalc.i18n import N_, _, ngettext
 from prefcalc.rules.conventions import Convention
 from prefcalc.rules.model import (
     LEVELS,
@@ -67,7 +68,7 @@ class Problem(NamedTuple):
     message: str
 
     def __str__(self) -> str:
-        return f"deal {self.number}: {self.message}"
+        return _("deal {number}: {message}").format(number=self.number, message=self.message)
 
 
 # --- the entry point -----------------------------------------------------------------------------
@@ -115,15 +116,21 @@ def check(
 
 def _known(seats: tuple[str, ...], name: str) -> str:
     if name not in seats:
-        raise DealError(f"unknown player '{shown(name)}' (players: {', '.join(seats)})")
+        raise DealError(
+            _("unknown player '{name}' (players: {seats})").format(
+                name=shown(name), seats=", ".join(seats)
+            )
+        )
     return name
 
 
 def _tricks(value: int | None, owner: str) -> None:
     """Tricks are 0-10; ``owner`` is a name (or ``""`` for the declarer)."""
     if value is not None and not 0 <= value <= 10:
-        what = f"{owner}'s tricks" if owner else "the declarer's tricks"
-        raise DealError(f"{what} must be 0-10 tricks, not {shown(str(value))}")
+        what = _("{owner}'s tricks").format(owner=owner) if owner else _("the declarer's tricks")
+        raise DealError(
+            _("{what} must be 0-10 tricks, not {value}").format(what=what, value=shown(str(value)))
+        )
 
 
 def check_entries(game: Game, half_whist: bool = True, first: int = 1, shift: int = 0) -> None:
@@ -136,7 +143,9 @@ def check_entries(game: Game, half_whist: bool = True, first: int = 1, shift: in
             try:
                 check_deal(game, entry.deal, entry.dealer, half_whist, seats)
             except DealError as exc:
-                raise DealError(exc.message, f"deal {number + shift}") from None
+                raise DealError(
+                    exc.message, _("deal {number}").format(number=number + shift)
+                ) from None
         if isinstance(entry.deal, Join):
             seats = joined(seats, entry.deal)
 
@@ -147,8 +156,12 @@ def _sits_out(seats: tuple[str, ...], dealer: str, name: str, what: str) -> None
     if name not in out:
         return
     if name == dealer:
-        raise DealError(f"{name} is the dealer and sits out this deal, so {what}")
-    raise DealError(f"{name} deals next and sits out this deal, so {what}")
+        raise DealError(
+            _("{name} is the dealer and sits out this deal, so {what}").format(name=name, what=what)
+        )
+    raise DealError(
+        _("{name} deals next and sits out this deal, so {what}").format(name=name, what=what)
+    )
 
 
 def check_deal(
@@ -165,7 +178,7 @@ def check_deal(
     seats = seating(game) if seats is None else seats
     if isinstance(deal, Join):
         if dealer is not None:
-            raise DealError("a player joins between deals: a join has no dealer")
+            raise DealError(_("a player joins between deals: a join has no dealer"))
         _check_join(seats, deal)
         return
     if dealer is not None:
@@ -178,46 +191,52 @@ def check_deal(
         for other, _amount in deal.whists:
             _known(seats, other)
             if other == deal.player:
-                raise DealError(f"{deal.player} cannot write whists on himself")
+                raise DealError(
+                    _("{player} cannot write whists on himself").format(player=deal.player)
+                )
         if not check_note(deal.note):
-            raise DealError("an adjustment needs a note saying why")
+            raise DealError(_("an adjustment needs a note saying why"))
         return
     if dealer is None:
-        raise DealError("a deal needs its dealer")
+        raise DealError(_("a deal needs its dealer"))
     if isinstance(deal, Preference):
         _known(seats, deal.player)
-        _sits_out(seats, dealer, deal.player, "holds no cards to declare the Preference")
+        _sits_out(seats, dealer, deal.player, _("holds no cards to declare the Preference"))
         return
     active = active_players(game, dealer, seats)
     if isinstance(deal, AllPass):
         names = [name for name, _ in deal.tricks]
         for name in names:
             _known(seats, name)
-            _sits_out(seats, dealer, name, "takes no all-pass tricks")
+            _sits_out(seats, dealer, name, _("takes no all-pass tricks"))
         if len(set(names)) != len(names):
-            raise DealError("a player is listed twice in the all-pass tricks")
+            raise DealError(_("a player is listed twice in the all-pass tricks"))
         missing = [p for p in active if p not in names]
         if missing:
             raise DealError(
-                f"all-pass tricks of every active player are needed: missing {', '.join(missing)}"
+                _("all-pass tricks of every active player are needed: missing {missing}").format(
+                    missing=", ".join(missing)
+                )
             )
         for name, count in deal.tricks:
             _tricks(count, name)
         for name in deal.blind:
             _known(seats, name)
-            _sits_out(seats, dealer, name, "cannot pass blind")
+            _sits_out(seats, dealer, name, _("cannot pass blind"))
         if len(set(deal.blind)) != len(deal.blind):
-            raise DealError("a player is listed twice as passing blind")
+            raise DealError(_("a player is listed twice as passing blind"))
         total = sum(count for _, count in deal.tricks)
         if total != 10:
             if len(seats) == 2:
                 raise DealError(
-                    f"all-pass tricks must add up to 10, not {total} (the dummy takes no part)"
+                    _(
+                        "all-pass tricks must add up to 10, not {total} (the dummy takes no part)"
+                    ).format(total=total)
                 )
-            raise DealError(f"all-pass tricks must add up to 10, not {total}")
+            raise DealError(_("all-pass tricks must add up to 10, not {total}").format(total=total))
         return
     _known(seats, deal.declarer)
-    _sits_out(seats, dealer, deal.declarer, "cannot declare")
+    _sits_out(seats, dealer, deal.declarer, _("cannot declare"))
     if isinstance(deal, Misere):
         _tricks(deal.tricks, deal.declarer)
     elif isinstance(deal, Contract):
@@ -230,35 +249,45 @@ def _check_contract(
     seats: tuple[str, ...], deal: Contract, dealer: str, active: tuple[str, ...], half_whist: bool
 ) -> None:
     if deal.level not in LEVELS:
-        raise DealError(f"there is no contract level {deal.level} (6-10)")
+        raise DealError(_("there is no contract level {level} (6-10)").format(level=deal.level))
     if deal.suit not in SUITS:
-        raise DealError(f"unknown suit '{deal.suit}' (use s, c, d, h or nt)")
+        raise DealError(_("unknown suit '{suit}' (use s, c, d, h or nt)").format(suit=deal.suit))
     _tricks(deal.tricks, "")
     names = [d.player for d in deal.defenders]
     for d in deal.defenders:
         _known(seats, d.player)
         if d.player == deal.declarer:
-            raise DealError(f"{d.player} declares and cannot also defend")
-        _sits_out(seats, dealer, d.player, "cannot defend")
+            raise DealError(_("{player} declares and cannot also defend").format(player=d.player))
+        _sits_out(seats, dealer, d.player, _("cannot defend"))
         if d.role not in ROLES:
-            raise DealError(f"unknown role '{shown(d.role)}' for {d.player} (use w, wN, p, h or r)")
+            raise DealError(
+                _("unknown role '{role}' for {player} (use w, wN, p, h or r)").format(
+                    role=shown(d.role), player=d.player
+                )
+            )
         _tricks(d.tricks, d.player)
     if len(set(names)) != len(names):
-        raise DealError("a defender is listed twice")
+        raise DealError(_("a defender is listed twice"))
     if deal.talon is not None:
         if not sitting_out(seats, dealer):
             raise DealError(
-                "the talon bonus is written by a sitting-out dealer: only at 4 or 5 players"
+                _("the talon bonus is written by a sitting-out dealer: only at 4 or 5 players")
             )
         if not 0 <= deal.talon <= 3:
-            raise DealError(f"--talon is 0, 1, 2 or 3 tricks, not {shown(str(deal.talon))}")
+            raise DealError(
+                _("--talon is 0, 1, 2 or 3 tricks, not {talon}").format(
+                    talon=shown(str(deal.talon))
+                )
+            )
     expected = [p for p in active if p != deal.declarer]
     if len(expected) == 1:
         _check_gusarik(deal, expected[0], half_whist)
         return
     missing = [p for p in expected if p not in names]
     if missing or len(names) != 2:
-        raise DealError(f"both defenders are needed: {' and '.join(expected)}")
+        raise DealError(
+            _("both defenders are needed: {expected}").format(expected=" and ".join(expected))
+        )
     roles = sorted(d.role for d in deal.defenders)
     if deal.returned_by is not None:
         _check_dealer_return(seats, deal, dealer, roles)
@@ -269,38 +298,45 @@ def _check_contract(
     whisters = [d for d in deal.defenders if d.role == "w"]
     if "h" in roles:
         if roles != ["h", "p"]:
-            raise DealError("half-whist needs a passing partner (the other defender passes)")
+            raise DealError(_("half-whist needs a passing partner (the other defender passes)"))
         _check_half_whist(deal, half_whist)
         if deal.tricks is not None:
-            raise DealError("a half-whisted game is not played: write its tricks as '-'")
+            raise DealError(_("a half-whisted game is not played: write its tricks as '-'"))
         return
     if not whisters:
         if deal.tricks is not None:
             raise DealError(
-                "both defenders passed, so the game was not played: write its tricks as '-'"
+                _("both defenders passed, so the game was not played: write its tricks as '-'")
             )
         return
     if deal.tricks is None:
-        raise DealError("a whisted game is played: give the declarer's tricks (0-10)")
+        raise DealError(_("a whisted game is played: give the declarer's tricks (0-10)"))
     defence = 10 - deal.tricks
     if len(whisters) == 2:
         if any(w.tricks is None for w in whisters):
-            raise DealError("two whisters: give each one's tricks, e.g. Boris:w3 Vera:w1")
+            raise DealError(_("two whisters: give each one's tricks, e.g. Boris:w3 Vera:w1"))
         total = sum(w.tricks or 0 for w in whisters)
         if total != defence:
             raise DealError(
-                f"whisters' tricks {whisters[0].tricks}+{whisters[1].tricks} and the declarer's "
-                f"{deal.tricks} must add up to 10"
+                _(
+                    "whisters' tricks {first}+{second} and the declarer's {declared} must add up to 10"
+                ).format(first=whisters[0].tricks, second=whisters[1].tricks, declared=deal.tricks)
             )
     else:
         lone = whisters[0]
         if lone.tricks is not None and lone.tricks != defence:
             raise DealError(
-                f"{lone.player} took {lone.tricks} but the declarer's {deal.tricks} leave {defence}"
+                _("{player} took {tricks} but the declarer's {declared} leave {defence}").format(
+                    player=lone.player, tricks=lone.tricks, declared=deal.tricks, defence=defence
+                )
             )
         passer = next(d for d in deal.defenders if d.role == "p")
         if passer.tricks not in (None, 0):
-            raise DealError(f"{passer.player} passed: the lone whister takes the defence's tricks")
+            raise DealError(
+                _("{player} passed: the lone whister takes the defence's tricks").format(
+                    player=passer.player
+                )
+            )
 
 
 def _check_dealer_return(
@@ -310,44 +346,56 @@ def _check_dealer_return(
     a played game with the dealer as the only whister."""
     if deal.returned_by != dealer or not sitting_out(seats, dealer):
         raise DealError(
-            f"only the sitting-out dealer ({dealer}) can return the whist, not {deal.returned_by}"
+            _(
+                "only the sitting-out dealer ({dealer}) can return the whist, not {returned_by}"
+            ).format(dealer=dealer, returned_by=deal.returned_by)
             if sitting_out(seats, dealer)
-            else "only a sitting-out dealer (4 or 5 players) can return the whist"
+            else _("only a sitting-out dealer (4 or 5 players) can return the whist")
         )
     if roles != ["p", "p"]:
-        raise DealError("the dealer returns the whist only when both defenders passed (p p)")
+        raise DealError(_("the dealer returns the whist only when both defenders passed (p p)"))
     if deal.tricks is None:
-        raise DealError("a returned whist is played: give the declarer's tricks (0-10)")
+        raise DealError(_("a returned whist is played: give the declarer's tricks (0-10)"))
     if any(d.tricks not in (None, 0) for d in deal.defenders):
-        raise DealError("the dealer plays the defence: the passers' tricks are not written")
+        raise DealError(_("the dealer plays the defence: the passers' tricks are not written"))
 
 
 def _check_half_whist(deal: Contract, half_whist: bool) -> None:
     """A half-whist is allowed by the convention and only on a 6 or a 7 (docs/rules.md §4.2)."""
     if not half_whist:
-        raise DealError("half-whist is not played under this convention (half_whist = false)")
+        raise DealError(_("half-whist is not played under this convention (half_whist = false)"))
     if deal.level > 7:
-        raise DealError(f"half-whist is only possible on 6 and 7, not on {deal.level}")
+        raise DealError(
+            _("half-whist is only possible on 6 and 7, not on {level}").format(level=deal.level)
+        )
 
 
 def _check_returned(deal: Contract, roles: list[Role], half_whist: bool) -> None:
     """Role ``r``: the first defender returned the whist after the second's half-whist
     (docs/rules.md §8.4): a played game with the returner as the lone whister."""
     if roles != ["h", "r"]:
-        raise DealError("r (returned the whist) needs the other defender's half-whist (h)")
+        raise DealError(_("r (returned the whist) needs the other defender's half-whist (h)"))
     _check_half_whist(deal, half_whist)
     if deal.tricks is None:
-        raise DealError("a returned whist is played: give the declarer's tricks (0-10)")
+        raise DealError(_("a returned whist is played: give the declarer's tricks (0-10)"))
     returner = next(d for d in deal.defenders if d.role == "r")
     defence = 10 - deal.tricks
     if returner.tricks is not None and returner.tricks != defence:
         raise DealError(
-            f"{returner.player} took {returner.tricks} but the declarer's {deal.tricks} "
-            f"leave {defence}"
+            _("{player} took {tricks} but the declarer's {declared} leave {defence}").format(
+                player=returner.player,
+                tricks=returner.tricks,
+                declared=deal.tricks,
+                defence=defence,
+            )
         )
     half = next(d for d in deal.defenders if d.role == "h")
     if half.tricks not in (None, 0):
-        raise DealError(f"{half.player} half-whisted: the returner takes the defence's tricks")
+        raise DealError(
+            _("{player} half-whisted: the returner takes the defence's tricks").format(
+                player=half.player
+            )
+        )
 
 
 def _check_gusarik(deal: Contract, other: str, half_whist: bool) -> None:
@@ -356,36 +404,49 @@ def _check_gusarik(deal: Contract, other: str, half_whist: bool) -> None:
     only) or ``p`` (the game counts as made)."""
     if len(deal.defenders) != 1 or deal.defenders[0].player != other:
         raise DealError(
-            f"two players (Gusarik): {other} is the one defender, e.g. {other}:w, {other}:h "
-            f"or {other}:p"
+            _(
+                "two players (Gusarik): {other} is the one defender, e.g. {other}:w, {other}:h or {other}:p"
+            ).format(other=other)
         )
     lone = deal.defenders[0]
     if lone.role == "r":
-        raise DealError("r (returned the whist) needs the other defender's half-whist (h)")
+        raise DealError(_("r (returned the whist) needs the other defender's half-whist (h)"))
     if deal.returned_by is not None:
-        raise DealError("only a sitting-out dealer (4 or 5 players) can return the whist")
+        raise DealError(_("only a sitting-out dealer (4 or 5 players) can return the whist"))
     if lone.role == "h":
         if not half_whist:
-            raise DealError("half-whist is not played under this convention (half_whist = false)")
+            raise DealError(
+                _("half-whist is not played under this convention (half_whist = false)")
+            )
         if deal.level > 7:
             raise DealError(
-                f"leaving for one's tricks (h) is only possible on 6 and 7, not on {deal.level}"
+                _(
+                    "leaving for one's tricks (h) is only possible on 6 and 7, not on {level}"
+                ).format(level=deal.level)
             )
         if deal.tricks is not None:
             raise DealError(
-                f"{other} left for own tricks, so the game was not played: write its tricks as '-'"
+                _(
+                    "{other} left for own tricks, so the game was not played: write its tricks as '-'"
+                ).format(other=other)
             )
         return
     if lone.role == "p":
         if deal.tricks is not None:
-            raise DealError(f"{other} passed, so the game was not played: write its tricks as '-'")
+            raise DealError(
+                _("{other} passed, so the game was not played: write its tricks as '-'").format(
+                    other=other
+                )
+            )
         return
     if deal.tricks is None:
-        raise DealError("a whisted game is played: give the declarer's tricks (0-10)")
+        raise DealError(_("a whisted game is played: give the declarer's tricks (0-10)"))
     defence = 10 - deal.tricks
     if lone.tricks is not None and lone.tricks != defence:
         raise DealError(
-            f"{lone.player} took {lone.tricks} but the declarer's {deal.tricks} leave {defence}"
+            _("{player} took {tricks} but the declarer's {declared} leave {defence}").format(
+                player=lone.player, tricks=lone.tricks, declared=deal.tricks, defence=defence
+            )
         )
 
 
@@ -393,11 +454,19 @@ def _check_join(seats: tuple[str, ...], join: Join) -> None:
     """A late arrival (docs/rules.md §8.7, §8.8): up to five players, a new name, after a
     seated one."""
     if len(seats) >= MAX_PLAYERS:
-        raise DealError(f"the table is full: {MAX_PLAYERS} players at most ({', '.join(seats)})")
+        raise DealError(
+            _("the table is full: {MAX_PLAYERS} players at most ({seats})").format(
+                MAX_PLAYERS=MAX_PLAYERS, seats=", ".join(seats)
+            )
+        )
     key = name_key(join.player)
     taken = next((p for p in seats if name_key(p) == key), None)
     if taken is not None:
-        raise DealError(f"'{shown(join.player)}' cannot join: {taken} already plays")
+        raise DealError(
+            _("'{player}' cannot join: {taken} already plays").format(
+                player=shown(join.player), taken=taken
+            )
+        )
     if join.after is not None:
         _known(seats, join.after)
     check_players(joined(seats, join))
@@ -411,7 +480,7 @@ RuleCheck = Callable[[Convention, Deal], Refusal | None]
 def _dark(conv: Convention, deal: Deal) -> Refusal | None:
     if isinstance(deal, Contract | Misere) and deal.dark and not conv.dark_games:
         return Refusal(
-            "dark", "a dark game is not played under this convention (dark_games = false)"
+            "dark", _("a dark game is not played under this convention (dark_games = false)")
         )
     return None
 
@@ -424,8 +493,9 @@ def _bomb(conv: Convention, deal: Deal) -> Refusal | None:
     ):
         return Refusal(
             "bomb",
-            f"--bomb names a bomb only under bombs.order = declared "
-            f"(this convention: {conv.bombs_order})",
+            _(
+                "--bomb names a bomb only under bombs.order = declared (this convention: {bombs_order})"
+            ).format(bombs_order=conv.bombs_order),
         )
     return None
 
@@ -434,8 +504,9 @@ def _preference(conv: Convention, deal: Deal) -> Refusal | None:
     if isinstance(deal, Preference) and not conv.preference_combo:
         return Refusal(
             "kind",
-            "the Preference combination is not played under this convention "
-            "(preference_combo = false)",
+            _(
+                "the Preference combination is not played under this convention (preference_combo = false)"
+            ),
         )
     return None
 
@@ -443,7 +514,7 @@ def _preference(conv: Convention, deal: Deal) -> Refusal | None:
 def _blind(conv: Convention, deal: Deal) -> Refusal | None:
     if isinstance(deal, AllPass) and deal.blind and not conv.bombs_blind:
         return Refusal(
-            "blind", "a blind pass is not played under this convention (bombs.blind = false)"
+            "blind", _("a blind pass is not played under this convention (bombs.blind = false)")
         )
     return None
 
@@ -451,7 +522,7 @@ def _blind(conv: Convention, deal: Deal) -> Refusal | None:
 def _talon(conv: Convention, deal: Deal) -> Refusal | None:
     if isinstance(deal, Contract) and deal.talon is not None and not conv.talon_bonus:
         return Refusal(
-            "talon", "the talon bonus is not paid under this convention (talon_bonus = false)"
+            "talon", _("the talon bonus is not paid under this convention (talon_bonus = false)")
         )
     return None
 
@@ -459,7 +530,7 @@ def _talon(conv: Convention, deal: Deal) -> Refusal | None:
 def _returned(conv: Convention, deal: Deal) -> Refusal | None:
     if not isinstance(deal, Contract) or conv.return_whist:
         return None
-    why = "the whist is not returned under this convention (return_whist = false)"
+    why = _("the whist is not returned under this convention (return_whist = false)")
     if deal.returned_by is not None:
         return Refusal("returned_by", why)
     for i, d in enumerate(deal.defenders):
@@ -480,24 +551,31 @@ def _six_spades(conv: Convention, deal: Deal) -> Refusal | None:
         rule = "dark_six_whisted"
     if not rule:
         return None
-    what = "a dark 6♠" if rule == "dark_six_whisted" else "6♠"
+    what = _("a dark 6♠") if rule == "dark_six_whisted" else "6♠"
     if deal.returned_by is not None:
         return Refusal(
             "returned_by",
-            f"{what} must be whisted by both defenders ({rule} = true): "
-            "the dealer cannot return the whist",
+            _(
+                "{what} must be whisted by both defenders ({rule} = true): the dealer cannot return the whist"
+            ).format(what=what, rule=rule),
         )
     for i, d in enumerate(deal.defenders):
         if d.role != "w":
             return Refusal(
                 f"defenders[{i}].role",
-                f"{what} must be whisted by both defenders ({rule} = true): "
-                f"{d.player} cannot {_ROLE_VERB.get(d.role, 'do that')}",
+                _(
+                    "{what} must be whisted by both defenders ({rule} = true): {player} cannot {role}"
+                ).format(
+                    what=what,
+                    rule=rule,
+                    player=d.player,
+                    role=_(_ROLE_VERB.get(d.role, N_("do that"))),
+                ),
             )
     return None
 
 
-_ROLE_VERB = {"p": "pass", "h": "half-whist", "r": "return the whist"}
+_ROLE_VERB = {"p": N_("pass"), "h": N_("half-whist"), "r": N_("return the whist")}
 
 RULE_CHECKS: tuple[RuleCheck, ...] = (
     _dark,
@@ -544,9 +622,15 @@ def _below_exit(rows: Sequence[Row]) -> list[Problem]:
             found.append(
                 Problem(
                     row.number,
-                    f"after {streak} all-pass deal{'s' if streak > 1 else ''} the lowest "
-                    f"contract is {row.min_level}, not {deal.level} (record it as forced if "
-                    "the table agreed)",
+                    ngettext(
+                        "after {streak} all-pass deal the lowest contract is {min_level}, not {level} (record it as forced if the table agreed)",
+                        "after {streak} all-pass deals the lowest contract is {min_level}, not {level} (record it as forced if the table agreed)",
+                        streak if streak > 1 else 1,  # English said "0 all-pass deal"
+                    ).format(
+                        streak=streak,
+                        min_level=row.min_level,
+                        level=deal.level,
+                    ),
                 )
             )
         streak = row.streak
@@ -561,7 +645,9 @@ def _after_finish(rows: Sequence[Row]) -> list[Problem]:
         entry = row.entry
         if finished and not entry.forced and not isinstance(entry.deal, Adjustment | SetTerm):
             found.append(
-                Problem(row.number, "the game had already finished (record it as forced to go on)")
+                Problem(
+                    row.number, _("the game had already finished (record it as forced to go on)")
+                )
             )
         finished = row.finished
     return found
@@ -591,7 +677,7 @@ def join_refusal(player: str, finished: bool, opening: bool) -> str | None:
     """Why ``player`` cannot join the table now: the game has ``finished``, or the opening
     circles (``bombs.opening``) are being dealt; else ``None`` (docs/rules.md §8.7)."""
     if finished:
-        return f"the game has finished: {shown(player)} cannot join it"
+        return _("the game has finished: {player} cannot join it").format(player=shown(player))
     if opening:
         return (
             f"the opening circles are being dealt (bombs.opening): {shown(player)} can join "

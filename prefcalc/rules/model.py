@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, TypeAlias, assert_never
 
 from prefcalc.errors import DealError, shown
+from prefcalc.i18n import _
 from prefcalc.rules.amounts import MAX_AMOUNT, Amount
 
 Suit: TypeAlias = Literal["s", "c", "d", "h", "nt"]
@@ -242,15 +243,23 @@ def name_key(text: str) -> str:
 def check_name(text: str) -> str:
     """A player name as typed -> the name to store; :class:`DealError` if it is unusable."""
     if _has_refused(text):
-        raise DealError(f"player name '{shown(text)}' contains a control character or a line break")
+        raise DealError(
+            _("player name '{text}' contains a control character or a line break").format(
+                text=shown(text)
+            )
+        )
     name = normalize_name(text)
     if not name:
-        raise DealError(f"player name '{shown(text)}' is empty")
+        raise DealError(_("player name '{text}' is empty").format(text=shown(text)))
     if any(c in name for c in ":=,"):
-        raise DealError(f"bad player name '{shown(name)}' (no ':', '=' or ',' in a name)")
+        raise DealError(
+            _("bad player name '{name}' (no ':', '=' or ',' in a name)").format(name=shown(name))
+        )
     if len(name) > MAX_NAME:
         raise DealError(
-            f"player name '{shown(name)}' is too long ({len(name)} characters, at most {MAX_NAME})"
+            _("player name '{name}' is too long ({count} characters, at most {MAX_NAME})").format(
+                name=shown(name), count=len(name), MAX_NAME=MAX_NAME
+            )
         )
     return name
 
@@ -263,7 +272,9 @@ def check_players(players: tuple[str, ...]) -> tuple[str, ...]:
     """Check the seating (2 to 5 valid, distinct names) and return the names to store."""
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise DealError(
-            f"a pool is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
+            _("a pool is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}").format(
+                MIN_PLAYERS=MIN_PLAYERS, MAX_PLAYERS=MAX_PLAYERS, count=len(players)
+            )
         )
     names = tuple(check_name(name) for name in players)
     seen: dict[str, str] = {}
@@ -273,12 +284,15 @@ def check_players(players: tuple[str, ...]) -> tuple[str, ...]:
         first = seen.get(key)
         if first is not None:
             same = "" if first == typed else f" (same as '{shown(first)}')"
-            raise DealError(f"player '{shown(typed)}' is listed twice{same}")
+            raise DealError(
+                _("player '{typed}' is listed twice{same}").format(typed=shown(typed), same=same)
+            )
         twin = looks.get(look_alike_key(name))
         if twin is not None:
             raise DealError(
-                f"players '{shown(twin)}' and '{shown(typed)}' look the same on the sheet "
-                "(letters of different alphabets): write one of them differently"
+                _(
+                    "players '{twin}' and '{typed}' look the same on the sheet (letters of different alphabets): write one of them differently"
+                ).format(twin=shown(twin), typed=shown(typed))
             )
         seen[key] = typed
         looks[look_alike_key(name)] = typed
@@ -306,7 +320,9 @@ def check_target(target: int) -> int:
     """The pool target: a whole number 1..``MAX_TARGET``."""
     if not 1 <= target <= MAX_TARGET:
         raise DealError(
-            f"the target must be a whole number 1-{MAX_TARGET:,}, not {shown(str(target))}"
+            _("the target must be a whole number 1-{MAX_TARGET:,}, not {target}").format(
+                MAX_TARGET=MAX_TARGET, target=shown(str(target))
+            )
         )
     return target
 
@@ -321,8 +337,9 @@ def check_currency(text: str) -> str:
         or len(code) > MAX_CURRENCY
     ):
         raise DealError(
-            f"currency '{shown(text)}' must be up to {MAX_CURRENCY} letters or symbols, "
-            "e.g. EUR, RUB or €"
+            _(
+                "currency '{text}' must be up to {MAX_CURRENCY} letters or symbols, e.g. EUR, RUB or €"
+            ).format(text=shown(text), MAX_CURRENCY=MAX_CURRENCY)
         )
     return code
 
@@ -338,12 +355,17 @@ def check_note(text: str) -> str:
     bidirectional overrides, at most ``MAX_NOTE`` characters."""
     if _has_refused(text) or any(c in _BIDI for c in text):
         raise DealError(
-            f"the note '{shown(text)}' contains a control character or a line break "
-            "(write it on one line)"
+            _(
+                "the note '{text}' contains a control character or a line break (write it on one line)"
+            ).format(text=shown(text))
         )
     note = text.strip()
     if len(note) > MAX_NOTE:
-        raise DealError(f"the note is too long ({len(note)} characters, at most {MAX_NOTE})")
+        raise DealError(
+            _("the note is too long ({count} characters, at most {MAX_NOTE})").format(
+                count=len(note), MAX_NOTE=MAX_NOTE
+            )
+        )
     return note
 
 
@@ -353,11 +375,13 @@ def check_term(term: SetTerm) -> None:
     if term.key == "target":
         value = term.value
         if isinstance(value, bool) or not isinstance(value, int):
-            raise DealError(f"the target must be a whole number, not {shown(str(value))}")
+            raise DealError(
+                _("the target must be a whole number, not {value}").format(value=shown(str(value)))
+            )
         check_target(value)
     elif term.key == "whist_price":
         if term.value <= 0:
-            raise DealError("the whist price must be positive")
+            raise DealError(_("the whist price must be positive"))
     else:
         assert_never(term.key)
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import assert_never
 
 from prefcalc.errors import DealError, NotationError, shown
+from prefcalc.i18n import N_, _
 from prefcalc.rules.amounts import Amount, AmountError, exact_text, parse_amount, parse_whole
 from prefcalc.rules.model import (
     SET_KEYS,
@@ -72,9 +73,15 @@ def resolve_player(word: str, players: Sequence[str]) -> str:
         return starts[0]
     if len(starts) > 1:
         raise NotationError(
-            f"'{shown(word)}' could be {' or '.join(starts)}: type more of the name"
+            _("'{word}' could be {starts}: type more of the name").format(
+                word=shown(word), starts=_(" or ").join(starts)
+            )
         )
-    raise NotationError(f"unknown player '{shown(word)}' (players: {', '.join(players)})")
+    raise NotationError(
+        _("unknown player '{word}' (players: {players})").format(
+            word=shown(word), players=", ".join(players)
+        )
+    )
 
 
 def parse_contract(text: str) -> tuple[int, Suit]:
@@ -82,7 +89,9 @@ def parse_contract(text: str) -> tuple[int, Suit]:
     match = _CONTRACT.match(text.strip().lower())
     if not match:
         raise NotationError(
-            f"cannot read contract '{shown(text)}' (write the level and suit, e.g. 7h, 6s, 10nt)"
+            _("cannot read contract '{text}' (write the level and suit, e.g. 7h, 6s, 10nt)").format(
+                text=shown(text)
+            )
         )
     digits = match.group(1)
     level = int(digits) if len(digits) <= 3 else -1  # no int() of a huge digit string
@@ -90,29 +99,39 @@ def parse_contract(text: str) -> tuple[int, Suit]:
     if level not in (6, 7, 8, 9, 10):
         shown_level = level if level >= 0 else shown(digits, 12)
         raise NotationError(
-            f"there is no contract level {shown_level} in '{shown(text)}' (levels are 6-10)"
+            _("there is no contract level {shown_level} in '{text}' (levels are 6-10)").format(
+                shown_level=shown_level, text=shown(text)
+            )
         )
     if not suit_text:
-        raise NotationError(f"contract '{shown(text)}' has no suit (use s, c, d, h or nt)")
+        raise NotationError(
+            _("contract '{text}' has no suit (use s, c, d, h or nt)").format(text=shown(text))
+        )
     suit = _SUIT_ALIASES.get(suit_text)
     if suit is None:
         raise NotationError(
-            f"unknown suit '{shown(suit_text)}' in contract '{shown(text)}' (use s, c, d, h or nt)"
+            _("unknown suit '{suit_text}' in contract '{text}' (use s, c, d, h or nt)").format(
+                suit_text=shown(suit_text), text=shown(text)
+            )
         )
     return level, suit
 
 
-def parse_tricks(text: str, what: str = "tricks", allow_dash: bool = False) -> int | None:
+def parse_tricks(text: str, what: str = N_("tricks"), allow_dash: bool = False) -> int | None:
     """``7`` -> 7; ``-`` -> None when the game was not played."""
     if allow_dash and text.strip() in ("-", "—", "–"):
         return None
     try:
         value = parse_whole(text)
     except AmountError:
-        hint = " or '-' if the game was not played" if allow_dash else ""
-        raise NotationError(f"{what} must be a number 0-10{hint}, not '{shown(text)}'") from None
+        hint = _(" or '-' if the game was not played") if allow_dash else ""
+        raise NotationError(
+            _("{what} must be a number 0-10{hint}, not '{text}'").format(
+                what=_(what), hint=hint, text=shown(text)
+            )
+        ) from None
     if not 0 <= value <= 10:
-        raise NotationError(f"{what} must be 0-10, not {value}")
+        raise NotationError(_("{what} must be 0-10, not {value}").format(what=_(what), value=value))
     return value
 
 
@@ -121,27 +140,33 @@ def parse_defender(text: str, players: Sequence[str]) -> Defender:
     name, sep, role = text.partition(":")
     if not sep:
         raise NotationError(
-            f"cannot read defender '{shown(text)}' (write NAME:w, NAME:w3, NAME:p or NAME:h)"
+            _("cannot read defender '{text}' (write NAME:w, NAME:w3, NAME:p or NAME:h)").format(
+                text=shown(text)
+            )
         )
     match = _ROLE.match(role.strip().lower())
     if not match:
         raise NotationError(
-            f"unknown role '{shown(role)}' for {shown(name)} (use w, wN for whist with N tricks, p or h)"
+            _(
+                "unknown role '{role}' for {name} (use w, wN for whist with N tricks, p or h)"
+            ).format(role=shown(role), name=shown(name))
         )
     tricks = None
     if match.group(2) is not None:
         if _ROLES[match.group(1)] not in ("w", "r"):
-            raise NotationError(f"only a whister's tricks are written ('{shown(text)}')")
-        tricks = parse_tricks(match.group(2), f"{shown(name)}'s tricks")
+            raise NotationError(
+                _("only a whister's tricks are written ('{text}')").format(text=shown(text))
+            )
+        tricks = parse_tricks(match.group(2), _("{name}'s tricks").format(name=shown(name)))
     return Defender(resolve_player(name, players), _ROLES[match.group(1)], tricks)
 
 
 _GAME_FLAGS = ("--dark", "--no-talon", "--bomb", "--talon", "--returned-by")
 _MISERE_FLAGS = ("--dark", "--no-talon", "--bomb")
 FLAGS_OF = {
-    "game": (_GAME_FLAGS, "a contract"),
-    "misere": (_MISERE_FLAGS, "a misère"),
-    "passes": (("--blind",), "an all-pass deal"),
+    "game": (_GAME_FLAGS, N_("a contract")),
+    "misere": (_MISERE_FLAGS, N_("a misère")),
+    "passes": (("--blind",), N_("an all-pass deal")),
 }
 """The flags each kind of deal takes, and how a refusal names the kind."""
 
@@ -171,19 +196,21 @@ def split_flags(
             key = key.lower()
             if key not in allowed:
                 raise NotationError(
-                    f"unknown option '{shown(word)}' for {what} (use {', '.join(allowed)})"
+                    _("unknown option '{word}' for {what} (use {allowed})").format(
+                        word=shown(word), what=_(what), allowed=", ".join(allowed)
+                    )
                 )
             if key in found:
-                raise NotationError(f"{key} is given twice")
+                raise NotationError(_("{key} is given twice").format(key=key))
             if key in _VALUED:
                 if eq:
                     found[key] = inline
                 elif queue:
                     found[key] = queue.pop(0)
                 else:
-                    raise NotationError(f"{key} needs a value")
+                    raise NotationError(_("{key} needs a value").format(key=key))
             elif eq:
-                raise NotationError(f"{key} takes no value")
+                raise NotationError(_("{key} takes no value").format(key=key))
             else:
                 found[key] = True
         else:
@@ -196,7 +223,7 @@ def _merged(found: dict[str, str | bool], given: Flags | None) -> dict[str, str 
     merged: dict[str, str | int | bool] = dict(found)
     for key, value in (given or {}).items():
         if key in merged:
-            raise NotationError(f"{key} is given twice")
+            raise NotationError(_("{key} is given twice").format(key=key))
         merged[key] = value
     return merged
 
@@ -220,7 +247,11 @@ def _bomb(flags: Flags) -> int | None:
     if value is None:
         return None
     if value < 2 or value > 1024 or value & (value - 1):
-        raise NotationError(f"--bomb takes a bomb's factor (2, 4, 8...), not '{shown(str(text))}'")
+        raise NotationError(
+            _("--bomb takes a bomb's factor (2, 4, 8...), not '{text}'").format(
+                text=shown(str(text))
+            )
+        )
     return value
 
 
@@ -233,21 +264,25 @@ def parse_game(
     """``Anna 7h 7 Boris:w Vera:p``. With three players holding cards (``active``, default
     every player at a 3-player table), a defender left out passes: ``Anna 6s 6 Boris:w`` is
     ``Anna 6s 6 Boris:w Vera:p``."""
-    words, found = split_flags(words, _GAME_FLAGS, "a contract")
+    words, found = split_flags(words, _GAME_FLAGS, N_("a contract"))
     flags = _merged(found, given)
     if len(players) == 2 and len(words) != 4:
         raise NotationError(
-            "two players (Gusarik): a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE, e.g. Anna 6s 5 Boris:w"
+            _(
+                "two players (Gusarik): a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE, e.g. Anna 6s 5 Boris:w"
+            )
         )
     if len(players) != 2 and len(words) == 4:
         words = [*words, *_implied_passer(words, players, active)]
     if len(players) != 2 and len(words) != 5:
         raise NotationError(
-            "a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE DEFENDER:ROLE, e.g. Anna 7h 7 Boris:w Vera:p"
+            _(
+                "a contract needs DECLARER CONTRACT TRICKS DEFENDER:ROLE DEFENDER:ROLE, e.g. Anna 7h 7 Boris:w Vera:p"
+            )
         )
     declarer = resolve_player(words[0], players)
     level, suit = parse_contract(words[1])
-    tricks = parse_tricks(words[2], "the declarer's tricks", allow_dash=True)
+    tricks = parse_tricks(words[2], _("the declarer's tricks"), allow_dash=True)
     defenders = tuple(parse_defender(w, players) for w in words[3:])
     returned_by = _returner(flags, players)
     if returned_by is None and len(defenders) == 2 and all(d.role == "p" for d in defenders):
@@ -272,8 +307,9 @@ def _check_not_played(level: int, tricks: int | None) -> None:
     contract itself (the declarer's own count, ``о 8б 8 л:п``), recorded as not played."""
     if tricks is not None and tricks != level:
         raise NotationError(
-            f"both defenders passed, so the game was not played: write its tricks as '-' "
-            f"(or {level}, the contract), not {tricks}"
+            _(
+                "both defenders passed, so the game was not played: write its tricks as '-' (or {level}, the contract), not {tricks}"
+            ).format(level=level, tricks=tricks)
         )
 
 
@@ -301,7 +337,9 @@ def _talon(flags: Flags) -> int | None:
     if value is None:
         return None
     if not 0 <= value <= 3:
-        raise NotationError(f"--talon is 0, 1, 2 or 3 tricks, not '{shown(str(text))}'")
+        raise NotationError(
+            _("--talon is 0, 1, 2 or 3 tricks, not '{text}'").format(text=shown(str(text)))
+        )
     return value
 
 
@@ -314,13 +352,13 @@ def _returner(flags: Flags, players: Sequence[str]) -> str | None:
 def parse_misere(
     words: Sequence[str], players: Sequence[str], given: Flags | None = None
 ) -> Misere:
-    words, found = split_flags(words, _MISERE_FLAGS, "a misère")
+    words, found = split_flags(words, _MISERE_FLAGS, N_("a misère"))
     flags = _merged(found, given)
     if len(words) != 2:
-        raise NotationError("a misère needs DECLARER TRICKS, e.g. misere Anna 0")
+        raise NotationError(_("a misère needs DECLARER TRICKS, e.g. misere Anna 0"))
     return Misere(
         resolve_player(words[0], players),
-        parse_tricks(words[1], "the misère tricks") or 0,
+        parse_tricks(words[1], _("the misère tricks")) or 0,
         dark="--dark" in flags,
         no_talon="--no-talon" in flags,
         bomb=_bomb(flags),
@@ -336,33 +374,42 @@ def parse_passes(
     """``Anna=2 Boris=5 Vera=3``, or the bare tricks ``2 5 3`` in the seating order of the
     ``active`` players (those who hold cards in this deal); ``--blind A,B`` names the
     players who passed blind (Classic bombs)."""
-    words, found = split_flags(words, ("--blind",), "an all-pass deal")
+    words, found = split_flags(words, ("--blind",), N_("an all-pass deal"))
     flags = _merged(found, given)
     if not words:
         raise NotationError(
-            "an all-pass deal needs every active player's tricks, e.g. Anna=2 Boris=5 Vera=3"
+            _("an all-pass deal needs every active player's tricks, e.g. Anna=2 Boris=5 Vera=3")
         )
     tricks: list[tuple[str, int]] = []
     if active is not None and all("=" not in w for w in words):
         if len(words) != len(active):
             raise NotationError(
-                f"{len(words)} trick counts for {len(active)} active players "
-                f"({', '.join(active)}): give one each, in seating order"
+                _(
+                    "{count} trick counts for {count2} active players ({active}): give one each, in seating order"
+                ).format(count=len(words), count2=len(active), active=", ".join(active))
             )
         for name, word in zip(active, words, strict=True):
-            tricks.append((name, parse_tricks(word, f"{shown(name)}'s tricks") or 0))
+            tricks.append(
+                (name, parse_tricks(word, _("{name}'s tricks").format(name=shown(name))) or 0)
+            )
     else:
         for word in words:
             name, sep, count = word.partition("=")
             if not sep:
-                raise NotationError(f"cannot read '{shown(word)}' (write NAME=TRICKS, e.g. Anna=2)")
+                raise NotationError(
+                    _("cannot read '{word}' (write NAME=TRICKS, e.g. Anna=2)").format(
+                        word=shown(word)
+                    )
+                )
             player = resolve_player(name, players)
-            tricks.append((player, parse_tricks(count, f"{shown(name)}'s tricks") or 0))
+            tricks.append(
+                (player, parse_tricks(count, _("{name}'s tricks").format(name=shown(name))) or 0)
+            )
     blind = flags.get("--blind")
     if isinstance(blind, str):
         names = [part for part in blind.split(",") if part.strip()]
         if not names:
-            raise NotationError("--blind needs the names of the players who passed blind")
+            raise NotationError(_("--blind needs the names of the players who passed blind"))
         return AllPass(tuple(tricks), tuple(resolve_player(n.strip(), players) for n in names))
     return AllPass(tuple(tricks))
 
@@ -373,9 +420,16 @@ def parse_whists(pairs: Sequence[str], players: Sequence[str]) -> tuple[tuple[st
         name, sep, amount = pair.partition("=")
         if not sep:
             raise NotationError(
-                f"cannot read whists '{shown(pair)}' (write OTHER=N, e.g. Boris=10)"
+                _("cannot read whists '{pair}' (write OTHER=N, e.g. Boris=10)").format(
+                    pair=shown(pair)
+                )
             )
-        out.append((resolve_player(name, players), _amount(amount, f"whists on {shown(name)}")))
+        out.append(
+            (
+                resolve_player(name, players),
+                _amount(amount, _("whists on {name}").format(name=shown(name))),
+            )
+        )
     return tuple(out)
 
 
@@ -389,7 +443,7 @@ def _amount(text: str, what: str) -> Amount:
 def parse_adjust(words: Sequence[str], players: Sequence[str]) -> Adjustment:
     """``Anna --pool 2 --mountain -4 --whists Boris=10 --note "text"``."""
     if not words:
-        raise NotationError("an adjustment needs a PLAYER")
+        raise NotationError(_("an adjustment needs a PLAYER"))
     player = resolve_player(words[0], players)
     pool: Amount = 0
     mountain: Amount = 0
@@ -401,14 +455,16 @@ def parse_adjust(words: Sequence[str], players: Sequence[str]) -> Adjustment:
         key, eq, inline = flag.partition("=")
         if key not in ("--pool", "--mountain", "--whists", "--note"):
             raise NotationError(
-                f"unknown adjustment option '{shown(flag)}' (use --pool, --mountain, --whists, --note)"
+                _(
+                    "unknown adjustment option '{flag}' (use --pool, --mountain, --whists, --note)"
+                ).format(flag=shown(flag))
             )
         if eq:
             value = inline
         elif rest:
             value = rest.pop(0)
         else:
-            raise NotationError(f"{shown(key)} needs a value")
+            raise NotationError(_("{key} needs a value").format(key=shown(key)))
         if key == "--pool":
             pool = _amount(value, "--pool")
         elif key == "--mountain":
@@ -429,10 +485,10 @@ def make_adjustment(
     players: Sequence[str],
 ) -> Adjustment:
     if not (pool or mountain or whists):
-        raise NotationError("an adjustment needs --pool, --mountain or --whists")
+        raise NotationError(_("an adjustment needs --pool, --mountain or --whists"))
     note = check_note(note)
     if not note:
-        raise NotationError("an adjustment needs --note saying why")
+        raise NotationError(_("an adjustment needs --note saying why"))
     return Adjustment(player, pool, mountain, parse_whists(whists, players), note)
 
 
@@ -447,14 +503,14 @@ def parse_join(words: Sequence[str], players: Sequence[str]) -> Join:
         after = resolve_player(rest[1].partition("=")[2], players)
         rest = rest[:1]
     if len(rest) != 1:
-        raise NotationError("a join needs NAME [--after PLAYER], e.g. join Dima --after Vera")
+        raise NotationError(_("a join needs NAME [--after PLAYER], e.g. join Dima --after Vera"))
     return Join(rest[0], after)
 
 
 def parse_preference(words: Sequence[str], players: Sequence[str]) -> Preference:
     """``Anna``: the player who declares the "Preference" combination (docs/rules.md §8.5)."""
     if len(words) != 1:
-        raise NotationError("the Preference combination needs PLAYER, e.g. preference Anna")
+        raise NotationError(_("the Preference combination needs PLAYER, e.g. preference Anna"))
     return Preference(resolve_player(words[0], players))
 
 
@@ -485,21 +541,23 @@ def parse_set(words: Sequence[str]) -> SetTerm:
     key = key.strip().lower().replace("-", "_")
     if key not in SET_KEYS:
         raise NotationError(
-            f"cannot set '{key}' mid-game (set target=N or set whist_price=N)"
+            _("cannot set '{key}' mid-game (set target=N or set whist_price=N)").format(key=key)
             if key
-            else "set needs KEY=VALUE, e.g. set target=30"
+            else _("set needs KEY=VALUE, e.g. set target=30")
         )
     value = value.strip()
     if not value:
-        raise NotationError(f"set {key} needs a value, e.g. set {key}=30")
+        raise NotationError(_("set {key} needs a value, e.g. set {key}=30").format(key=key))
     if key == "target":
         try:
             number: Amount = int(value)
         except ValueError:
-            raise NotationError(f"the target must be a whole number, not '{value}'") from None
+            raise NotationError(
+                _("the target must be a whole number, not '{value}'").format(value=value)
+            ) from None
         term = SetTerm("target", number)
     else:
-        term = SetTerm("whist_price", _amount(value, "the whist price"))
+        term = SetTerm("whist_price", _amount(value, _("the whist price")))
     try:
         check_term(term)
     except DealError as exc:
@@ -519,7 +577,9 @@ def parse_words(
     deal be written as bare tricks: ``passes 2 5 3``. ``flags`` are a game's, misère's or
     all-pass deal's flags given typed (see :data:`Flags`), as if written among the words."""
     if not words:
-        raise NotationError(f"no deal given (start with one of {', '.join(KINDS)})")
+        raise NotationError(
+            _("no deal given (start with one of {KINDS})").format(KINDS=", ".join(KINDS))
+        )
     kind = kind_of(words[0])
     rest = words[1:]
     if kind == "game":
@@ -529,7 +589,11 @@ def parse_words(
     if kind == "passes":
         return parse_passes(rest, players, active, flags)
     if flags:
-        raise NotationError(f"{', '.join(flags)}: not for {kind or 'this deal'}")
+        raise NotationError(
+            _("{flags}: not for {value}").format(
+                flags=", ".join(flags), value=kind or _("this deal")
+            )
+        )
     if kind == "adjust":
         return parse_adjust(rest, players)
     if kind == "join":
@@ -538,7 +602,11 @@ def parse_words(
         return parse_set(rest)
     if kind == "preference":
         return parse_preference(rest, players)
-    raise NotationError(f"unknown deal kind '{shown(words[0])}' (use {', '.join(KINDS)})")
+    raise NotationError(
+        _("unknown deal kind '{words}' (use {KINDS})").format(
+            words=shown(words[0]), KINDS=", ".join(KINDS)
+        )
+    )
 
 
 def _flags(deal: Contract | Misere) -> str:

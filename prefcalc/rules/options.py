@@ -24,7 +24,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
-from prefcalc.i18n import N_
+from prefcalc.i18n import N_, _
 from prefcalc.rules.amounts import MAX_AMOUNT, Amount, to_amount
 
 MAX_INT = 1_000_000
@@ -63,7 +63,7 @@ def _listed(value: Any, info: ValidationInfo) -> Any:
     """``"1,2,4"`` (from ``--set``) or a single number -> a list; lists pass through."""
     if _strict(info):
         if not isinstance(value, list | tuple):
-            raise ValueError("expected a list, e.g. [1, 2, 4]")
+            raise ValueError(_("expected a list, e.g. [1, 2, 4]"))
         return value
     if isinstance(value, str):
         return [part for part in value.replace(" ", "").split(",") if part]
@@ -75,14 +75,14 @@ def _listed(value: Any, info: ValidationInfo) -> Any:
 def _whole(value: Any, info: ValidationInfo) -> Any:
     """Whole numbers: TOML/JSON ints, or text from ``--set``; never true/false or a float."""
     if isinstance(value, bool | float):
-        raise ValueError("expected a whole number")
+        raise ValueError(_("expected a whole number"))
     if isinstance(value, str):
         text = value.strip()
         digits = text.removeprefix("-")
         if _strict(info) or not (digits.isascii() and digits.isdigit()):
-            raise ValueError("expected a whole number")
+            raise ValueError(_("expected a whole number"))
         if len(digits) > 12:  # a whole number all the same: judged before any int is built
-            raise ValueError(f"too large (at most {MAX_INT:,})")
+            raise ValueError(_("too large (at most {MAX_INT:,})").format(MAX_INT=MAX_INT))
         return int(text)
     return value
 
@@ -97,7 +97,9 @@ def _price_or_whole(value: Any, info: ValidationInfo) -> Any:
     except ValueError:
         number = None
     if not isinstance(number, int) or not 0 <= number <= MAX_INT:
-        raise ValueError(f"expected 'price' or a whole number 0..{MAX_INT:,}")
+        raise ValueError(
+            _("expected 'price' or a whole number 0..{MAX_INT:,}").format(MAX_INT=MAX_INT)
+        )
     return number
 
 
@@ -110,20 +112,20 @@ def _flag(value: Any, info: ValidationInfo) -> bool:
             return True
         if word in ("false", "no", "off", "0"):
             return False
-    raise ValueError("expected true or false")
+    raise ValueError(_("expected true or false"))
 
 
 def _share(value: Any) -> Amount:
     number = to_amount(value)  # bounded: no NaN, inf, exponent or huge size
     if not 0 <= number <= 1:
-        raise ValueError("expected a number between 0 and 1")
+        raise ValueError(_("expected a number between 0 and 1"))
     return number
 
 
 def _factor(value: Any) -> Amount:
     number = to_amount(value)  # bounded: no NaN, inf, exponent or huge size
     if number < 0:
-        raise ValueError("expected a number at least 0")
+        raise ValueError(_("expected a number at least 0"))
     return number
 
 
@@ -135,7 +137,7 @@ def _share_or_none(value: Any, info: ValidationInfo) -> Amount | Literal["none"]
     try:
         return _share(value)
     except (ValueError, ArithmeticError, TypeError):
-        raise ValueError("expected 'none' or a number between 0 and 1") from None
+        raise ValueError(_("expected 'none' or a number between 0 and 1")) from None
 
 
 SECTION_8_MARK = "x-section-8"
@@ -428,23 +430,23 @@ def first_error(exc: ValidationError, tags: frozenset[str] = DEAL_KINDS) -> tupl
     kind = err["type"]
     message = str(err["msg"])
     if kind == "extra_forbidden":
-        message = "unknown field (prefcalc keeps no field it does not know: remove it)"
+        message = _("unknown field (prefcalc keeps no field it does not know: remove it)")
     elif kind == "missing":
-        message = "missing"
+        message = _("missing")
     elif kind == "union_tag_invalid":
-        message = (
-            f"unknown kind '{shown(str(err.get('ctx', {}).get('tag', '')))}' "
-            f"(use {', '.join(sorted(DEAL_KINDS))})"
+        message = _("unknown kind '{kind}' (use {kinds})").format(
+            kind=shown(str(err.get("ctx", {}).get("tag", ""))), kinds=", ".join(sorted(DEAL_KINDS))
         )
     elif kind == "string_pattern_mismatch":
-        message = (
-            f"'{shown(str(err.get('input', '')))}' contains a control character or a line "
-            "break (write it on one line)"
-        )
+        message = _(
+            "'{text}' contains a control character or a line break (write it on one line)"
+        ).format(text=shown(str(err.get("input", ""))))
     elif kind.startswith("value_error"):
         message = message.removeprefix("Value error, ")
     elif "input" in err and kind not in ("union_tag_not_found",):
-        message = f"{message}, got {shown(_short(err['input']))}"
+        message = _("{message}, got {value}").format(
+            message=message, value=shown(_short(err["input"]))
+        )
     return path, message[:1].lower() + message[1:]
 
 

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from prefcalc.errors import PrefcalcError
+from prefcalc.i18n import N_, _
 
 MAX_LEDGER = 256 * 1024 * 1024  # bytes read at most from a ledger
 MAX_SMALL = 1024 * 1024  # ... from a convention (.toml) file or the current-game pointer
@@ -69,24 +70,24 @@ def fault(point: str) -> None:
 def kind_of(mode: int) -> str:
     """A file type in words: 'a folder', 'a FIFO (named pipe)', ..."""
     if stat.S_ISREG(mode):
-        return "a regular file"
+        return _("a regular file")
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return _("a folder")
     if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
+        return _("a FIFO (named pipe)")
     if stat.S_ISCHR(mode):
-        return "a character device"
+        return _("a character device")
     if stat.S_ISBLK(mode):
-        return "a block device"
+        return _("a block device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
+        return _("a socket")
     if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    return "not a regular file"
+        return _("a symbolic link")
+    return _("not a regular file")
 
 
 def _not_regular(what: str, mode: int) -> str:
-    return f"{what} is not a regular file (it is {kind_of(mode)})"
+    return _("{what} is not a regular file (it is {kind})").format(what=_(what), kind=kind_of(mode))
 
 
 def real_path(path: Path) -> Path:
@@ -140,11 +141,15 @@ def read_regular(
 
 
 def _too_big(what: str, size: int, limit: int) -> str:
-    return f"{what} is too big ({_mib(size)}; at most {_mib(limit)} is read)"
+    return _("{what} is too big ({size}; at most {limit} is read)").format(
+        what=_(what), size=_mib(size), limit=_mib(limit)
+    )
 
 
 def _mib(size: int) -> str:
-    return f"{size / (1024 * 1024):.1f} MiB" if size >= 1024 * 1024 else f"{size} bytes"
+    if size >= 1024 * 1024:
+        return _("{size:.1f} MiB").format(size=size / (1024 * 1024))
+    return _("{size} bytes").format(size=size)
 
 
 def decode_text(
@@ -157,7 +162,9 @@ def decode_text(
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise error(
-            f"{what} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})",
+            _("{what} is not UTF-8 text (byte 0x{data:02x} at offset {start})").format(
+                what=_(what), data=data[exc.start], start=exc.start
+            ),
             str(path),
         ) from None
 
@@ -189,12 +196,22 @@ def check_toml_shape(
         if c == ".":
             dots += 1
             if dots >= limit:
-                raise error(f"{what} has a key of more than {limit} dotted parts", str(path))
+                raise error(
+                    _("{what} has a key of more than {limit} dotted parts").format(
+                        what=_(what), limit=limit
+                    ),
+                    str(path),
+                )
         elif c in "[{":
             depth += 1
             dots = 0
             if depth > limit:
-                raise error(f"{what} nests more than {limit} levels deep", str(path))
+                raise error(
+                    _("{what} nests more than {limit} levels deep").format(
+                        what=_(what), limit=limit
+                    ),
+                    str(path),
+                )
         elif c in "]}":
             depth = max(0, depth - 1)
             dots = 0
@@ -287,13 +304,18 @@ def check_writable_target(path: Path, what: str, shown: str | None = None) -> os
     except OSError:
         return None  # missing: it will be created; anything else: the write reports it
     if not stat.S_ISREG(st.st_mode):
-        raise PrefcalcError(f"cannot write {what} over {kind_of(st.st_mode)}", where)
+        raise PrefcalcError(
+            _("cannot write {what} over {kind}").format(what=_(what), kind=kind_of(st.st_mode)),
+            where,
+        )
     if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
-        raise PrefcalcError(f"cannot write {what}: the file is read-only", where)
+        raise PrefcalcError(
+            _("cannot write {what}: the file is read-only").format(what=_(what)), where
+        )
     return st
 
 
-def write_atomic(path: Path, data: str | bytes, what: str = "the file") -> None:
+def write_atomic(path: Path, data: str | bytes, what: str = N_("the file")) -> None:
     """Replace ``path`` with ``data`` so that readers see the old file or the new one.
 
     A symbolic link is resolved once and the real file is replaced (the link stays). The data
@@ -333,7 +355,10 @@ def write_atomic(path: Path, data: str | bytes, what: str = "the file") -> None:
                 os.close(dir_fd)
         fault("after-write")
     except OSError as exc:
-        raise PrefcalcError(f"cannot write {what}: {exc.strerror or exc}", str(path)) from None
+        raise PrefcalcError(
+            _("cannot write {what}: {reason}").format(what=_(what), reason=exc.strerror or exc),
+            str(path),
+        ) from None
 
 
 # --- exports ----------------------------------------------------------------------------------
@@ -350,7 +375,7 @@ def _stat(path: Path) -> os.stat_result | None:
         return None
 
 
-def check_output(target: Path, ledger: Path | None = None, what: str = "the export") -> None:
+def check_output(target: Path, ledger: Path | None = None, what: str = N_("the export")) -> None:
     """Refuse to write an export to ``target`` where it would destroy something.
 
     Refused: the ledger itself, its lock file (``NAME.lock``) or its temporary files
@@ -368,12 +393,21 @@ def check_output(target: Path, ledger: Path | None = None, what: str = "the expo
     if check_writable_target(real, what, shown) is None:
         return
     if _ANY_TEMP.fullmatch(real.name):
-        raise PrefcalcError(f"cannot write {what} over a prefcalc temporary file", shown)
+        raise PrefcalcError(
+            _("cannot write {what} over a prefcalc temporary file").format(what=_(what)), shown
+        )
     for side in (".lock", ".redo"):  # a ledger's lock, and what undo keeps for redo
         if real.name.endswith(side) and real.with_name(real.name[: -len(side)]).exists():
-            raise PrefcalcError(f"cannot write {what} over a prefcalc {side[1:]} file", shown)
+            raise PrefcalcError(
+                _("cannot write {what} over a prefcalc {side} file").format(
+                    what=_(what), side=side[1:]
+                ),
+                shown,
+            )
     if _holds_a_ledger(real):
-        raise PrefcalcError(f"cannot write {what} over a prefcalc ledger", shown)
+        raise PrefcalcError(
+            _("cannot write {what} over a prefcalc ledger").format(what=_(what)), shown
+        )
 
 
 def check_outputs(targets: list[tuple[Path, str]], ledger: Path | None = None) -> None:
@@ -391,7 +425,9 @@ def check_outputs(targets: list[tuple[Path, str]], ledger: Path | None = None) -
             )
             if same:
                 raise PrefcalcError(
-                    f"cannot write {other_what} and {what} to one file (give each its own name)",
+                    _(
+                        "cannot write {other_what} and {what} to one file (give each its own name)"
+                    ).format(other_what=_(other_what), what=_(what)),
                     str(target),
                 )
         seen.append((real, found, what))
@@ -403,27 +439,45 @@ def _check_not_the_ledger(real: Path, ledger: Path, what: str, shown: str) -> No
     locks = [base.with_name(base.name + ".lock") for base in bases]
     if real in bases:
         raise PrefcalcError(
-            f"cannot write {what} over the ledger {ledger} (choose another file with -o)",
+            _("cannot write {what} over the ledger {ledger} (choose another file with -o)").format(
+                what=_(what), ledger=ledger
+            ),
             shown,
         )
     if real in locks:
-        raise PrefcalcError(f"cannot write {what} over the lock file of {ledger}", shown)
+        raise PrefcalcError(
+            _("cannot write {what} over the lock file of {ledger}").format(
+                what=_(what), ledger=ledger
+            ),
+            shown,
+        )
     if real in [base.with_name(base.name + ".redo") for base in bases]:
-        raise PrefcalcError(f"cannot write {what} over what undo kept of {ledger}", shown)
+        raise PrefcalcError(
+            _("cannot write {what} over what undo kept of {ledger}").format(
+                what=_(what), ledger=ledger
+            ),
+            shown,
+        )
     for base in bases:
         if real.parent == base.parent and temp_pattern(base.name).fullmatch(real.name):
             raise PrefcalcError(
-                f"cannot write {what} over a temporary file of the ledger {ledger}", shown
+                _("cannot write {what} over a temporary file of the ledger {ledger}").format(
+                    what=_(what), ledger=ledger
+                ),
+                shown,
             )
     found = _stat(real)
     if found is None:
         return
     for base, lock in zip(bases, locks, strict=True):
-        for name, part in ((base, "the ledger"), (lock, "the lock file of")):
+        for name, part in ((base, N_("the ledger")), (lock, N_("the lock file of"))):
             other = _stat(name)
             if other is not None and _same_file(found, other):
                 raise PrefcalcError(
-                    f"cannot write {what} over a hard link to {part} {ledger}", shown
+                    _("cannot write {what} over a hard link to {part} {ledger}").format(
+                        what=_(what), part=part, ledger=ledger
+                    ),
+                    shown,
                 )
         pattern = temp_pattern(base.name)
         try:
@@ -434,8 +488,9 @@ def _check_not_the_ledger(real: Path, ledger: Path, what: str, shown: str) -> No
             other = _stat(Path(temp))
             if other is not None and _same_file(found, other):
                 raise PrefcalcError(
-                    f"cannot write {what} over a hard link to a temporary file of the "
-                    f"ledger {ledger}",
+                    _(
+                        "cannot write {what} over a hard link to a temporary file of the ledger {ledger}"
+                    ).format(what=_(what), ledger=ledger),
                     shown,
                 )
 

@@ -19,6 +19,7 @@ from typing import Any, assert_never
 from pydantic import ValidationError
 
 from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
+from prefcalc.i18n import N_, _
 from prefcalc.perf import gc_paused
 from prefcalc.rules.amounts import Amount, exact_text, norm, to_amount
 from prefcalc.rules.conventions import Convention, from_table, load_preset, to_jsonable
@@ -94,7 +95,7 @@ def game_from_json(data: Any, path: str = "<ledger>") -> Game:
     try:
         text = json.dumps(data, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
-        raise LedgerError("not a prefcalc ledger (expected JSON data)", path) from None
+        raise LedgerError(_("not a prefcalc ledger (expected JSON data)"), path) from None
     return game_from_bytes(text.encode(), path)
 
 
@@ -107,7 +108,7 @@ def game_from_bytes(raw: bytes, path: str = "<ledger>") -> Game:
             model = LedgerFile.model_validate_json(raw)
         except ValidationError as exc:
             if exc.errors()[0]["type"] == "json_invalid":
-                files.decode_text(raw, "the ledger", Path(path), LedgerError)  # name bad bytes
+                files.decode_text(raw, N_("the ledger"), Path(path), LedgerError)  # name bad bytes
             raise _refusal(exc, path) from None
         game = _game(model, path)
         del model  # freed while the collector is paused, so it never scans the file's models
@@ -121,20 +122,23 @@ def _refusal(exc: ValidationError, path: str) -> LedgerError:
     if err["type"] == "json_invalid":
         reason = str(err["ctx"].get("error", err["msg"])) if "ctx" in err else str(err["msg"])
         if "recursion limit" in reason:
-            reason = f"it nests too deeply ({reason})"
-        return LedgerError(f"the ledger is corrupt: {reason}", path)
+            reason = _("it nests too deeply ({reason})").format(reason=reason)
+        return LedgerError(_("the ledger is corrupt: {reason}").format(reason=reason), path)
     if loc == () and err["type"] in ("model_type", "model_attributes_type"):
-        return LedgerError("not a prefcalc ledger (expected a JSON object)", path)
+        return LedgerError(_("not a prefcalc ledger (expected a JSON object)"), path)
     if loc == ("schema",):
         found = err.get("input")
         if isinstance(found, int) and not isinstance(found, bool) and found > LEDGER_SCHEMA:
             return LedgerError(
-                f"written by a newer prefcalc (schema {found}, this one reads up to "
-                f"{LEDGER_SCHEMA})",
+                _(
+                    "written by a newer prefcalc (schema {found}, this one reads up to {LEDGER_SCHEMA})"
+                ).format(found=found, LEDGER_SCHEMA=LEDGER_SCHEMA),
                 path,
             )
         return LedgerError(
-            f"not a prefcalc ledger (schema {shown(repr(found))}, expected 1 or {LEDGER_SCHEMA})",
+            _("not a prefcalc ledger (schema {found}, expected 1 or {LEDGER_SCHEMA})").format(
+                found=shown(repr(found)), LEDGER_SCHEMA=LEDGER_SCHEMA
+            ),
             path,
         )
     where, message = first_error(exc)
@@ -161,9 +165,12 @@ def _game(f: LedgerFile, path: str) -> Game:
         raise fail("players", exc.message) from None
     first_dealer = f.first_dealer
     if first_dealer not in players:
-        raise fail("first_dealer", f"unknown player '{shown(first_dealer)}'")
+        raise fail(
+            "first_dealer",
+            _("unknown player '{first_dealer}'").format(first_dealer=shown(first_dealer)),
+        )
     if f.whist_price <= 0:
-        raise fail("whist_price", "the price of a whist must be positive")
+        raise fail("whist_price", _("the price of a whist must be positive"))
     try:
         currency = check_currency(f.currency)
     except DealError as exc:
@@ -245,14 +252,16 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
         return Adjustment(rec.player, rec.pool, rec.mountain, tuple(rec.whists.items()), rec.note)
     if isinstance(rec, JoinRecord):
         if rec.dealer is not None:
-            raise fail(f"deals[{k}].dealer", "a player joins between deals: a join has no dealer")
+            raise fail(
+                f"deals[{k}].dealer", _("a player joins between deals: a join has no dealer")
+            )
         return Join(rec.player, rec.after)
     if isinstance(rec, SetRecord):
         if rec.dealer is not None:
-            raise fail(f"deals[{k}].dealer", "a change of terms (set) has no dealer")
+            raise fail(f"deals[{k}].dealer", _("a change of terms (set) has no dealer"))
         value = norm(rec.value)
         if rec.key == "target" and not isinstance(value, int):
-            raise fail(f"deals[{k}].value", "the target must be a whole number")
+            raise fail(f"deals[{k}].value", _("the target must be a whole number"))
         return SetTerm(rec.key, value)
     if isinstance(rec, PreferenceRecord):
         return Preference(rec.player)
@@ -394,8 +403,8 @@ def load(path: Path) -> Game:
 def load_cached(path: Path) -> Game:
     """:func:`load`, but the game this process last read or wrote at ``path`` is reused
     while the file holds the same bytes (it is read, not parsed again)."""
-    if not files.check_regular_if_exists(path, "the ledger", LedgerError):
-        raise LedgerError("no game here (start one with 'prefcalc new')", str(path))
+    if not files.check_regular_if_exists(path, N_("the ledger"), LedgerError):
+        raise LedgerError(_("no game here (start one with 'prefcalc new')"), str(path))
     return _cached_load(files.real_path(path), str(path))
 
 
@@ -408,11 +417,13 @@ def _load(path: Path, shown: str) -> Game:
 def _read(path: Path, shown: str) -> bytes:
     """The bytes of the ledger at ``path``; errors name ``shown``."""
     try:
-        return files.read_regular(path, "the ledger", files.MAX_LEDGER, LedgerError)
+        return files.read_regular(path, N_("the ledger"), files.MAX_LEDGER, LedgerError)
     except FileNotFoundError:
-        raise LedgerError("no game here (start one with 'prefcalc new')", shown) from None
+        raise LedgerError(_("no game here (start one with 'prefcalc new')"), shown) from None
     except OSError as exc:
-        raise LedgerError(f"cannot read the ledger: {exc.strerror or exc}", shown) from None
+        raise LedgerError(
+            _("cannot read the ledger: {value}").format(value=exc.strerror or exc), shown
+        ) from None
     except LedgerError as exc:
         raise LedgerError(exc.message, shown) from None
 
@@ -427,8 +438,8 @@ def _remove_stale_temporaries(path: Path) -> None:
 def _existing_ledger(path: Path) -> Path:
     """The real file behind ``path`` (links resolved once), refused before any lock file is
     made if it is missing or not a regular file."""
-    if not files.check_regular_if_exists(path, "the ledger", LedgerError):
-        raise LedgerError("no game here (start one with 'prefcalc new')", str(path))
+    if not files.check_regular_if_exists(path, N_("the ledger"), LedgerError):
+        raise LedgerError(_("no game here (start one with 'prefcalc new')"), str(path))
     return files.real_path(path)
 
 
@@ -438,16 +449,20 @@ def create(path: Path, game: Game, force: bool = False) -> None:
     A symbolic link is written through: the real file is replaced and the link stays.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    if files.check_regular_if_exists(path, "the ledger", LedgerError):
+    if files.check_regular_if_exists(path, N_("the ledger"), LedgerError):
         if not force:
-            raise LedgerError("a game already exists here (use --force to replace it)", str(path))
-        files.check_writable_target(path, "the ledger")  # before a lock file is made
+            raise LedgerError(
+                _("a game already exists here (use --force to replace it)"), str(path)
+            )
+        files.check_writable_target(path, N_("the ledger"))  # before a lock file is made
     real = files.real_path(path)
     with locked(real):
         if real.exists() and not force:
-            raise LedgerError("a game already exists here (use --force to replace it)", str(path))
+            raise LedgerError(
+                _("a game already exists here (use --force to replace it)"), str(path)
+            )
         text = game_to_json_text(game)
-        write_atomic(real, text, "the ledger")
+        write_atomic(real, text, N_("the ledger"))
         remember(real, game, text)
 
 
@@ -473,11 +488,11 @@ def update(
         _remove_stale_temporaries(real)
         after = change(before)
         if first is not None:
-            files.check_writable_target(real, "the ledger", str(path))
+            files.check_writable_target(real, N_("the ledger"), str(path))
             first(real, before, after)
         if after is not before:
             text = game_to_json_text(after)
-            write_atomic(real, text, "the ledger")
+            write_atomic(real, text, N_("the ledger"))
             remember(real, after, text)
         if then is not None:
             then(real, before, after)
@@ -504,10 +519,10 @@ def read_redo(real: Path) -> list[dict[str, str]]:
     """The redo stack (oldest first): each item the ledger text before an undo and the
     digest of the game the undo left. A missing or unreadable file is an empty stack; a
     folder, a FIFO or a device there is refused (never opened): undo would lose the deal."""
-    files.check_regular_if_exists(redo_path(real), "the redo file", LedgerError)
+    files.check_regular_if_exists(redo_path(real), N_("the redo file"), LedgerError)
     try:
         raw = files.read_regular(
-            redo_path(real), "the redo file", files.MAX_LEDGER * 4, LedgerError
+            redo_path(real), N_("the redo file"), files.MAX_LEDGER * 4, LedgerError
         )
         data = json.loads(raw)
     except (OSError, ValueError, LedgerError):
@@ -523,7 +538,7 @@ def push_redo(real: Path, before: Game, after: Game) -> None:
     if stack and stack[-1]["after"] != _digest(before):
         stack = []  # the game changed since the last undo: those can no longer be redone
     stack.append({"after": _digest(after), "before": game_to_json_text(before)})
-    write_atomic(redo_path(real), json.dumps(stack[-REDO_LEVELS:]), "the redo file")
+    write_atomic(redo_path(real), json.dumps(stack[-REDO_LEVELS:]), N_("the redo file"))
 
 
 def peek_redo(real: Path, current: Game) -> tuple[Game, list[dict[str, str]]] | None:
@@ -538,7 +553,7 @@ def peek_redo(real: Path, current: Game) -> tuple[Game, list[dict[str, str]]] | 
 
 def drop_redo(real: Path, rest: list[dict[str, str]]) -> None:
     """Keep only ``rest`` of the redo stack (the deal on top of it was put back)."""
-    write_atomic(redo_path(real), json.dumps(rest), "the redo file")
+    write_atomic(redo_path(real), json.dumps(rest), N_("the redo file"))
 
 
 # --- the loaded game, kept between calls -----------------------------------------------------
@@ -787,19 +802,27 @@ def _pointer() -> Path:
 def current_path() -> Path:
     """The current game's ledger (the one ``prefcalc new`` or ``prefcalc use`` set)."""
     pointer = _pointer()
-    what = "the current-game pointer"
+    what = N_("the current-game pointer")
     try:
         raw = files.read_regular(pointer, what, files.MAX_SMALL, LedgerError)
     except FileNotFoundError:
-        raise LedgerError("no current game: start one with 'prefcalc new' or pass --file") from None
+        raise LedgerError(
+            _("no current game: start one with 'prefcalc new' or pass --file")
+        ) from None
     except OSError as exc:
-        raise LedgerError(f"cannot read {what}: {exc.strerror or exc}", str(pointer)) from None
+        raise LedgerError(
+            _("cannot read {what}: {reason}").format(what=_(what), reason=exc.strerror or exc),
+            str(pointer),
+        ) from None
     text = files.decode_text(raw, what, pointer, LedgerError).strip()
     if "\0" in text or "\n" in text:
-        raise LedgerError(f"{what} is not one file name: use 'prefcalc use FILE'", str(pointer))
+        raise LedgerError(
+            _("{what} is not one file name: use 'prefcalc use FILE'").format(what=_(what)),
+            str(pointer),
+        )
     if not text:
         raise LedgerError(
-            "the current-game pointer is empty: use 'prefcalc use FILE'", str(pointer)
+            _("the current-game pointer is empty: use 'prefcalc use FILE'"), str(pointer)
         )
     return Path(text)
 
@@ -807,7 +830,7 @@ def current_path() -> Path:
 def set_current(path: Path) -> None:
     pointer = _pointer()
     pointer.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(pointer, str(path.absolute()) + "\n", "the current-game pointer")
+    write_atomic(pointer, str(path.absolute()) + "\n", N_("the current-game pointer"))
 
 
 def new_game_path(players: tuple[str, ...]) -> Path:

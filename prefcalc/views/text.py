@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple, assert_never
 
 from prefcalc import terms
-from prefcalc.i18n import _, language, ngettext, pgettext
+from prefcalc.i18n import N_, _, language, ngettext, pgettext
 from prefcalc.i18n import number as fmt
 from prefcalc.rules.amounts import Amount, to_json_number
 from prefcalc.rules.conventions import OPTIONS, Convention, to_toml_value
@@ -755,7 +755,8 @@ def settlement_json(s: Settlement) -> dict[str, Any]:
 
 # --- the results of commands ------------------------------------------------------------------
 
-PLAY_HELP = """\
+PLAY_HELP = N_(
+    """\
 A line is a deal or a command (names may be shortened to a unique prefix):
   game Anna 7h 7 Boris:w Vera:p     a contract (or bare: a 7h 7 b:w v:p)
   misere Anna 0 | m a 0             a misère and the declarer's tricks
@@ -771,6 +772,7 @@ A line is a deal or a command (names may be shortened to a unique prefix):
 A deal takes --dealer NAME and --force. Russian works too: маша 7ч 7 п:в в:п (a game),
   м маша 0 | мизер маша 0, р 2 5 3 | рас 2 5 3 | распасы 2 5 3 (м, р: misère, passes)
 Suits s c d h nt (п т б ч бк); roles w wN p h (в вN п пв)."""
+)
 """What ``help`` prints in a play session."""
 
 
@@ -815,25 +817,41 @@ def play_result_text(result: Result) -> str:
     if kind == "explain":
         return explain_text(sheet, number)
     if kind == "help":
-        return PLAY_HELP
+        return _(PLAY_HELP)
     if kind == "settle":
         assert result.settlement is not None
         text = settlement_text(result.settlement)
         if sheet.finished:
             return text
-        return f"(provisional: the game is not finished, {deal_count(game)} deals)\n{text}"
+        count = deal_count(game)
+        head = ngettext(
+            "(provisional: the game is not finished, {count} deals)",
+            "(provisional: the game is not finished, {count} deals)",
+            count,
+        )
+        return head.format(count=count) + "\n" + text
     lines: list[str] = []
     if kind in ("deleted", "undone"):
-        verb = "deleted" if kind == "deleted" else "removed"
-        tail = " (redo puts it back)" if kind == "undone" else ""
-        lines.append(f"{verb} deal {number}: {_removed(result)}{tail}")
+        if kind == "deleted":
+            text = _("deleted deal {number}: {deal}")
+        else:
+            text = _("removed deal {number}: {deal} (redo puts it back)")
+        lines.append(text.format(number=number, deal=_removed(result)))
     else:
         if kind == "edited":
-            lines.append(f"replaced deal {number}: {_removed(result)}")
-        verb = {"edited": "now", "inserted": "inserted", "redone": "put back"}.get(kind, "recorded")
-        lines.append(f"{verb}: {explain_text(sheet, number)}")
+            lines.append(
+                _("replaced deal {number}: {deal}").format(number=number, deal=_removed(result))
+            )
+        verbs = {
+            "edited": _("now: {deal}"),
+            "inserted": _("inserted: {deal}"),
+            "redone": _("put back: {deal}"),
+        }
+        lines.append(
+            verbs.get(kind, _("recorded: {deal}")).format(deal=explain_text(sheet, number))
+        )
     lines.append(compact_text(sheet, game))
     if kind == "inserted":
-        lines.append(f"next dealer {sheet.next_dealer}")
+        lines.append(_("next dealer {name}").format(name=sheet.next_dealer))
     lines += result.notes
     return "\n".join(lines)

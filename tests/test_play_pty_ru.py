@@ -1,0 +1,44 @@
+"""``prefcalc play`` on a pseudo-terminal in Russian (issue 20): the greeting, the prompt,
+the answers, a refused line and the help, with ``LANG=ru_RU.UTF-8``. No sleeping: each step
+waits for the text it expects (see test_play_pty)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from prefcalc import api
+from tests.test_play_pty import HUNG, Terminal
+
+
+def test_a_russian_session_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("PREFCALC_LANG", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    game = tmp_path / "g.json"
+    api.save(api.new_game(["Аня", "Боря", "Вера"], "sochi", 20), game)
+    t = Terminal(game, tmp_path / "data")
+    try:
+        t.expect("(help — список команд, quit или Ctrl-D — выход)")
+        t.expect("[1 · сдаёт Аня · ≥6] >")
+        t.line(
+            "б 7ч 7 в:в а:п",
+            "записано: раздача 1",
+            "Боря 7♥: 7 взяток; Вера вист, Аня пас",
+            prompt="[2 · сдаёт Боря · ≥6] >",
+        )
+        t.line(
+            "б 7ч 7 в:в а:п",
+            "то же, что раздача 1, — undo, если введено дважды",
+            prompt="[3 · сдаёт Вера · ≥6] >",
+        )
+        t.line("undo", "убрана раздача 2", "(redo вернёт её)", prompt="[2 · сдаёт Боря")
+        t.line("жжж 1", "ошибка: 'жжж' — не команда и не игрок", prompt="[2 · сдаёт Боря")
+        t.line("в 7ч 11 а:в б:п", "ошибка: взятки заказчика: от 0 до 10, а не 11", prompt="[2 ·")
+        t.line("help", "Строка — это раздача или команда", prompt="[2 · сдаёт Боря")
+        t.type("quit\r")
+        assert t.proc.wait(timeout=HUNG) == 0
+    finally:
+        t.close()
+    assert "deals" not in t.text() and "error" not in t.text()
