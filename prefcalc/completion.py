@@ -4,7 +4,7 @@ terminal session loads this module).
 The Cyrillic forms (commands, suits, roles) are offered when the typed prefix is Cyrillic, or,
 for a prefix with no letter yet (``7``, ``Маша:``), when the players' names are. A half-whist
 is offered only where it can be recorded: the convention allows it and the contract on the
-line is a 6 or a 7 (RULES.md 4.2)."""
+line is a 6 or a 7 (docs/rules.md §4.2)."""
 
 from __future__ import annotations
 

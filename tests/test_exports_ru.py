@@ -54,7 +54,9 @@ def _pdf_text(tmp_path: Path, game: Path, env: dict[str, str]) -> str:
 
 def _prose(text: str) -> str:
     """The text without what is not prose: the tool's own name and the command it suggests."""
-    return text.replace("prefcalc explain N", "").replace("prefcalc", "").replace("RULES.md", "")
+    return (
+        text.replace("prefcalc explain N", "").replace("prefcalc", "").replace("docs/rules.md", "")
+    )
 
 
 def test_the_russian_pdf(tmp_path: Path) -> None:

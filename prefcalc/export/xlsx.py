@@ -608,7 +608,7 @@ def _write_settlement(
     whole = {"pairwise": report.pairwise_whole, "average": report.average_whole}
     last_col = get_column_letter(1 + n)
 
-    g.text(1, 1, _("Settlement (RULES.md section 5), exact arithmetic"), _TITLE)
+    g.text(1, 1, _("Settlement (docs/rules.md §5), exact arithmetic"), _TITLE)
     g.text(
         2,
         1,
@@ -783,7 +783,7 @@ def _write_prizes(
     whists each player writes on each opponent for them (counted as game whists by both
     methods). Fills ``refs`` with the cell of every pair; returns the next free row."""
     players = s.players
-    g.text(row, 1, _("Prizes (game whists of both methods, RULES.md 8.6)"), _TITLE)
+    g.text(row, 1, _("Prizes (game whists of both methods, docs/rules.md §8.6)"), _TITLE)
     g.header(row + 1, [_("Writer"), _("On"), _("Whists"), _("Why")])
     r = row + 2
     for prize in s.prizes:

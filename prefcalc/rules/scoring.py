@@ -318,7 +318,7 @@ class _State:
             if rest > 0:
                 self._write_off(i, rest, why)
             return
-        # The help rule (RULES.md 5): every write tells the whole story of the points.
+        # The help rule (docs/rules.md §4.5): every write tells the whole story of the points.
         helper = self.names[i]
         given = [(self.names[q], give, give * self.help_whists) for q, give in plan]
         rest = norm(rest - sum(give for _, give, _ in given))
