@@ -392,17 +392,18 @@ class _State:
             rest = norm(rest - give)
         return plan
 
-    def _write_off(self, i: int, rest: Amount, why: Reason) -> None:
-        off = min(rest, self.mountain[i]) if self.mountain[i] > 0 else 0
+    def off_own_mountain(self, i: int, points: Amount, template: str, why: Reason) -> Amount:
+        """Write up to ``points`` off player ``i``'s own mountain (never below 0), the write
+        told by ``template`` (``{why}``, ``{points}``); return the points left over."""
+        off = min(points, self.mountain[i]) if self.mountain[i] > 0 else 0
         if off:
-            self.to_mountain(
-                i,
-                -off,
-                N_("{why}: {points:point} nobody can take written off the own mountain"),
-                why=why,
-                points=off,
-            )
-        remaining = norm(rest - off)
+            self.to_mountain(i, -off, template, why=why, points=off)
+        return norm(points - off)
+
+    def _write_off(self, i: int, rest: Amount, why: Reason) -> None:
+        remaining = self.off_own_mountain(
+            i, rest, N_("{why}: {points:point} nobody can take written off the own mountain"), why
+        )
         if remaining > 0:
             name = self.names[i]
             for q in range(len(self.names)):
@@ -868,16 +869,9 @@ def _made(
     if not conv.mountain_first:
         st.to_pool(i, points, why, excluded)
         return
-    off = min(points, st.mountain[i]) if st.mountain[i] > 0 else 0
-    if off:
-        st.to_mountain(
-            i,
-            -off,
-            N_("{why}: {points:point} written off the own mountain first"),
-            why=why,
-            points=off,
-        )
-    rest = norm(points - off)
+    rest = st.off_own_mountain(
+        i, points, N_("{why}: {points:point} written off the own mountain first"), why
+    )
     if rest:
         st.to_pool(i, rest, why, excluded)
 
