@@ -36,14 +36,15 @@ from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 from prefcalc import __version__, terms
 from prefcalc.errors import PrefcalcError
 from prefcalc.export.fonts import BOLD, REGULAR, FontBook
-from prefcalc.i18n import _, day, pgettext
-from prefcalc.i18n import number as number_text
+from prefcalc.i18n import _, pgettext
 from prefcalc.report import Report
 from prefcalc.resources import bundled
 from prefcalc.rules.amounts import Amount, fmt, norm
 from prefcalc.rules.model import Adjustment, Join
 from prefcalc.rules.scoring import POOL, WHISTS, Sheet
 from prefcalc.store.ledger import write_atomic
+from prefcalc.views.numbers import day
+from prefcalc.views.numbers import number as number_text
 from prefcalc.views.text import deal_text, local_time, money_text, settlement_steps, signed
 
 TEMPLATE = "sheet-layout.toml"
