@@ -153,10 +153,6 @@ def pgettext(context: str, message: str) -> str:
     return catalog().pgettext(context, message)
 
 
-def npgettext(context: str, singular: str, plural: str, n: int) -> str:
-    return catalog().npgettext(context, singular, plural, n)
-
-
 def did_you_mean(word: str, choices: Sequence[str]) -> str:
     """`` (did you mean show?)``: the closest of ``choices`` to a mistyped ``word``, or
     ``""``. The one suggestion every front end makes (commands, options, a deal's options)."""

@@ -166,17 +166,6 @@ def test_the_tables_terms_in_russian_and_english() -> None:
         ]
         assert terms.whists_on("Аню") == "висты на Аню"
         assert (terms.all_pass(), terms.misere()) == ("распасы", "мизер")
-        assert [terms.down(n) for n in (1, 2, 3, 5)] == [
-            "без одной",
-            "без двух",
-            "без трёх",
-            "без пяти",
-        ]
-        assert (terms.remise(), terms.consolation(), terms.amnesty()) == (
-            "ремиз",
-            "консоляция",
-            "амнистия",
-        )
         assert terms.convention_name("Leningrad") == "Ленинградка"
         assert terms.convention_name("Our house rules") == "Our house rules"
     with speaking("en"):
