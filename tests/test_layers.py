@@ -2,7 +2,8 @@
 base modules import nothing above them, and the phone's sheet draws without the PDF's library.
 
 The layering itself is checked by import-linter's contracts (``pyproject.toml``, run by
-``lint-imports`` in CI); these tests pin what a contract cannot say, in a fresh process.
+``lint-imports`` in CI); these tests pin what a contract cannot say (what a fresh process
+loads, a cycle inside a package) and that the README draws the layers the contract checks.
 """
 
 from __future__ import annotations
@@ -10,9 +11,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tomllib
+from pathlib import Path
 
 import grimp
 
+ROOT = Path(__file__).resolve().parent.parent
 DRAWING = ("reportlab", "openpyxl", "pypdfium2")
 
 
@@ -109,3 +113,13 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     for importer, imported in (("p.a", "p.b"), ("p.b", "p.c"), ("p.c", "p.a"), ("p.c", "p.d")):
         graph.add_import(importer=importer, imported=imported)
     assert _cycles(graph) == [["p.a", "p.b", "p.c"]]
+
+
+def test_the_readme_draws_the_layers_the_contract_checks() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### How the tree is laid out", 1)[1]
+    drawn = section.split("```", 2)[1].strip().splitlines()
+    with (ROOT / "pyproject.toml").open("rb") as handle:
+        contracts = tomllib.load(handle)["tool"]["importlinter"]["contracts"]
+    (layers,) = [c for c in contracts if c["type"] == "layers"]
+    assert drawn == layers["layers"]
