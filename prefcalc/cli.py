@@ -989,6 +989,11 @@ def serve(
     run(_path(file), host=host, port=port, token=token, read_only=read_only, lang=language())
 
 
+from prefcalc.app.cli import commands as app_commands  # noqa: E402 (prefcalc app: light)
+
+app.add_typer(app_commands, name="app")
+
+
 def _version(value: bool) -> None:
     if value:
         out(f"prefcalc {__version__}")
