@@ -29,6 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from prefcalc import __version__, api
 from prefcalc.errors import PrefcalcError, one_line
+from prefcalc.web import games
 from prefcalc.web.lines import execute_line
 from prefcalc.web.watch import LedgerWatcher
 from prefcalc.web.words import install as install_words
@@ -392,4 +393,5 @@ def create_app(
 
         return EventSourceResponse(stream(), ping=15, send_timeout=SEND_TIMEOUT)
 
+    games.install(app)  # the phones' games (POST /api/games) and the app at /app/ when built
     return app
