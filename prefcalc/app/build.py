@@ -39,7 +39,7 @@ from typing import Any
 
 from prefcalc import __version__
 from prefcalc.app import HERE, cache_dir, default_dir
-from prefcalc.app.fetch import Sources, fetch
+from prefcalc.app.fetch import Sources, cached, fetch, machine_sources
 from prefcalc.app.lock import LOCK, AppBuildError, Lock, Wheel, digest, norm, pins, read_lock
 from prefcalc.i18n import LANGUAGES, _
 
@@ -137,6 +137,16 @@ def build(
     out = (out or default_dir()).absolute()
     cache = cache or cache_dir()
     _check_destination(out)
+    inputs: dict[str, Path] = {}
+    for pin in pins(lock):
+        found = cached(pin, cache)
+        if found is None:
+            sources = sources or machine_sources()  # asked of pip and npm once, if needed
+            say(_("fetching {file}…").format(file=pin.file))
+            found = fetch(pin, cache, sources)
+        inputs[pin.file] = found
+    _check_pydantic(lock, inputs)
+    say(_("inputs: {count} files checked against the lock").format(count=len(inputs)))
     node = node or shutil.which("node")
     if not node:
         raise AppBuildError(
@@ -145,16 +155,10 @@ def build(
                 " for it: install Node.js 18 or later (nothing was written)"
             )
         )
-    inputs: dict[str, Path] = {}
-    for pin in pins(lock):
-        found = fetch(pin, cache, sources)
-        inputs[pin.file] = found
-    _check_pydantic(lock, inputs)
-    say(_("inputs: {count} files checked against the lock").format(count=len(inputs)))
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
     try:
-        built = _assemble(staging, lock, inputs, node, say)
+        built = _assemble(staging, lock, lock_path, inputs, node, say)
         _swap(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -263,6 +267,17 @@ def engine_files(package: Path = PACKAGE) -> list[tuple[str, Path]]:
     for path in sorted(bundled("templates").glob("*.toml")):
         chosen.append((f"prefcalc/templates/{path.name}", path))
     return chosen
+
+
+def sources_digest(lock_path: Path = LOCK) -> str:
+    """One digest of everything a build is made of here (the lock, the engine's files, the
+    page's): a built app whose ``build.json`` says another one is out of date."""
+    h = hashlib.sha256(lock_path.read_bytes())
+    parts = [*engine_files(), ("serve.css", PACKAGE / "web" / "static" / "app.css")]
+    parts += [(f"static/{p.name}", p) for p in sorted((HERE / "static").iterdir()) if p.is_file()]
+    for name, path in parts:
+        h.update(name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
 
 
 def _engine_wheel(into: Path) -> str:
@@ -425,7 +440,7 @@ def _files(root: Path) -> Iterable[Path]:
             yield path
 
 
-def _service_worker(into: Path, lock: Lock, selftest: dict[str, Any]) -> Built:
+def _service_worker(into: Path, lock: Lock, selftest: dict[str, Any], sources: str) -> Built:
     """The list of files the service worker keeps (with their sha256, their type and the
     gzip copy it fetches), the build's name, the worker itself and build.json."""
     entries: list[dict[str, Any]] = []
@@ -458,6 +473,7 @@ def _service_worker(into: Path, lock: Lock, selftest: dict[str, Any]) -> Built:
         "python": selftest.get("python"),
         "wheels": {w.name: w.version for w in lock.wheels},
         "lock": digest(json.dumps(lock.model_dump(), sort_keys=True).encode()),
+        "sources": sources,
         "files": len(entries),
         "size": size,
         "transfer": transfer,
@@ -467,7 +483,9 @@ def _service_worker(into: Path, lock: Lock, selftest: dict[str, Any]) -> Built:
     return Built(into, name, len(entries), size, transfer, selftest)
 
 
-def _assemble(staging: Path, lock: Lock, inputs: dict[str, Path], node: str, say: Say) -> Built:
+def _assemble(
+    staging: Path, lock: Lock, lock_path: Path, inputs: dict[str, Path], node: str, say: Say
+) -> Built:
     runtime = staging / "pyodide"
     info = _runtime(inputs[lock.pyodide.file], runtime)
     raw = staging / ".wheels"
@@ -490,7 +508,7 @@ def _assemble(staging: Path, lock: Lock, inputs: dict[str, Path], node: str, say
     )
     _static(staging)
     _manifest(staging)
-    built = _service_worker(staging, lock, selftest)
+    built = _service_worker(staging, lock, selftest, sources_digest(lock_path))
     for path in staging.rglob("*"):  # readable by any static server, like any other site
         path.chmod(0o755 if path.is_dir() else 0o644)
     staging.chmod(0o755)

@@ -32,8 +32,9 @@ MAX_LEDGER = 16 * 1024 * 1024
 """The largest ledger the phone opens or imports (bytes; a 10,000-deal night is ~2 MB)."""
 
 MAX_LINE = 500
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$")
-"""A game's name: the stem of its ledger's file name, as the CLI makes it."""
+NAME = re.compile(r"^[^\W_][\w.-]{0,150}$")
+"""A game's name: the stem of its ledger's file name, as the CLI makes it (letters and digits
+of any script, ``.``, ``-``, ``_``; never a path, never hidden)."""
 
 Answer = dict[str, Any]
 

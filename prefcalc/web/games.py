@@ -29,7 +29,7 @@ from prefcalc.i18n import _
 MAX_GAME = 16 * 1024 * 1024
 """Bytes of a received ledger at most (the phone's own limit for a ledger)."""
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$")
+NAME = re.compile(r"^[^\W_][\w.-]{0,150}$")
 
 APP_POLICY = (
     b"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self';"

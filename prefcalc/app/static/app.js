@@ -7,7 +7,7 @@ import { Store, persist } from "./storage.js";
 
 const $ = (id) => document.getElementById(id);
 const MAX_IMPORT = 16 * 1024 * 1024; // bytes: the engine's own limit for a ledger
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$/;
+const NAME = /^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,150}$/u; // as prefcalc.app.engine.NAME
 
 let WORDS = {};
 let LANG = "en";
@@ -103,6 +103,11 @@ async function renderGames() {
 
 function say(id, text) {
   $(id).textContent = text;
+}
+
+function sayStorage() {
+  const how = document.body.dataset.storage;
+  if (how) say("storage-said", how === "persistent" ? t("games kept in this phone's persistent storage") : t("games kept in this browser's storage"));
 }
 
 /* --- a game ------------------------------------------------------------------------------- */
@@ -243,7 +248,7 @@ async function exportLedger() {
 }
 
 function freeName(wanted, taken) {
-  let stem = (wanted || "").replace(/\.json$/i, "").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 120);
+  let stem = (wanted || "").replace(/\.json$/i, "").replace(/[^\p{L}\p{N}_.-]+/gu, "-").replace(/^[^\p{L}\p{N}]+/u, "").slice(0, 120);
   if (!NAME.test(stem)) stem = "imported";
   let name = stem;
   for (let k = 2; taken.has(name); k++) name = stem + "-" + k;
@@ -339,6 +344,10 @@ async function startEngine() {
     live.textContent = t("ready");
     live.classList.remove("off");
     $("about").textContent = "prefcalc " + hello.version;
+    const took = state.engine.timings || {};
+    document.body.dataset.loadMs = String(took.ms || "");
+    document.body.dataset.pythonMs = String(took.python || "");
+    document.body.dataset.engineMs = String(took.engine || "");
     document.body.dataset.engine = "ready";
     $("new-form").querySelector("[data-testid=start]").disabled = false;
     $("import").disabled = false;
@@ -359,7 +368,7 @@ async function main() {
   await renderGames();
   persist().then((how) => {
     document.body.dataset.storage = how;
-    say("storage-said", how === "persistent" ? t("games kept in this phone's persistent storage") : t("games kept in this browser's storage"));
+    sayStorage();
   });
 
   $("new-form").addEventListener("submit", (e) => { e.preventDefault(); newGame(e.target); });
@@ -380,6 +389,7 @@ async function main() {
     const lang = LANG === "ru" ? "en" : "ru";
     localStorage.setItem("prefcalc-lang", lang);
     await loadWords(lang);
+    sayStorage();
     if (state.engine && state.engine.hello) {
       await state.engine.call("lang", { lang });
       $("live").textContent = t("ready");

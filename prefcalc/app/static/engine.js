@@ -88,7 +88,12 @@ export class Engine {
     this.ready = new Promise((resolve, reject) => {
       this.worker.addEventListener("message", (event) => {
         const m = event.data || {};
-        if (m.type === "ready") { this.hello = m.hello; this.loadMs = m.ms; resolve(m.hello); return; }
+        if (m.type === "ready") {
+          this.hello = m.hello;
+          this.timings = { ms: m.ms, python: m.python, engine: m.engine };
+          resolve(m.hello);
+          return;
+        }
         if (m.type === "failed") { reject(new Refused(m.error)); return; }
         const waiter = this.pending.get(m.id);
         if (!waiter) return;

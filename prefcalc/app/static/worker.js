@@ -42,10 +42,18 @@ self.addEventListener("message", (event) => serve(event.data));
       stdout: () => {},
       stderr: (line) => console.warn(line),
     });
+    const loaded = performance.now();
     const engine = pyodide.pyimport("prefcalc.app.engine");
     handle = (text) => engine.handle(text);
     const hello = JSON.parse(handle(JSON.stringify({ op: "hello", args: {} })));
-    self.postMessage({ type: "ready", hello: hello.result, ms: Math.round(performance.now() - started) });
+    const now = performance.now();
+    self.postMessage({
+      type: "ready",
+      hello: hello.result,
+      ms: Math.round(now - started),
+      python: Math.round(loaded - started), // Pyodide and the wheels
+      engine: Math.round(now - loaded), // importing prefcalc's engine
+    });
     while (waiting.length) serve(waiting.shift());
   } catch (error) {
     self.postMessage({ type: "failed", error: String(error && error.message || error).split("\n").slice(-2).join(" ") });
