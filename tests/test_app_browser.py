@@ -289,3 +289,55 @@ def test_serve_offers_the_app_and_its_policy_lets_the_browsers_python_run(
         expect(phone.locator("[data-testid=sheet] svg")).to_have_count(1)
     finally:
         served.stop()
+
+
+def test_two_windows_of_one_game_never_lose_a_deal(
+    browser: Any, server: StaticServer, tmp_path: Path
+) -> None:
+    """Two windows of the app on one phone, the same game open in both: a deal recorded in
+    one shows in the other; a window that did not hear of it (no BroadcastChannel) has its
+    deal refused in one line and the game shown again, never written over the other's."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport=PHONE, is_mobile=True)
+    try:
+        one = context.new_page()
+        one.goto(server.url)
+        _ready(one)
+        one.fill("input[name=players]", "Anna Boris Vera")
+        one.click("[data-testid=start]")
+        expect(one.locator("body")).to_have_attribute("data-deals", "0", timeout=WAIT)
+        game = one.url.partition("#")[2]
+        two = context.new_page()
+        two.goto(server.url + "#" + game)
+        _ready(two)
+        expect(two.locator("body")).to_have_attribute("data-deals", "0", timeout=WAIT)
+        _record(one, "game Anna 7h 7 Boris:w Vera:p", 1)
+        expect(two.locator("body")).to_have_attribute("data-deals", "1", timeout=WAIT)
+        _record(two, "passes Anna=2 Boris=5 Vera=3", 2)
+        expect(one.locator("body")).to_have_attribute("data-deals", "2", timeout=WAIT)
+        # a third window that hears nothing of the others
+        deaf = context.new_page()
+        deaf.add_init_script("delete window.BroadcastChannel")
+        deaf.goto(server.url + "#" + game)
+        _ready(deaf)
+        expect(deaf.locator("body")).to_have_attribute("data-deals", "2", timeout=WAIT)
+        _record(one, "misere Vera 0", 3)
+        deaf.fill("input[name=line]", "game Boris 6s 6 Vera:w Anna:p")
+        deaf.press("input[name=line]", "Enter")
+        expect(deaf.locator("#error")).to_contain_text("another window", timeout=WAIT)
+        expect(deaf.locator("body")).to_have_attribute("data-deals", "3", timeout=WAIT)
+        _record(deaf, "game Boris 6s 6 Vera:w Anna:p", 4)
+        # nor do the others hear of the deaf window's deal: their next write is refused too
+        one.fill("input[name=line]", "game Vera 6c 6 Anna:w Boris:p")
+        one.press("input[name=line]", "Enter")
+        expect(one.locator("#error")).to_contain_text("another window", timeout=WAIT)
+        expect(one.locator("body")).to_have_attribute("data-deals", "4", timeout=WAIT)
+        _record(one, "game Vera 6c 6 Anna:w Boris:p", 5)
+        with one.expect_download() as download:
+            one.click("[data-testid=export-ledger]")
+        exported = tmp_path / "two.json"
+        download.value.save_as(str(exported))
+        assert _show_json(tmp_path, exported)["deals"] == 5
+    finally:
+        context.close()

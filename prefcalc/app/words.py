@@ -56,6 +56,10 @@ APP_WORDS = (
     N_("games kept in this browser's storage"),
     N_("the phone's storage is full: nothing was recorded"),
     N_("the phone's storage refused the write ({reason}): nothing was recorded"),
+    N_(
+        "the game was changed in another window meanwhile: it is shown again as kept,"
+        " nothing was recorded"
+    ),
 )
 """What the app's page and scripts say, as they write it in English."""
 

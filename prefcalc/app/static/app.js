@@ -3,7 +3,7 @@
    engine in the worker (engine.js), every change is kept in the phone's storage
    (storage.js) before it is shown. The score page of issue 25 plugs into #score-slot. */
 import { Engine, Refused, WorkerTable } from "./engine.js";
-import { Store, persist } from "./storage.js";
+import { Store, announce, onWritten, persist } from "./storage.js";
 
 const $ = (id) => document.getElementById(id);
 const MAX_IMPORT = 16 * 1024 * 1024; // bytes: the engine's own limit for a ledger
@@ -117,7 +117,7 @@ async function openGame(name) {
   if (!kept) throw new Refused(t("the game is no longer on this phone"));
   await state.engine.call("open", { name, ledger: kept.ledger, redo: kept.redo });
   if (state.unsubscribe) state.unsubscribe();
-  state.table = new WorkerTable(state.engine, name, state.store);
+  state.table = new WorkerTable(state.engine, name, state.store, kept.ledger, announce);
   state.name = name;
   state.unsubscribe = state.table.subscribe(() => refresh());
   document.body.dataset.game = name;
@@ -207,7 +207,8 @@ async function refresh() {
 }
 
 async function run(line, button) {
-  if (!state.table || !line.trim()) return;
+  if (!state.table || !line.trim() || state.busy) return; // one request at a time: never twice
+  state.busy = true;
   const controls = document.querySelectorAll("#line-form button, .actions button");
   controls.forEach((b) => { b.disabled = true; });
   try {
@@ -220,6 +221,7 @@ async function run(line, button) {
   } catch (error) {
     showError(message(error));
   } finally {
+    state.busy = false;
     controls.forEach((b) => { b.disabled = false; });
   }
 }
@@ -396,6 +398,12 @@ async function main() {
     }
     await renderGames();
     if (state.table) await refresh();
+  });
+
+  onWritten((name) => {
+    // another window of the app wrote a game: the list, and the open game if it is that one
+    if (state.table && state.table.name === name && !state.busy) state.table.reload().catch((e) => showError(message(e)));
+    else if (!state.table) renderGames();
   });
 
   document.body.dataset.sw = await controlled();

@@ -116,13 +116,24 @@ export class Engine {
 /* One game on the phone: the engine's answers, and every change saved to the phone's storage
    before the answer is given (a line is "recorded" only once it is stored). */
 export class WorkerTable extends Lines {
-  constructor(engine, name, store) {
+  constructor(engine, name, store, base, announce) {
     super();
     this.kind = "worker";
     this.engine = engine;
     this.name = name;
     this.store = store;
+    this.base = base; // the ledger's text the worker holds, as the phone keeps it
+    this.announce = announce || (() => {});
     this.listeners = new Set();
+  }
+
+  /* The game again as the phone keeps it (another window wrote it, or a write failed). */
+  async reload() {
+    const kept = await this.store.get(this.name);
+    if (!kept) return;
+    await this.engine.call("open", { name: this.name, ledger: kept.ledger, redo: kept.redo });
+    this.base = kept.ledger;
+    for (const fn of this.listeners) fn();
   }
 
   game() { return this.engine.call("game", { name: this.name }); }
@@ -137,13 +148,14 @@ export class WorkerTable extends Lines {
     if (result.files) {
       const summary = await this.summary();
       try {
-        await this.store.save(this.name, result.files, summary, this.engine.hello.version);
+        await this.store.save(this.name, result.files, summary, this.engine.hello.version, this.base);
       } catch (error) {
         // the phone did not keep it: the worker goes back to what the phone holds
-        const kept = await this.store.get(this.name);
-        if (kept) await this.engine.call("open", { name: this.name, ledger: kept.ledger, redo: kept.redo });
+        await this.reload();
         throw new Refused(this.store.refusal(error));
       }
+      this.base = result.files.ledger;
+      this.announce(this.name);
       for (const fn of this.listeners) fn();
     }
     return { output: result.output, deals: result.deals };

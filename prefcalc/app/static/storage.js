@@ -25,6 +25,19 @@ function done(tx) {
   });
 }
 
+export class Conflict extends Error {}
+
+/* Tells the other windows of the app on this phone that a game was written. */
+const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("prefcalc-games") : null;
+
+export function announce(name) {
+  if (channel) channel.postMessage({ name });
+}
+
+export function onWritten(fn) {
+  if (channel) channel.addEventListener("message", (event) => fn(event.data && event.data.name));
+}
+
 export class Store {
   constructor(db) { this.db = db; }
 
@@ -48,12 +61,16 @@ export class Store {
 
   get(name) { return request(this.tx("readonly").objectStore(GAMES).get(name)); }
 
-  /* A change of a game already kept: the new text, the old one as `previous`. */
-  async save(name, files, summary, version) {
+  /* A change of a game already kept: the new text, the old one as `previous`. `base` is the
+     text the change was made from: if the phone holds another one (another tab of the app
+     wrote meanwhile), nothing is written and the change is refused (Conflict), so a deal is
+     never lost under another one. */
+  async save(name, files, summary, version, base) {
     const tx = this.tx("readwrite");
     const games = tx.objectStore(GAMES);
     const old = await request(games.get(name));
     if (!old) { tx.abort(); throw new Error("no such game"); }
+    if (base !== undefined && old.ledger !== base) { tx.abort(); throw new Conflict(); }
     games.put({
       ...old,
       ...fields(summary),
@@ -96,6 +113,7 @@ export class Store {
 
   refusal(error) {
     const t = this.t || ((text, values) => text.split("{reason}").join((values || {}).reason));
+    if (error instanceof Conflict) return t("the game was changed in another window meanwhile: it is shown again as kept, nothing was recorded");
     const name = error && error.name ? error.name : "";
     if (name === "QuotaExceededError") return t("the phone's storage is full: nothing was recorded");
     return t("the phone's storage refused the write ({reason}): nothing was recorded", { reason: error && error.message || name });
