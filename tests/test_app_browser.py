@@ -136,14 +136,19 @@ def _ready(page: Any) -> None:
     expect(page.locator("body")).to_have_attribute("data-engine", "ready", timeout=WAIT)
 
 
-def _install_then_offline(page: Any, server: StaticServer) -> None:
+def _install_then_offline(page: Any) -> StaticServer:
+    """The app installed from a server of its own, which then goes away altogether (the
+    laptop left), and the browser offline: only the service worker can serve it now."""
+    server = StaticServer(_built())
     page.goto(server.url)
     _ready(page)
     assert page.locator("body").get_attribute("data-sw") == "active"
     assert page.evaluate("!!navigator.serviceWorker.controller")
+    server.stop()
     page.context.set_offline(True)
     page.reload()
     _ready(page)
+    return server
 
 
 def _record(page: Any, line: str, deals: int) -> None:
@@ -173,11 +178,11 @@ def _show_json(tmp_path: Path, path: Path) -> Any:
 
 
 def test_installed_offline_a_night_survives_a_reload_and_exports_the_clis_ledger(
-    phone: Any, server: StaticServer, tmp_path: Path
+    phone: Any, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
-    _install_then_offline(phone, server)
+    _install_then_offline(phone)
     phone.fill("input[name=players]", "Anna Boris Vera")
     phone.select_option("select[name=convention]", "sochi")
     phone.fill("input[name=target]", "20")

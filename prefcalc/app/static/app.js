@@ -213,6 +213,7 @@ async function run(line, button) {
   controls.forEach((b) => { b.disabled = true; });
   try {
     const result = await state.table.line(line);
+    document.body.dataset.lineMs = String(state.engine.took.line ?? "");
     showError("");
     const out = $("output");
     out.textContent = result.output || t("done");
@@ -339,7 +340,7 @@ async function controlled() {
 async function startEngine() {
   const live = $("live");
   try {
-    state.engine = new Engine("worker.js");
+    state.engine = state.engine || new Engine("worker.js");
     const hello = await state.engine.ready;
     await state.engine.call("lang", { lang: LANG });
     live.dataset.t = "ready";
@@ -363,6 +364,9 @@ async function startEngine() {
 }
 
 async function main() {
+  // served by the service worker already (not the first visit): the engine starts loading
+  // at once, while the page reads its words and the games
+  if ("serviceWorker" in navigator && navigator.serviceWorker.controller) state.engine = new Engine("worker.js");
   const saved = localStorage.getItem("prefcalc-lang");
   await loadWords(saved || ((navigator.language || "").toLowerCase().startsWith("ru") ? "ru" : "en"));
   state.store = await Store.open();

@@ -84,6 +84,7 @@ export class Engine {
   constructor(url = "worker.js") {
     this.worker = new Worker(new URL(url, document.baseURI), { type: "module" });
     this.pending = new Map();
+    this.took = {};
     this.next = 1;
     this.ready = new Promise((resolve, reject) => {
       this.worker.addEventListener("message", (event) => {
@@ -98,6 +99,7 @@ export class Engine {
         const waiter = this.pending.get(m.id);
         if (!waiter) return;
         this.pending.delete(m.id);
+        this.took[waiter.op] = m.ms; // the engine's own time, by operation (the figures)
         if (m.ok) waiter.resolve(m.result); else waiter.reject(new Refused(m.error));
       });
       this.worker.addEventListener("error", (event) => reject(new Refused(event.message || "the engine failed to start")));
@@ -107,7 +109,7 @@ export class Engine {
   call(op, args = {}) {
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, op });
       this.worker.postMessage({ id, op, args });
     });
   }
