@@ -7,7 +7,8 @@ Which language (the first that says): ``--lang ru|en``, ``PREFCALC_LANG``, then 
 Words go through gettext: :func:`_`, :func:`ngettext` and :func:`pgettext` look a message up
 in the compiled catalog of the language in use (``prefcalc/locale/ru/LC_MESSAGES/prefcalc.mo``),
 read on first use and only for that language; English needs no catalog (the message ids are
-the English text). Numbers, money and dates are formatted by Babel in Russian, imported only
+the English text). A Russian message comes as a :class:`prefcalc.cases.Text`, whose
+``.format()`` puts a name in the case its placeholder asks for (``висты на {player:acc}``). Numbers, money and dates are formatted by Babel in Russian, imported only
 when a Russian number is formatted; in English they are written exactly as before.
 """
 
@@ -22,6 +23,7 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
+from prefcalc.cases import Text
 from prefcalc.errors import PrefcalcError, shown
 from prefcalc.rules.amounts import Amount, fmt, norm
 
@@ -140,22 +142,32 @@ def N_(message: str) -> str:
 
 def _(message: str) -> str:
     """``message`` in the language in use."""
-    return catalog().gettext(message)
+    lang = language()
+    return _cased(lang, catalog(lang).gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a message for ``n`` (Russian has three: 1 взятка, 2 взятки, 5 взяток)."""
-    return catalog().ngettext(singular, plural, n)
+    lang = language()
+    return _cased(lang, catalog(lang).ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` in the language in use, told apart by ``context`` (``pass`` the role and
     ``pass`` the verb are different words in Russian)."""
-    return catalog().pgettext(context, message)
+    lang = language()
+    return _cased(lang, catalog(lang).pgettext(context, message))
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
-    return catalog().npgettext(context, singular, plural, n)
+    lang = language()
+    return _cased(lang, catalog(lang).npgettext(context, singular, plural, n))
+
+
+def _cased(lang: str, text: str) -> str:
+    """English as the catalog gives it; a Russian message as a :class:`prefcalc.cases.Text`,
+    whose ``.format()`` declines a name written ``{player:dat}``."""
+    return text if lang == DEFAULT else Text(text)
 
 
 # --- numbers, money and dates --------------------------------------------------------------------

@@ -283,7 +283,7 @@ def test_russian_show_and_settle(tmp_path: Path) -> None:
         "Расчёт попарный",
         "Амнистия",
         "Платежи:",
-        "Boris платит игроку Anna: 16,40\xa0€",
+        "Boris платит Anna 16,40\xa0€",
         "−21,40\xa0€",
     ):
         assert word in out
@@ -412,7 +412,7 @@ def test_russian_rules_table(tmp_path: Path) -> None:
         line.startswith("whist_factor")
         and line.endswith(
             "вистов за взятку вистующего = "
-            "цена игры x это число (1, или 2 для двойных вистов Ленинградки)"
+            "цена игры × это число (1, или 2 для двойных вистов Ленинградки)"
         )
         for line in lines
     )

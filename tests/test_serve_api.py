@@ -527,7 +527,7 @@ def test_the_pages_speak_russian(ledger: Path) -> None:
     # page, the reasons of the last deal in Russian beside the English ones
     with TestClient(create_app(ledger, TOKEN, lang="ru", poll_interval=None)) as c:
         score, watch = c.get("/score").text, c.get("/").text
-        for words in ("Взятки играющего", "Вистующие", "Записать", "Отменить", "Последняя раздача"):
+        for words in ("Взятки играющего", "Защитники", "Записать", "Отменить", "Последняя раздача"):
             assert words in score, words
         assert "<code>prefcalc serve</code>" in score  # a tag inside a message stays a tag
         for words in ("Расчёт на сейчас", "Попарно", "<th>Игрок</th><th>Висты</th>"):
@@ -538,7 +538,7 @@ def test_the_pages_speak_russian(ledger: Path) -> None:
         assert words["lang"] == "ru"
         assert words["to {target}"] == "пуля до {target}"
         assert words["{n} deals"] == ["{n} раздача", "{n} раздачи", "{n} раздач"]
-        assert words["whists on {player}"] == "висты на {player}"
+        assert words["whists on {player}"] == "висты на {player:acc}"
         assert words["Sochi"] == "Сочинка"
         log = c.get("/api/log?last=1").json()
         writes = log[0]["writes"]
