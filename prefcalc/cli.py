@@ -37,8 +37,8 @@ from prefcalc.commands import (
     deal_command,
     execute,
 )
-from prefcalc.errors import DealError, PrefcalcError, did_you_mean, one_line, shown, silence
-from prefcalc.i18n import N_, _, check_environment, language, ngettext, speaking
+from prefcalc.errors import DealError, PrefcalcError, one_line, shown, silence
+from prefcalc.i18n import N_, _, check_environment, did_you_mean, language, ngettext, speaking
 from prefcalc.i18n import set_language as _set_language
 from prefcalc.rules.amounts import Amount
 from prefcalc.rules.conventions import parse_overrides

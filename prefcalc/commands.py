@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Literal
 
 from prefcalc import api
-from prefcalc.errors import NotationError, did_you_mean
-from prefcalc.i18n import _
+from prefcalc.errors import NotationError
+from prefcalc.i18n import _, did_you_mean
 from prefcalc.rules.model import Entry, Game, seating
 from prefcalc.rules.notation import (
     FLAGS_OF,

@@ -2,10 +2,12 @@
 
 Every problem the user can cause is a :class:`PrefcalcError` (or a subclass) whose message is
 one line a scorekeeper can act on. The CLI prints it and exits with code 2.
+
+The bottom of the tree: this module imports nothing of prefcalc, and every other module may
+import it (:mod:`prefcalc.i18n` does, to refuse an unknown language).
 """
 
 import os
-from collections.abc import Sequence
 from typing import IO
 
 
@@ -88,16 +90,3 @@ def silence(stream: IO[str]) -> None:
         pass
     finally:
         os.close(null)
-
-
-def did_you_mean(word: str, choices: Sequence[str]) -> str:
-    """`` (did you mean show?)``: the closest of ``choices`` to a mistyped ``word``, or
-    ``""``. The one suggestion every front end makes (commands, options, a deal's options)."""
-    import difflib
-
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
-    if not close:
-        return ""
-    from prefcalc.i18n import _  # i18n imports this module
-
-    return _(" (did you mean {word}?)").format(word=close[0])

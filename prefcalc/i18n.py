@@ -8,24 +8,25 @@ Words go through gettext: :func:`_`, :func:`ngettext` and :func:`pgettext` look 
 in the compiled catalog of the language in use (``prefcalc/locale/ru/LC_MESSAGES/prefcalc.mo``),
 read on first use and only for that language; English needs no catalog (the message ids are
 the English text). A Russian message comes as a :class:`prefcalc.cases.Text`, whose
-``.format()`` puts a name in the case its placeholder asks for (``висты на {player:acc}``). Numbers, money and dates are formatted by Babel in Russian, imported only
-when a Russian number is formatted; in English they are written exactly as before.
+``.format()`` puts a name in the case its placeholder asks for (``висты на {player:acc}``).
+:func:`did_you_mean` is the one suggestion made for a mistyped word.
+
+A base module: it imports nothing of prefcalc but :mod:`prefcalc.errors` and
+:mod:`prefcalc.cases` (itself a base module), so that every layer may speak (the rules
+included). Numbers, money and dates in the language in use are the views'
+(:mod:`prefcalc.views.numbers`).
 """
 
 from __future__ import annotations
 
 import gettext as _gettext
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import date, datetime
-from decimal import Decimal
-from fractions import Fraction
 from pathlib import Path
 
 from prefcalc.cases import Text
 from prefcalc.errors import PrefcalcError, shown
-from prefcalc.rules.amounts import Amount, fmt, norm
 
 LANGUAGES = ("en", "ru")
 """The languages prefcalc speaks; the first is the default."""
@@ -159,90 +160,18 @@ def pgettext(context: str, message: str) -> str:
     return _cased(lang, catalog(lang).pgettext(context, message))
 
 
-def npgettext(context: str, singular: str, plural: str, n: int) -> str:
-    lang = language()
-    return _cased(lang, catalog(lang).npgettext(context, singular, plural, n))
-
-
 def _cased(lang: str, text: str) -> str:
     """English as the catalog gives it; a Russian message as a :class:`prefcalc.cases.Text`,
     whose ``.format()`` declines a name written ``{player:dat}``."""
     return text if lang == DEFAULT else Text(text)
 
 
-# --- numbers, money and dates --------------------------------------------------------------------
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
+    """`` (did you mean show?)``: the closest of ``choices`` to a mistyped ``word``, or
+    ``""``. The one suggestion every front end makes (commands, options, a deal's options)."""
+    import difflib
 
-MINUS = "\N{MINUS SIGN}"
-"""Russian typography writes a negative number with the minus sign, not the hyphen."""
-
-
-def _babel_locale() -> str:
-    return {"ru": "ru_RU"}.get(language(), "en")
-
-
-def _minus(text: str) -> str:
-    return MINUS + text[1:] if text.startswith("-") else text
-
-
-def number(value: Amount, style: str = "vulgar", places: int = 2) -> str:
-    """An exact amount for people: in English :func:`prefcalc.rules.amounts.fmt` as it always was;
-    in Russian with Russian grouping, decimal comma and minus sign (``1 234``, ``−2½``,
-    ``1 234,50``)."""
-    if language() == DEFAULT:
-        return fmt(value, style, places)
-    from babel.numbers import format_decimal
-
-    value = norm(value)
-    loc = _babel_locale()
-    if isinstance(value, int):
-        return _minus(format_decimal(value, locale=loc))
-    if style == "decimal":
-        exact = Decimal(value.numerator) / Decimal(value.denominator)
-        pattern = "#,##0." + "0" * places if places else "#,##0"
-        return _minus(format_decimal(exact, format=pattern, locale=loc))
-    if style == "plain":
-        return _minus(f"{value.numerator}/{value.denominator}")
-    # vulgar: the whole part grouped, the fraction as English writes it (16⅔, 7/9, 2 1/7)
-    whole, rest = divmod(abs(value.numerator), value.denominator)
-    tail = fmt(Fraction(rest, value.denominator))
-    sign = MINUS if value < 0 else ""
-    if not whole:
-        return sign + tail
-    head = format_decimal(whole, locale=loc)
-    return sign + head + (tail if len(tail) == 1 else f" {tail}")
-
-
-def money(amount: Decimal, currency: str) -> str:
-    """A sum of money already rounded to its unit: ``12.67 EUR`` in English (as always),
-    ``−12,67 ₽`` / ``5,00 €`` in Russian (a currency Babel does not know keeps its code)."""
-    if language() == DEFAULT:
-        return f"{amount} {currency}".strip()
-    from babel.numbers import format_currency, format_decimal
-
-    loc = _babel_locale()
-    places = max(0, -int(amount.as_tuple().exponent))
-    pattern = "#,##0." + "0" * places if places else "#,##0"
-    if currency.isascii() and currency.isalpha() and len(currency) == 3:
-        text = format_currency(
-            amount, currency.upper(), format=pattern + "\xa0¤", locale=loc, currency_digits=False
-        )
-        return _minus(text)
-    text = format_decimal(amount, format=pattern, locale=loc)
-    return _minus(f"{text}\xa0{currency}" if currency else text)
-
-
-def day(when: date | datetime | str) -> str:
-    """A date for people: ``2026-12-01`` in English (as stored), ``1 декабря 2026`` in
-    Russian. A text that is no ISO date is returned as it is."""
-    if isinstance(when, str):
-        try:
-            moment: date = datetime.fromisoformat(when)
-        except ValueError:
-            return when
-    else:
-        moment = when
-    if language() == DEFAULT:
-        return moment.strftime("%Y-%m-%d")
-    from babel.dates import format_date
-
-    return str(format_date(moment, "d MMMM y", locale=_babel_locale()))
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    if not close:
+        return ""
+    return _(" (did you mean {word}?)").format(word=close[0])

@@ -1,7 +1,7 @@
 """The table's own words in the language in use: contracts, roles, columns, tricks.
 
 Russian players write ``8БК`` for eight no-trumps, ``пуля``, ``гора``, ``висты``, ``вист``,
-``пас``, ``полвиста``, ``распасы``, ``мизер``, a remise as «без одной»; English keeps the
+``пас``, ``полвиста``, ``распасы``, ``мизер``; English keeps the
 words prefcalc has always printed (``8NT``, pool, mountain, whists, whist, pass...).
 Every view names these things through here, so a word is translated once.
 """
@@ -80,31 +80,6 @@ def deals(n: int) -> str:
 def whists(n: int) -> str:
     """``1 whist``, ``3 whists``; ``1 вист``, ``3 виста``, ``5 вистов``."""
     return ngettext("{n} whist", "{n} whists", n).format(n=n)
-
-
-def down(n: int) -> str:
-    """A remise by ``n`` tricks: ``down 1`` / «без одной», «без двух», «без пяти»."""
-    words = {
-        1: pgettext("remise", "down 1"),
-        2: pgettext("remise", "down 2"),
-        3: pgettext("remise", "down 3"),
-        4: pgettext("remise", "down 4"),
-        5: pgettext("remise", "down 5"),
-        6: pgettext("remise", "down 6"),
-    }
-    return words.get(n) or pgettext("remise", "down {n}").format(n=n)
-
-
-def remise() -> str:
-    return pgettext("term", "remise")
-
-
-def consolation() -> str:
-    return pgettext("term", "consolation")
-
-
-def amnesty() -> str:
-    return pgettext("term", "amnesty")
 
 
 def convention_name(name: str) -> str:

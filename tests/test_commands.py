@@ -29,7 +29,8 @@ from prefcalc.commands import (
     execute,
     parse_line,
 )
-from prefcalc.errors import NotationError, PrefcalcError, did_you_mean
+from prefcalc.errors import NotationError, PrefcalcError
+from prefcalc.i18n import did_you_mean
 from prefcalc.rules.model import Contract, Misere, seating
 from prefcalc.rules.scoring import Sheet
 from prefcalc.views.text import cli_result_text, play_result_text

@@ -22,14 +22,11 @@ from support import make_game, random_game, require_tool, run_cli, sample_game, 
 from prefcalc.errors import PrefcalcError
 from prefcalc.export import fonts
 from prefcalc.export.pdf import (
-    Box,
     Page,
     Writer,
     build_pdf,
     draw_sheet,
     flow_tokens,
-    load_layout,
-    running_entries,
     write_blank,
     write_pdf,
 )
@@ -38,6 +35,7 @@ from prefcalc.rules.amounts import fmt
 from prefcalc.rules.model import Adjustment, AllPass, Contract, Defender, Entry, Game, Misere
 from prefcalc.rules.settlement import settle
 from prefcalc.store.ledger import game_to_json_text
+from prefcalc.views.sheet_layout import Box, load_layout, running_entries
 from prefcalc.views.text import deal_text, money_text
 
 LATIN_CYRILLIC_4 = {

@@ -18,17 +18,15 @@ from support import make_game, random_game, sheet_of
 from test_export_pdf import Recorder, _inside, _writer, page_texts
 
 from prefcalc.export.pdf import (
-    Box,
     Page,
     build_pdf,
     draw_sheet,
     flow_tokens,
-    load_layout,
-    running_entries,
     target_text,
     write_blank,
 )
 from prefcalc.report import build_report
+from prefcalc.views.sheet_layout import Box, load_layout, running_entries
 
 LABEL_MIN = 7.0
 

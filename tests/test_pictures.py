@@ -22,20 +22,18 @@ from prefcalc.export.charts import DASHES, MARKERS, PALETTE, filled, segments, s
 from prefcalc.export.fonts import FontBook
 from prefcalc.export.history_pdf import season_series
 from prefcalc.export.pdf import (
-    Box,
     Writer,
     build_pdf,
     build_picture,
-    load_layout,
     night_series,
     result_lines,
-    sheet_shape,
 )
 from prefcalc.export.xlsx import XLSX_MARKERS
 from prefcalc.history.club import History, collect, running_balance
 from prefcalc.report import build_report
 from prefcalc.rules.model import Join
 from prefcalc.rules.settlement import settle
+from prefcalc.views.sheet_layout import Box, load_layout, sheet_shape
 from prefcalc.views.text import money_text, signed
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -419,7 +419,8 @@ def test_the_pdf_sheet_has_one_sector_per_player_and_renders(
     from support import require_tool
     from test_export_pdf import page_texts
 
-    from prefcalc.export.pdf import build_pdf, draw_sheet, load_layout, running_entries
+    from prefcalc.export.pdf import build_pdf, draw_sheet
+    from prefcalc.views.sheet_layout import load_layout, running_entries
 
     exe = require_tool("poppler's pdftoppm", "pdftoppm")
     game = make_game(players, lines, target=10)

@@ -14,12 +14,14 @@ from pathlib import Path
 from prefcalc import __version__, terms
 from prefcalc.export.charts import bar_rows, line_chart
 from prefcalc.export.fonts import FontBook
-from prefcalc.export.pdf import Flow, Writer, load_layout, printable
+from prefcalc.export.pdf import Flow, Writer
 from prefcalc.history.club import History, Night, Standing
-from prefcalc.i18n import _, day, ngettext, pgettext
+from prefcalc.i18n import _, ngettext, pgettext
 from prefcalc.rules.amounts import Amount
 from prefcalc.store.files import write_atomic
 from prefcalc.views.history import money_cells
+from prefcalc.views.numbers import day
+from prefcalc.views.sheet_layout import load_layout, printable
 from prefcalc.views.text import money_text, signed
 
 

@@ -52,7 +52,7 @@ from prefcalc.rules.conventions import OPTIONS, to_toml_value
 from prefcalc.rules.model import Contract, Entry, Game, Join, Misere
 from prefcalc.rules.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet
 from prefcalc.rules.settlement import Settlement, minor_unit
-from prefcalc.store.ledger import write_atomic
+from prefcalc.store.files import write_atomic
 from prefcalc.views.text import deal_words
 
 DEALS = N_("Deals")

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from prefcalc.errors import shown
+from prefcalc.i18n import N_, _
 
 Amount = int | Fraction
 
@@ -56,8 +57,6 @@ MAX_DENOMINATOR = 10**6
 """The finest amount: 6 decimal places, or a fraction whose denominator is at most this."""
 MAX_NUMBER_TEXT = 40
 """The longest number text accepted (characters, after stripping spaces)."""
-MAX_WHOLE = 10_000
-"""The largest whole-number option (target, prices, factors...)."""
 
 _DECIMAL = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?", re.ASCII)
 _COMMA = re.compile(r"([+-]?)(\d+),(\d+)", re.ASCII)
@@ -72,17 +71,6 @@ _GROUPED = re.compile(r"[+-]?[1-9]\d{0,2}(?:[ \u00a0\u202f'_.,]\d{3})+(?:[.,]\d+
 _MINUS_SIGN = "\N{MINUS SIGN}"
 
 _LIMITS = {"chars": MAX_NUMBER_TEXT, "most": MAX_AMOUNT, "denominator": MAX_DENOMINATOR}
-
-
-def N_(message: str) -> str:
-    return message
-
-
-def _(message: str) -> str:
-    """The message in the language in use (imported late: the i18n module imports this one)."""
-    from prefcalc.i18n import _ as translate
-
-    return translate(message)
 
 
 _NOT_NUMBER = (N_("a number"), N_("is not a number (write e.g. 12, -3, 2.5 or 5/3)"))

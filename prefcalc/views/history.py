@@ -14,10 +14,11 @@ from prefcalc import terms
 from prefcalc.errors import shown
 from prefcalc.history.club import LEVELS, History, Night, Standing, best_contract
 from prefcalc.i18n import _, language, ngettext
-from prefcalc.i18n import number as fmt
 from prefcalc.report import Report
 from prefcalc.rules.amounts import Amount, exact_text, norm
 from prefcalc.rules.settlement import minor_unit, to_decimal
+from prefcalc.views.numbers import day
+from prefcalc.views.numbers import number as fmt
 from prefcalc.views.text import money_text, signed, table
 
 
@@ -50,8 +51,6 @@ def _date(stamp: str) -> str:
         return _("no date")
     if language() == "en":
         return stamp[:10]
-    from prefcalc.i18n import day
-
     return day(stamp[:10])
 
 

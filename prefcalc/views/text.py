@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple, assert_never
 from prefcalc import terms
 from prefcalc.cases import CASES, decline
 from prefcalc.i18n import N_, _, language, ngettext, pgettext
-from prefcalc.i18n import number as fmt
 from prefcalc.rules.amounts import Amount, to_json_number
 from prefcalc.rules.conventions import OPTIONS, Convention, to_toml_value
 from prefcalc.rules.model import (
@@ -30,6 +29,8 @@ from prefcalc.rules.model import (
 )
 from prefcalc.rules.scoring import Label, ReasonFormatter, Scored, Sheet, Write
 from prefcalc.rules.settlement import Settlement, minor_unit, to_decimal
+from prefcalc.views.numbers import day, money
+from prefcalc.views.numbers import number as fmt
 
 if TYPE_CHECKING:
     from prefcalc.commands import Result
@@ -267,8 +268,6 @@ def started_text(stamp: str) -> str:
     ``30 ноября 2026 20:00``."""
     if language() == "en":
         return local_time(stamp)
-    from prefcalc.i18n import day
-
     moment = local_time(stamp, "%Y-%m-%dT%H:%M")
     return f"{day(moment)} {moment[11:]}" if moment != stamp else stamp
 
@@ -553,8 +552,6 @@ def rules_text(conv: Convention) -> str:
 
 
 def money_text(value: Amount, currency: str) -> str:
-    from prefcalc.i18n import money
-
     return money(to_decimal(value, minor_unit(currency)), currency)
 
 

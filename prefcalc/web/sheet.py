@@ -1,5 +1,5 @@
-"""The pool sheet as SVG for a phone: the PDF's drawing (:func:`prefcalc.export.pdf.sheet_shape`,
-the same geometry as PAPER_SHEET.md) with the running entries in every band.
+"""The pool sheet as SVG for a phone: the PDF's drawing, the same geometry as PAPER_SHEET.md
+(:func:`prefcalc.views.sheet_layout.sheet_shape`), with the running entries in every band.
 
 The PDF draws with y upwards; SVG with y downwards: every y is flipped here.
 """
@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from prefcalc.export.pdf import Box, Layout, Token, printable, running_entries, sheet_shape
 from prefcalc.rules.model import Game
 from prefcalc.rules.scoring import POOL, WHISTS, Sheet
+from prefcalc.views.sheet_layout import Box, Layout, Token, printable, running_entries, sheet_shape
 
 WIDTH = 400.0
 HEIGHT = 300.0

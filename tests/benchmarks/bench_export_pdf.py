@@ -20,8 +20,9 @@ from run import Figure, interleaved
 from support import random_game, sheet_of
 
 from prefcalc.export.fonts import REGULAR, bundled
-from prefcalc.export.pdf import build_pdf, load_layout, write_pdf
+from prefcalc.export.pdf import build_pdf, write_pdf
 from prefcalc.report import build_report
+from prefcalc.views.sheet_layout import load_layout
 
 REPEAT = 7
 
