@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import queue
 import re
+import socket
 import statistics
 import subprocess
 import sys
@@ -40,6 +41,9 @@ DEALS = ("game Anna 7h 7 Boris:w Vera:p", "game Boris 6s 6 Vera:w Anna:p")  # ne
 TOKEN = "bench-token-0123456789"
 HEADERS = {"Authorization": f"Bearer {TOKEN}"}
 SAMPLES = 40
+BROWSER = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
+"""A browser sends with TCP_NODELAY (Chromium does on every socket): so does the client here,
+so that only the server's side of Nagle's algorithm is measured."""
 
 
 def _command() -> list[str]:
@@ -102,13 +106,19 @@ def _post(client: httpx.Client, k: int, new_connection: bool) -> float:
     return elapsed
 
 
+def _client(url: str) -> httpx.Client:
+    return httpx.Client(
+        base_url=url, timeout=30, transport=httpx.HTTPTransport(socket_options=BROWSER)
+    )
+
+
 def post_medians(sizes: tuple[int, ...], new_connection: bool = False) -> list[float]:
     """The median time of a POST into a game of each size, the servers taking turns; on one
     kept-alive connection per server, or on a new connection for every request."""
     with tempfile.TemporaryDirectory() as tmp:
         ledgers = [_ledger(Path(tmp) / str(n), n) for n in sizes]
         served = [Served(ledger) for ledger in ledgers]
-        clients = [httpx.Client(base_url=s.url, timeout=30) for s in served]
+        clients = [_client(s.url) for s in served]
         samples: list[list[float]] = [[] for _ in sizes]
         try:
             for k in range(SAMPLES + 1):
@@ -124,6 +134,27 @@ def post_medians(sizes: tuple[int, ...], new_connection: bool = False) -> list[f
         for ledger, n in zip(ledgers, sizes, strict=True):
             assert len(api.load(ledger).entries) == n + SAMPLES + 1
     return [statistics.median(times) for times in samples]
+
+
+def kept_and_new(deals: int) -> tuple[float, float]:
+    """The median POST into a game of ``deals`` deals on a kept-alive connection and on a new
+    connection per request, the two taking turns on the same server."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ledger = _ledger(Path(tmp), deals)
+        served = Served(ledger)
+        kept: list[float] = []
+        new: list[float] = []
+        try:
+            with _client(served.url) as alive, _client(served.url) as fresh:
+                for k in range(SAMPLES + 1):
+                    kept_time = _post(alive, 2 * k, new_connection=False)
+                    new_time = _post(fresh, 2 * k + 1, new_connection=True)
+                    if k:  # the first pair warms the server up
+                        kept.append(kept_time)
+                        new.append(new_time)
+        finally:
+            served.stop()
+    return statistics.median(kept), statistics.median(new)
 
 
 def post_500() -> tuple[float, float, str]:
@@ -210,12 +241,11 @@ if __name__ == "__main__":
             f"{name}: {ours * 1000:.1f} ms vs {floor * 1000:.1f} ms = {ours / floor:.2f}x"
             f" (ceiling {ceiling:.2f}x; floor: {what})"
         )
-    kept = post_medians((500, 5))
-    new = post_medians((500, 5), new_connection=True)
-    for n, a, b in zip((500, 5), kept, new, strict=True):
+    for n in (500, 5):
+        kept, new = kept_and_new(n)
         print(
             f"serve: POST into a {n}-deal game, median of {SAMPLES}:"
-            f" {a * 1000:.1f} ms kept alive, {b * 1000:.1f} ms on a new connection"
+            f" {kept * 1000:.1f} ms kept alive, {new * 1000:.1f} ms on a new connection"
         )
     before, during = fifty_watchers()
     print(f"serve: 50 watchers connected: server RSS {before} KB before, {during} KB with them")
