@@ -973,20 +973,36 @@ def serve(
     token: Annotated[
         str | None,
         typer.Option(
-            "--token", help="The score link's secret (default: a random one).", show_default=False
+            "--token",
+            help="The score link's secret, at least 16 characters (default: the one kept for"
+            " this game, else a random one).",
+            show_default=False,
         ),
     ] = None,
+    new_token: Annotated[
+        bool,
+        typer.Option("--new-token", help="A new random secret: the old score link stops working."),
+    ] = False,
     read_only: Annotated[
         bool, typer.Option("--read-only", help="No scoring: watching only.")
     ] = False,
     file: FileOpt = None,
 ) -> None:
     """The sheet live on every phone at the table (a watch link), and scoring from a phone
-    (a score link with a secret token); both printed with a QR code. The pages speak the
-    language in use (--lang ru|en, PREFCALC_LANG, then the locale)."""
+    (a score link with a secret token, kept for the game: the next serve gives the same
+    link); both printed with a QR code. The pages speak the language in use (--lang ru|en,
+    PREFCALC_LANG, then the locale)."""
     from prefcalc.web import serve as run
 
-    run(_path(file), host=host, port=port, token=token, read_only=read_only, lang=language())
+    run(
+        _path(file),
+        host=host,
+        port=port,
+        token=token,
+        read_only=read_only,
+        lang=language(),
+        new=new_token,
+    )
 
 
 def _version(value: bool) -> None:
