@@ -25,7 +25,6 @@ from prefcalc.report import Report, build_report
 from prefcalc.rules import legality
 from prefcalc.rules.amounts import Amount, AmountError, to_amount
 from prefcalc.rules.conventions import Convention, default_target, parse_overrides, preset_key
-from prefcalc.rules.conventions import load as load_convention
 from prefcalc.rules.legality import Problem
 from prefcalc.rules.model import (
     Adjustment,
@@ -52,6 +51,7 @@ from prefcalc.rules.scoring import Sheet, score
 from prefcalc.rules.settlement import Settlement
 from prefcalc.rules.settlement import settle as _settle
 from prefcalc.store import files, ledger
+from prefcalc.store.conventions import load as load_convention
 
 Method = Literal["pairwise", "average"]
 Rounding = Literal["exact", "whole"]

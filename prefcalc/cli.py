@@ -535,7 +535,7 @@ def rules(
     file: FileOpt = None,
 ) -> None:
     """Every option of a convention (a preset, a .toml file, or the game's) with its meaning."""
-    from prefcalc.rules.conventions import load
+    from prefcalc.store.conventions import load
     from prefcalc.views.text import rules_text
 
     if name is not None:
