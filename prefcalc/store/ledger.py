@@ -313,11 +313,23 @@ def update(
     A symbolic link is resolved once: the lock, the temporary file and the rename all
     happen beside the real file, so the link keeps pointing at the game.
     """
+    return update_at(path, lambda _real, game: change(game), then, first)
+
+
+def update_at(
+    path: Path,
+    change: Callable[[Path, Game], Game],
+    then: Callable[[Path, Game, Game], None] | None = None,
+    first: Callable[[Path, Game, Game], None] | None = None,
+) -> tuple[Game, Game]:
+    """:func:`update`, the change also given the real path of the ledger (links resolved),
+    for a change that reads a side file under the lock (``redo`` reads what undo kept).
+    The one write path of a ledger that exists."""
     real = _existing_ledger(path)
     with locked(real):
         before = _cached_load(real, str(path))
         _remove_stale_temporaries(real)
-        after = change(before)
+        after = change(real, before)
         if first is not None:
             files.check_writable_target(real, N_("the ledger"), str(path))
             first(real, before, after)
