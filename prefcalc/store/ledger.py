@@ -586,8 +586,8 @@ def _trusted(raw: bytes) -> Game | None:
                 line.startswith('{"time": ') and line.endswith("}") for line in lines
             ):
                 return None  # not one deal per line as the writer writes them
-        game = _game_from_text(json.loads(text))
-        if len(lines) != len(game.entries) or _header_text(game) != head:
+        game = _game_from_text(json.loads(text), lines)
+        if _header_text(game) != head:
             return None
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError, PrefcalcError):
         return None
@@ -595,15 +595,24 @@ def _trusted(raw: bytes) -> Game | None:
     return game
 
 
-def _game_from_text(d: dict[str, Any]) -> Game:
-    """The inverse of :func:`game_to_json_text` (schema 2 as this program writes it)."""
+def _game_from_text(d: dict[str, Any], lines: list[str]) -> Game:
+    """The inverse of :func:`game_to_json_text` (schema 2 as this program writes it), given
+    each deal's line too: a deal written the same way as an earlier one (the same kind and
+    fields, whatever its time and dealer) is the same value, built once."""
     if d["schema"] != LEDGER_SCHEMA:
         raise ValueError("another schema")
     conv = d["convention"]
-    entries = tuple(
-        Entry(_deal_from_text(x), x.get("dealer"), x["time"], x.get("forced", False))
-        for x in d["deals"]
-    )
+    deals: dict[str, Deal] = {}
+    entries: list[Entry] = []
+    append = entries.append
+    for x, line in zip(d["deals"], lines, strict=True):
+        cut = line.find(', "kind": ')  # the deal's fields: everything after time and dealer
+        if cut < 0:
+            raise ValueError("a deal without its kind")
+        deal = deals.get(line[cut:])
+        if deal is None:
+            deal = deals[line[cut:]] = _deal_from_text(x)
+        append(Entry(deal, x.get("dealer"), x["time"], x.get("forced", False)))
     return Game(
         players=tuple(d["players"]),
         convention=ConventionRef(conv["preset"], conv["options"], conv.get("name")),
@@ -612,7 +621,7 @@ def _game_from_text(d: dict[str, Any]) -> Game:
         whist_price=to_amount(d["whist_price"]),
         currency=check_currency(d["currency"]),
         created=d["created"],
-        entries=entries,
+        entries=tuple(entries),
         lang=d.get("lang", ""),
     )
 

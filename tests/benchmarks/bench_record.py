@@ -107,13 +107,54 @@ def _environment(tmp: Path) -> dict[str, str]:
     return env
 
 
+TYPER_ALONE = """
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(add_completion=False)
+
+
+@app.callback()
+def root(lang: Annotated[str | None, typer.Option("--lang")] = None) -> None:
+    pass
+
+
+@app.command(context_settings={"ignore_unknown_options": True})
+def game(
+    words: Annotated[list[str], typer.Argument()],
+    dark: bool = False,
+    bomb: Annotated[int | None, typer.Option()] = None,
+    dealer: Annotated[str | None, typer.Option()] = None,
+    force: bool = False,
+    file: Annotated[Path | None, typer.Option("--file")] = None,
+) -> None:
+    print(words, file)
+
+
+app()
+"""
+"""What typer alone costs to run one command with options of ``prefcalc game``'s types
+(typer 0.29 coerces every option through a pydantic TypeAdapter): printed beside the
+figure, for scale."""
+
+
 def record_500() -> tuple[float, float, str]:
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         env = _environment(tmp)
         ours = _recording(_prepared(tmp, 500), env)
-        cpu, floor, note = _pairs(ours, lambda: _child([sys.executable, "-c", FLOOR], env))
-    return cpu, floor, f'python -c "{FLOOR}" ({note})'
+        floor_cmd = [sys.executable, "-c", FLOOR]
+        cpu, floor, note = _pairs(ours, lambda: _child(floor_cmd, env))
+        alone = tmp / "typer_alone.py"
+        alone.write_text(TYPER_ALONE, encoding="utf-8")
+        words = [sys.executable, str(alone), *DEAL, "--file", "g.json"]
+        typer_cpu, typer_floor, _note = _pairs(
+            lambda: _child(words, env), lambda: _child(floor_cmd, env)
+        )
+    scale = f"typer alone, one command of these option types: {typer_cpu / typer_floor:.2f}x"
+    return cpu, floor, f'python -c "{FLOOR}" ({note}; {scale})'
 
 
 def record_10000() -> tuple[float, float, str]:
