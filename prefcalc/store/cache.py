@@ -11,6 +11,7 @@ version or an edited source never uses what an older one kept.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -52,7 +53,8 @@ def sources() -> str:
         for name in _DECIDING:
             paths += _python_files(package / name)
         presets = bundled("templates")
-        paths += sorted(presets.iterdir()) if presets.is_dir() else []
+        with contextlib.suppress(OSError):  # no presets there: not part of the identity
+            paths += sorted(presets.iterdir())
         parts = []
         for source in paths:
             try:
