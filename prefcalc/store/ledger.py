@@ -15,6 +15,7 @@ when a file needs it.
 """
 
 import json
+import operator
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import Any, assert_never
 
 from prefcalc.errors import LedgerError, PrefcalcError
 from prefcalc.i18n import N_, _
+from prefcalc.perf import gc_paused
 from prefcalc.rules.amounts import Amount, exact_text, norm, to_amount
 from prefcalc.rules.conventions import Convention, to_jsonable
 from prefcalc.rules.model import (
@@ -167,14 +169,15 @@ _lines: dict[int, tuple[Entry, str]] = {}
 (the entry is kept with its line, so an identity is never reused while it is here)."""
 
 
-def _deal_lines(entries: tuple[Entry, ...]) -> list[str]:
+def _deal_lines(entries: tuple[Entry, ...], keep: bool = False) -> list[str]:
     """The one-line JSON of each entry. An entry is an immutable value, so the very object
     that was written (or read from a file this program wrote) before has the same line:
     recording a deal into a game of 500 encodes one deal, not 501 (a command, a long session,
-    ``serve``, the digests of undo and redo). Only the entries of the last game are kept."""
+    ``serve``, the digests of undo and redo). Only the entries of the last game are kept
+    (``keep``: these are added to those, the deals appended to that game)."""
     global _lines
     known = _lines
-    fresh: dict[int, tuple[Entry, str]] = {}
+    fresh: dict[int, tuple[Entry, str]] = known if keep else {}
     out: list[str] = []
     for entry in entries:
         hit = known.get(id(entry))
@@ -193,12 +196,33 @@ _END = "\n  ]\n}\n"
 _NO_DEALS = ',\n  "deals": []\n}\n'
 
 
+_last_text: tuple[str, tuple[Entry, ...], str] | None = None
+"""The header, the entries and the text of the game last written or read as text."""
+
+
 def game_to_json_text(game: Game) -> str:
-    """The ledger text: the game's header indented, then one deal per line."""
+    """The ledger text: the game's header indented, then one deal per line.
+
+    The text of a game that is the last one made (or read) with deals appended is that
+    text with their lines spliced in: recording into a night of 10,000 deals encodes the
+    new deal and copies the rest."""
+    global _last_text
     head = _header_text(game)
-    if not game.entries:
-        return head + _NO_DEALS
-    return head + _DEALS + _NEXT.join(_deal_lines(game.entries)) + _END
+    entries = game.entries
+    last = _last_text
+    if last is not None and last[0] == head and 0 < len(last[1]) <= len(entries):
+        known = len(last[1])
+        if all(map(operator.is_, entries[:known], last[1])):  # the very same entries
+            new = _deal_lines(entries[known:], keep=True)
+            text = last[2][: -len(_END)] + "".join(_NEXT + line for line in new) + _END
+            _last_text = (head, entries, text)
+            return text
+    if not entries:
+        text = head + _NO_DEALS
+    else:
+        text = head + _DEALS + _NEXT.join(_deal_lines(entries)) + _END
+    _last_text = (head, entries, text)
+    return text
 
 
 def _header_text(game: Game) -> str:
@@ -571,7 +595,7 @@ def _trusted(raw: bytes) -> Game | None:
     """The game whose ledger text is exactly ``raw``, read without validation (the caller
     knows these bytes were valid), or None when they are not laid out as the writer lays
     them out (then they are validated in full). Each entry is kept with its line."""
-    global _lines
+    global _lines, _last_text
     try:
         text = raw.decode("utf-8")
         if text.endswith(_NO_DEALS):
@@ -586,12 +610,16 @@ def _trusted(raw: bytes) -> Game | None:
                 line.startswith('{"time": ') and line.endswith("}") for line in lines
             ):
                 return None  # not one deal per line as the writer writes them
-        game = _game_from_text(json.loads(text), lines)
+        with gc_paused():  # thousands of small values, none in a cycle: never scanned
+            data = json.loads(text)
+            game = _game_from_text(data, lines)
+            del data  # freed while the collector is paused
         if _header_text(game) != head:
             return None
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError, PrefcalcError):
         return None
     _lines = {id(entry): (entry, line) for entry, line in zip(game.entries, lines, strict=True)}
+    _last_text = (head, game.entries, text)
     return game
 
 
