@@ -128,13 +128,15 @@ def set_language(lang: str | None) -> None:
     install()
 
 
-app = typer.Typer(
-    cls=_Commands,
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    help="Keep the score of Preference (преферанс) and settle the night.",
-)
+_APP: dict[str, Any] = {
+    "cls": _Commands,
+    "add_completion": False,
+    "no_args_is_help": True,
+    "pretty_exceptions_enable": False,
+    "help": "Keep the score of Preference (преферанс) and settle the night.",
+}
+
+app = typer.Typer(**_APP)
 
 FileOpt = Annotated[
     Path | None,
@@ -535,7 +537,7 @@ def rules(
     file: FileOpt = None,
 ) -> None:
     """Every option of a convention (a preset, a .toml file, or the game's) with its meaning."""
-    from prefcalc.rules.conventions import load
+    from prefcalc.store.conventions import load
     from prefcalc.views.text import rules_text
 
     if name is not None:
@@ -1034,8 +1036,34 @@ def _root(
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; user errors become one line on stderr and exit code 2."""
-    result = app(args=argv, prog_name="prefcalc", standalone_mode=False)
+    words = list(sys.argv[1:] if argv is None else argv)
+    result = _app_for(words)(args=words, prog_name="prefcalc", standalone_mode=False)
     return result if isinstance(result, int) else 0
+
+
+def _app_for(words: Sequence[str]) -> typer.Typer:
+    """The app to run ``words`` with: when they name a command (after ``--lang``), an app
+    of that command alone, so that a command does not pay for making the other thirty (typer
+    builds every command of an app before it runs one); else the whole app (the list of
+    commands, ``--help``, ``--version``, an unknown command and its suggestion)."""
+    from typer.main import get_command_name
+
+    k = 0
+    while k < len(words) and words[k].startswith("--lang"):
+        k += 1 if "=" in words[k] else 2
+    name = words[k] if k < len(words) else ""
+    chosen = [
+        info
+        for info in app.registered_commands
+        if info.callback is not None
+        and (info.name or get_command_name(info.callback.__name__)) == name
+    ]
+    if len(chosen) != 1:
+        return app
+    one = typer.Typer(**_APP)
+    one.registered_callback = app.registered_callback
+    one.registered_commands = chosen
+    return one
 
 
 def _fail(message: str) -> None:

@@ -14,7 +14,8 @@ from support import invoke, run_cli
 
 from prefcalc import i18n, terms
 from prefcalc.i18n import from_environment, speaking
-from prefcalc.rules.conventions import load, preset_key
+from prefcalc.rules.conventions import preset_key
+from prefcalc.store.conventions import load
 from prefcalc.views import numbers
 
 ROOT = Path(__file__).resolve().parent.parent
