@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from prefcalc.rules.conventions import OPTIONS, PRESETS, load_preset, to_toml_value
+from prefcalc.rules.conventions import OPTIONS, PRESETS, to_toml_value
+from prefcalc.store.conventions import load_preset
 from prefcalc.store.schemas import json_schema
 
 

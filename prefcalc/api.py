@@ -25,7 +25,6 @@ from prefcalc.report import Report, build_report
 from prefcalc.rules import legality
 from prefcalc.rules.amounts import Amount, AmountError, to_amount
 from prefcalc.rules.conventions import Convention, default_target, parse_overrides, preset_key
-from prefcalc.rules.conventions import load as load_convention
 from prefcalc.rules.legality import Problem
 from prefcalc.rules.model import (
     Adjustment,
@@ -52,6 +51,7 @@ from prefcalc.rules.scoring import Sheet, score
 from prefcalc.rules.settlement import Settlement
 from prefcalc.rules.settlement import settle as _settle
 from prefcalc.store import files, ledger
+from prefcalc.store.conventions import load as load_convention
 
 Method = Literal["pairwise", "average"]
 Rounding = Literal["exact", "whole"]
@@ -568,29 +568,30 @@ def undo_file(path: str | Path) -> tuple[Game, Entry]:
 
 def redo_file(path: str | Path) -> tuple[Game, Entry]:
     """Put back the deal the last :func:`undo_file` removed, if nothing else was recorded
-    since (otherwise :class:`DealError`); return the game and the entry put back."""
+    since (otherwise :class:`DealError`); return the game and the entry put back.
+
+    Both files must be writable before either is written (a folder, a FIFO, a read-only file
+    there refuses the redo with the deal where it was); the ledger (where the deal goes back)
+    is written first, so a failure in between never loses the deal."""
     back: list[Entry] = []
+    rest: list[list[dict[str, str]]] = []
 
-    def change(game: Game) -> Game:
-        return game  # the redo stack is read under the lock, in ``then``
-
-    def then(real: Path, before: Game, _after: Game) -> None:
-        found = ledger.peek_redo(real, before)
-        if found is None or len(found[0].entries) != len(before.entries) + 1:
+    def change(real: Path, game: Game) -> Game:
+        found = ledger.peek_redo(real, game)  # read under the lock
+        if found is None or len(found[0].entries) != len(game.entries) + 1:
             raise DealError(_("there is nothing to redo (no undo since the last change)"))
-        previous, rest = found
-        # both files must be writable before either is written; the ledger (where the deal
-        # goes back) is written first, so a failure in between never loses the deal
+        previous, remaining = found
         files.check_writable_target(ledger.redo_path(real), N_("the redo file"))
-        after = redo(before, previous.entries[-1])
-        text = ledger.game_to_json_text(after)
-        ledger.write_atomic(real, text, N_("the ledger"))
-        ledger.remember(real, after, text)
-        ledger.drop_redo(real, rest)
+        after = redo(game, previous.entries[-1])
         back.append(previous.entries[-1])
+        rest.append(remaining)
+        return after
 
-    ledger.update(Path(path), change, then)
-    return load_current(path), back[0]
+    def then(real: Path, _before: Game, _after: Game) -> None:
+        ledger.drop_redo(real, rest[0])
+
+    game = ledger.update_at(Path(path), change, then)[1]
+    return game, back[0]
 
 
 def load_current(path: str | Path) -> Game:

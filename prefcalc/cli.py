@@ -128,13 +128,15 @@ def set_language(lang: str | None) -> None:
     install()
 
 
-app = typer.Typer(
-    cls=_Commands,
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    help="Keep the score of Preference (преферанс) and settle the night.",
-)
+_APP: dict[str, Any] = {
+    "cls": _Commands,
+    "add_completion": False,
+    "no_args_is_help": True,
+    "pretty_exceptions_enable": False,
+    "help": "Keep the score of Preference (преферанс) and settle the night.",
+}
+
+app = typer.Typer(**_APP)
 
 FileOpt = Annotated[
     Path | None,
@@ -535,7 +537,7 @@ def rules(
     file: FileOpt = None,
 ) -> None:
     """Every option of a convention (a preset, a .toml file, or the game's) with its meaning."""
-    from prefcalc.rules.conventions import load
+    from prefcalc.store.conventions import load
     from prefcalc.views.text import rules_text
 
     if name is not None:
@@ -973,20 +975,36 @@ def serve(
     token: Annotated[
         str | None,
         typer.Option(
-            "--token", help="The score link's secret (default: a random one).", show_default=False
+            "--token",
+            help="The score link's secret, at least 16 characters (default: the one kept for"
+            " this game, else a random one).",
+            show_default=False,
         ),
     ] = None,
+    new_token: Annotated[
+        bool,
+        typer.Option("--new-token", help="A new random secret: the old score link stops working."),
+    ] = False,
     read_only: Annotated[
         bool, typer.Option("--read-only", help="No scoring: watching only.")
     ] = False,
     file: FileOpt = None,
 ) -> None:
     """The sheet live on every phone at the table (a watch link), and scoring from a phone
-    (a score link with a secret token); both printed with a QR code. The pages speak the
-    language in use (--lang ru|en, PREFCALC_LANG, then the locale)."""
+    (a score link with a secret token, kept for the game: the next serve gives the same
+    link); both printed with a QR code. The pages speak the language in use (--lang ru|en,
+    PREFCALC_LANG, then the locale)."""
     from prefcalc.web import serve as run
 
-    run(_path(file), host=host, port=port, token=token, read_only=read_only, lang=language())
+    run(
+        _path(file),
+        host=host,
+        port=port,
+        token=token,
+        read_only=read_only,
+        lang=language(),
+        new=new_token,
+    )
 
 
 from prefcalc.app.cli import commands as app_commands  # noqa: E402 (prefcalc app: light)
@@ -1023,8 +1041,34 @@ def _root(
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; user errors become one line on stderr and exit code 2."""
-    result = app(args=argv, prog_name="prefcalc", standalone_mode=False)
+    words = list(sys.argv[1:] if argv is None else argv)
+    result = _app_for(words)(args=words, prog_name="prefcalc", standalone_mode=False)
     return result if isinstance(result, int) else 0
+
+
+def _app_for(words: Sequence[str]) -> typer.Typer:
+    """The app to run ``words`` with: when they name a command (after ``--lang``), an app
+    of that command alone, so that a command does not pay for making the other thirty (typer
+    builds every command of an app before it runs one); else the whole app (the list of
+    commands, ``--help``, ``--version``, an unknown command and its suggestion)."""
+    from typer.main import get_command_name
+
+    k = 0
+    while k < len(words) and words[k].startswith("--lang"):
+        k += 1 if "=" in words[k] else 2
+    name = words[k] if k < len(words) else ""
+    chosen = [
+        info
+        for info in app.registered_commands
+        if info.callback is not None
+        and (info.name or get_command_name(info.callback.__name__)) == name
+    ]
+    if len(chosen) != 1:
+        return app
+    one = typer.Typer(**_APP)
+    one.registered_callback = app.registered_callback
+    one.registered_commands = chosen
+    return one
 
 
 def _fail(message: str) -> None:

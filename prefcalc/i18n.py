@@ -7,11 +7,14 @@ Which language (the first that says): ``--lang ru|en``, ``PREFCALC_LANG``, then 
 Words go through gettext: :func:`_`, :func:`ngettext` and :func:`pgettext` look a message up
 in the compiled catalog of the language in use (``prefcalc/locale/ru/LC_MESSAGES/prefcalc.mo``),
 read on first use and only for that language; English needs no catalog (the message ids are
-the English text). :func:`did_you_mean` is the one suggestion made for a mistyped word.
+the English text). A Russian message comes as a :class:`prefcalc.cases.Text`, whose
+``.format()`` puts a name in the case its placeholder asks for (``висты на {player:acc}``).
+:func:`did_you_mean` is the one suggestion made for a mistyped word.
 
-A base module: it imports nothing of prefcalc but :mod:`prefcalc.errors`, so that every layer
-may speak (the rules included). Numbers, money and dates in the language in use are the
-views' (:mod:`prefcalc.views.numbers`).
+A base module: it imports nothing of prefcalc but :mod:`prefcalc.errors` and
+:mod:`prefcalc.cases` (itself a base module), so that every layer may speak (the rules
+included). Numbers, money and dates in the language in use are the views'
+(:mod:`prefcalc.views.numbers`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from prefcalc.cases import Text
 from prefcalc.errors import PrefcalcError, shown
 
 LANGUAGES = ("en", "ru")
@@ -139,18 +143,27 @@ def N_(message: str) -> str:
 
 def _(message: str) -> str:
     """``message`` in the language in use."""
-    return catalog().gettext(message)
+    lang = language()
+    return _cased(lang, catalog(lang).gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a message for ``n`` (Russian has three: 1 взятка, 2 взятки, 5 взяток)."""
-    return catalog().ngettext(singular, plural, n)
+    lang = language()
+    return _cased(lang, catalog(lang).ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` in the language in use, told apart by ``context`` (``pass`` the role and
     ``pass`` the verb are different words in Russian)."""
-    return catalog().pgettext(context, message)
+    lang = language()
+    return _cased(lang, catalog(lang).pgettext(context, message))
+
+
+def _cased(lang: str, text: str) -> str:
+    """English as the catalog gives it; a Russian message as a :class:`prefcalc.cases.Text`,
+    whose ``.format()`` declines a name written ``{player:dat}``."""
+    return text if lang == DEFAULT else Text(text)
 
 
 def did_you_mean(word: str, choices: Sequence[str]) -> str:

@@ -62,8 +62,8 @@ def column(name: str) -> str:
 
 
 def whists_on(player: str) -> str:
-    """Whists written on a player: ``whists on Anna`` / ``висты на Anna`` (a name is
-    written as it was typed: prefcalc does not decline it)."""
+    """Whists written on a player: ``whists on Anna`` / ``висты на Аню`` (the Russian asks
+    for the accusative: :mod:`prefcalc.cases`)."""
     return _("whists on {player}").format(player=player)
 
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
-from prefcalc.rules.conventions import Convention, load_preset
+from prefcalc.rules.conventions import Convention
 from prefcalc.rules.legality import check_deal
 from prefcalc.rules.model import (
     Adjustment,
@@ -30,6 +30,7 @@ from prefcalc.rules.model import (
 )
 from prefcalc.rules.notation import parse_words
 from prefcalc.rules.scoring import Sheet, score
+from prefcalc.store.conventions import load_preset
 from prefcalc.store.ledger import resolve_convention
 
 

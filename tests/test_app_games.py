@@ -118,21 +118,34 @@ def test_hostile_bodies_are_one_line_and_write_nothing(
 
 
 def test_a_body_over_the_limit_is_refused_before_it_is_read(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(games, "MAX_GAME", 1000)
-    declared = client.post(
-        "/api/games", content=b"x" * 10, headers={**AUTH, "Content-Length": "2000000000"}
-    )
-    _one_line(declared, 413)
+    for client in _client(tmp_path):
+        declared = client.post(
+            "/api/games", content=b"x" * 10, headers={**AUTH, "Content-Length": "2000000000"}
+        )
+        _one_line(declared, 413)
 
-    def chunks() -> Iterator[bytes]:
-        for _ in range(20):
-            yield b" " * 100
+        def chunks() -> Iterator[bytes]:
+            for _ in range(20):
+                yield b" " * 100
 
-    streamed = client.post("/api/games", content=chunks(), headers=AUTH)
-    _one_line(streamed, 413)
+        streamed = client.post("/api/games", content=chunks(), headers=AUTH)
+        _one_line(streamed, 413)
+        # the API's lines keep their own, smaller limit
+        line = client.post("/api/lines", content=b" " * 20_000, headers=AUTH)
+        _one_line(line, 413)
     assert _folder() == []
+
+
+def test_a_game_larger_than_a_line_is_received(client: TestClient) -> None:
+    from tests.support import random_game
+
+    body = game_to_json_text(random_game(7, 400, target=10_000)).encode()
+    assert len(body) > 16 * 1024  # more than any play line may be
+    answer = client.post("/api/games?name=long", content=body, headers=AUTH)
+    assert answer.status_code == 201, answer.text
 
 
 def test_a_read_only_server_takes_no_game(tmp_path: Path) -> None:

@@ -58,6 +58,7 @@ def test_the_committed_lock_pins_the_browsers_python_and_real_wheels() -> None:
         "typing-inspection",
         "babel",
         "platformdirs",
+        "pytrovich",
     }
 
 

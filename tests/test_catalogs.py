@@ -1,6 +1,7 @@
 """The translation catalogs: the committed .mo is its .po compiled, every message of the
 source is in the template and translated (none fuzzy), and a translation asks for no value
-its English message does not give."""
+its English message does not give, and formats each value as its English does, except that
+it may ask for a name's grammatical case (``висты на {player:acc}``, prefcalc.cases)."""
 
 from __future__ import annotations
 
@@ -78,6 +79,48 @@ def _all(text: str | tuple[str, ...]) -> tuple[str, ...]:
 
 def _fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_translations_format_each_value_as_the_english_or_in_a_case(lang: str) -> None:
+    from prefcalc.cases import CASES
+
+    cased = 0
+    for m in po(lang):
+        if not m.id:
+            continue
+        english: dict[str, set[str]] = {}
+        for text in _all(m.id):
+            for name, spec in _specs(text):
+                assert spec not in CASES, (m.id, "an English message asks for no case")
+                english.setdefault(name, set()).add(spec)
+        for text in _all(m.string):
+            for name, spec in _specs(text):
+                if spec in CASES:
+                    cased += 1
+                    assert spec != "nom", (text, "the nominative is the name as typed: no spec")
+                    assert english.get(name, {""}) == {""}, (
+                        m.id,
+                        text,
+                        "a case on a formatted value",
+                    )
+                elif name in english:  # as the English, or a counted unit written as a bare number
+                    plain = spec == "" and all(u.isalpha() for u in english[name])
+                    assert spec in english[name] or plain, (m.id, text, spec)
+    assert cased >= 20  # the catalog does decline names (висты на Борю, Аня платит Вере...)
+
+
+def test_the_check_refuses_what_it_should() -> None:
+    assert _specs("висты на {player:acc}, {n:trick} {most:,}") == [
+        ("player", "acc"),
+        ("n", "trick"),
+        ("most", ","),
+    ]
+    assert _fields("висты на {playr:acc}") == {"playr"}  # a misspelt name is still caught above
+
+
+def _specs(text: str) -> list[tuple[str, str]]:
+    return [(name, spec or "") for _, name, spec, _ in string.Formatter().parse(text) if name]
 
 
 def _extra(m: Message) -> set[str]:

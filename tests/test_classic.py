@@ -727,7 +727,8 @@ def test_min_mountain_prize_nobody_writes_when_all_tie() -> None:
 
 
 def test_classic_preset_is_sochi_plus_rules_8_1() -> None:
-    from prefcalc.rules.conventions import OPTIONS, load_preset
+    from prefcalc.rules.conventions import OPTIONS
+    from prefcalc.store.conventions import load_preset
 
     classic, sochi = load_preset("classic"), load_preset("sochi")
     changed = {

@@ -88,7 +88,7 @@ def test_classic_totals_are_the_sum_of_the_writes_and_settle_adds_up(game: Game)
 @settings(deadline=None)
 @given(classic_games())
 def test_a_classic_night_re_scored_under_sochi_lists_what_it_cannot_price(game: Game) -> None:
-    from prefcalc.rules.conventions import load_preset
+    from prefcalc.store.conventions import load_preset
 
     sheet = score(game, load_preset("sochi"))
     flagged = {p.number for p in sheet.unpriced}

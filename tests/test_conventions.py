@@ -20,12 +20,9 @@ from prefcalc.rules.conventions import (
     OPTIONS,
     PRESETS,
     Convention,
-    from_table,
-    load,
-    load_file,
-    load_preset,
     parse_overrides,
 )
+from prefcalc.store.conventions import from_table, load, load_file, load_preset
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 HALF = Fraction(1, 2)
@@ -593,3 +590,26 @@ def test_every_template_validates_against_the_committed_convention_schema(name: 
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate({"base": "sochi", **bad}, schema)
     jsonschema.validate({"base": "sochi", "liability": "1/2", "liability_after_close": 0.5}, schema)
+
+
+def test_the_rules_read_no_file() -> None:
+    """Issue 24: no file I/O in prefcalc.rules. The TOML files are read by
+    prefcalc.store.conventions; no module of the rules imports the store, even inside a
+    function, nor the TOML reader."""
+    import ast
+
+    rules = Path(__file__).resolve().parents[1] / "prefcalc" / "rules"
+    found = []
+    for source in sorted(rules.rglob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            found += [
+                f"{source.name}: {n}"
+                for n in names
+                if n.startswith(("prefcalc.store", "tomllib", "prefcalc.resources"))
+            ]
+    assert found == []

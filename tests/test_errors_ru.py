@@ -87,7 +87,7 @@ def test_hand_worded_russian_errors() -> None:
     with speaking("ru"):
         with pytest.raises(PrefcalcError) as caught:
             api.record(game, "game Аня 7h 11 Боря:w Вера:p")
-        assert str(caught.value) == "взятки заказчика: от 0 до 10, а не 11"
+        assert str(caught.value) == "взятки играющего: от 0 до 10, а не 11"
         with pytest.raises(PrefcalcError) as caught:
             api.delete(game, 5)
         assert str(caught.value) == "нет раздачи 5 (в игре 1 раздача)"

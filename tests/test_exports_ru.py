@@ -64,7 +64,7 @@ def test_the_russian_pdf(tmp_path: Path) -> None:
     for words in (
         "Пулька · Сочинка · пуля до 10 · 1 вист = 0,50 ₽",
         "игроки по часовой стрелке сверху: Аня, Боря, Вера · 5 раздач, игра идёт",
-        "на Вера",
+        "на Веру",
         "Итог, если закончить сейчас:",
         "Кто кому платит:",
         "страница 1 из 4",
@@ -76,7 +76,7 @@ def test_the_russian_pdf(tmp_path: Path) -> None:
         "Аня 7♥: 7 взяток; Боря вист, Вера пас",
         "Боря 8БК: 6 взяток",
         "Вера мизер: 0 взяток",
-        "Аня пуля +4; Боря висты на Аня +12",
+        "Аня пуля +4; Боря висты на Аню +12",
     ):
         assert words in text, words
     assert not ENGLISH.search(_prose(text)), ENGLISH.search(_prose(text))
@@ -93,7 +93,7 @@ def test_the_russian_workbook(tmp_path: Path) -> None:
     deals = wb["Раздачи"]
     head = [c.value for c in deals[1]]
     assert head[:6] == ["№", "Время", "Сдающий", "Вид", "Играющий", "Игра"]
-    assert "Аня: висты на Боря" in head and "Аня пуля" in head
+    assert "Аня: висты на Борю" in head and "Аня пуля" in head
     assert [deals.cell(r, 4).value for r in range(2, 7)] == [
         "игра",
         "распасы",
@@ -108,9 +108,9 @@ def test_the_russian_workbook(tmp_path: Path) -> None:
         "Игрок",
         "Пуля",
         "Гора",
-        "на Аня",
-        "на Боря",
-        "на Вера",
+        "на Аню",
+        "на Борю",
+        "на Веру",
         "До закрытия",
     ]
     # the formulas name the Russian tabs (quoted) and their cached values are numbers:

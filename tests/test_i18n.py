@@ -14,7 +14,8 @@ from support import invoke, run_cli
 
 from prefcalc import i18n, terms
 from prefcalc.i18n import from_environment, speaking
-from prefcalc.rules.conventions import load, preset_key
+from prefcalc.rules.conventions import preset_key
+from prefcalc.store.conventions import load
 from prefcalc.views import numbers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -273,7 +274,7 @@ def test_russian_show_and_settle(tmp_path: Path) -> None:
         "Расчёт попарный",
         "Амнистия",
         "Платежи:",
-        "Boris платит игроку Anna: 16,40\xa0€",
+        "Boris платит Anna 16,40\xa0€",
         "−21,40\xa0€",
     ):
         assert word in out
@@ -402,7 +403,7 @@ def test_russian_rules_table(tmp_path: Path) -> None:
         line.startswith("whist_factor")
         and line.endswith(
             "вистов за взятку вистующего = "
-            "цена игры x это число (1, или 2 для двойных вистов Ленинградки)"
+            "цена игры × это число (1, или 2 для двойных вистов Ленинградки)"
         )
         for line in lines
     )

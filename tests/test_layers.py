@@ -51,7 +51,11 @@ def test_the_phone_sheet_is_drawn_without_the_pdf_library() -> None:
 def test_errors_and_i18n_are_the_base() -> None:
     for module, below in (
         ("prefcalc.errors", {"prefcalc", "prefcalc.errors"}),
-        ("prefcalc.i18n", {"prefcalc", "prefcalc.errors", "prefcalc.i18n"}),
+        (
+            "prefcalc.cases",
+            {"prefcalc", "prefcalc.errors", "prefcalc.cases"},
+        ),  # the package: errors
+        ("prefcalc.i18n", {"prefcalc", "prefcalc.errors", "prefcalc.cases", "prefcalc.i18n"}),
     ):
         loaded = _loaded_after(f"import {module}")
         assert {m for m in loaded if m.split(".")[0] == "prefcalc"} == below, module

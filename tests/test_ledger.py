@@ -11,8 +11,8 @@ from support import make_game, run_cli, sample_game
 
 from prefcalc.errors import LedgerError
 from prefcalc.rules.model import ConventionRef
+from prefcalc.store import LEDGER_SCHEMA
 from prefcalc.store.ledger import (
-    SCHEMA,
     create,
     game_from_json,
     game_to_json_text,
@@ -46,7 +46,7 @@ def test_round_trip_keeps_every_deal_and_exact_amounts(tmp_path: Path) -> None:
 def test_one_deal_per_line_and_nothing_derived_is_stored() -> None:
     text = game_to_json_text(sample_game())
     data = json.loads(text)
-    assert data["schema"] == SCHEMA
+    assert data["schema"] == LEDGER_SCHEMA
     deal_lines = [line for line in text.splitlines() if line.strip().startswith('{"time"')]
     assert len(deal_lines) == len(data["deals"])
     for word in ('"pool":', '"whists": {"Anna"'):

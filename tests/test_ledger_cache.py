@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -43,6 +44,7 @@ def fresh_process() -> None:
     """What a new command starts with: nothing of the last game kept in memory."""
     ledger._known_file.clear()
     ledger._lines = {}
+    ledger._last_text = None
 
 
 def exotic_game() -> Game:
@@ -102,7 +104,9 @@ def test_pydantic_is_not_called_on_a_cached_load(
     def refuse(*_args: object, **_kwargs: object) -> object:
         raise AssertionError("validated again")
 
-    monkeypatch.setattr(ledger.LedgerFile, "model_validate_json", refuse)
+    from prefcalc.store import schemas
+
+    monkeypatch.setattr(schemas.LedgerFile, "model_validate_json", refuse)
     assert load(path) == exotic_game()
 
 
@@ -272,3 +276,62 @@ def test_a_load_through_the_cache_is_a_load_without_it(tmp_path: Path, game: Gam
         tuple(map(type, e.deal)) for e in without.entries
     ]
     assert api.sheet(through) == api.sheet(without)
+
+
+def test_recording_into_a_trusted_ledger_encodes_only_the_new_deal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each deal's line is kept from the text read (the file is one deal per line), so the
+    write after a trusted read splices in the new deal's line: the 300 others are neither
+    encoded again to check the bytes nor to write them."""
+    path = tmp_path / "g.json"
+    create(path, random_game(5, 300, 3, "sochi", target=10**6, adjustments=False))
+    fresh_process()
+    encoded: list[object] = []
+    real = ledger.deal_to_json
+
+    def spy(entry: Entry) -> dict[str, object]:
+        encoded.append(entry)
+        return real(entry)
+
+    monkeypatch.setattr(ledger, "deal_to_json", spy)
+    seen = validations(monkeypatch)
+    _before, after = update(path, lambda g: api.record(g, "passes 4 3 3"))
+    assert seen == [] and len(encoded) == 1 and encoded[0] is after.entries[-1]
+    assert path.read_text(encoding="utf-8") == game_to_json_text(after)  # as if written whole
+    monkeypatch.setattr(ledger, "_lines", {})
+    monkeypatch.setattr(ledger, "_last_text", None)
+    assert path.read_text(encoding="utf-8") == game_to_json_text(after)  # encoded afresh too
+    assert len(encoded) == 1 + 301
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda t: t.replace('\n    {"time"', '\n     {"time"', 1),  # a deal indented otherwise
+        lambda t: t.replace('},\n    {"time"', '}, {"time"', 1),  # two deals on one line
+        lambda t: t.replace('"deals": [\n', '"deals": [ \n', 1),
+        lambda t: t[:-1],  # no final line break
+        lambda t: t + "\n",
+        lambda t: t.replace('{\n  "schema"', '{"schema"', 1),  # the header laid out otherwise
+    ],
+)
+def test_bytes_not_laid_out_as_the_writer_lays_them_out_are_validated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Callable[[str], str]
+) -> None:
+    """A cache entry for bytes this program would not write (forged, or a bug) is not
+    enough: they are read by the validation path."""
+    import hashlib
+
+    game = random_game(2, 20, 3, "sochi", adjustments=False)
+    odd = change(game_to_json_text(game))
+    assert odd != game_to_json_text(game)
+    path = tmp_path / "g.json"
+    path.write_text(odd, encoding="utf-8")
+    cache = cache_path()
+    cache.parent.mkdir(parents=True)
+    cache.write_text(f"{hashlib.sha256(odd.encode()).hexdigest()} {ledger._program()}\n")
+    assert ledger._trusted(odd.encode()) is None
+    seen = validations(monkeypatch)
+    assert load(path) == game
+    assert len(seen) == 1

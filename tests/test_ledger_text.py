@@ -17,12 +17,12 @@ from prefcalc.store.ledger import create, deal_to_json, game_to_json_text, load,
 
 def plain_text(game: Game) -> str:
     """The ledger text as it was made before lines were reused: every deal encoded."""
-    saved = ledger._lines
-    ledger._lines = {}
+    saved = ledger._lines, ledger._last_text
+    ledger._lines, ledger._last_text = {}, None
     try:
         return game_to_json_text(game)
     finally:
-        ledger._lines = saved
+        ledger._lines, ledger._last_text = saved
 
 
 def counting(monkeypatch: pytest.MonkeyPatch) -> list[Entry]:
@@ -86,8 +86,43 @@ def test_a_session_writes_the_same_bytes_as_fresh_processes(tmp_path: Path) -> N
         update(warm, lambda g, w=words: api.record(g, w, time=stamp))
     for k in range(6):
         words = lines[k % 3].split()
-        ledger._lines = {}
+        ledger._lines, ledger._last_text = {}, None
         ledger._known_file.clear()
         update(cold, lambda g, w=words: api.record(g, w, time=stamp))
     assert warm.read_bytes() == cold.read_bytes()
     assert load(warm).entries == load(cold).entries
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_text_spliced_from_the_last_one_is_the_text_made_whole(seed: int) -> None:
+    """Appending to the game last written splices its new lines into the last text; every
+    other change (a deal undone, edited or inserted, the header changed, an equal but new
+    entry) is made whole. Either way the text is the one made from scratch."""
+    import random
+
+    rng = random.Random(seed)
+    source = random_game(seed, 60, 3, "sochi", target=10**6, adjustments=False)
+    game = source._replace(entries=source.entries[:1])
+    for _ in range(40):
+        entries = game.entries
+        roll = rng.random()
+        if roll < 0.5:  # one or more deals appended
+            more = source.entries[len(entries) : len(entries) + rng.randint(1, 3)]
+            entries = entries + (more or source.entries[:1])
+            game = game._replace(entries=entries)
+        elif roll < 0.6:
+            game = game._replace(entries=entries[:-1] or entries)  # undone
+        elif roll < 0.7:
+            k = rng.randrange(len(entries))  # edited in the middle
+            entries = (*entries[:k], entries[k]._replace(time=f"e{k}"), *entries[k + 1 :])
+            game = game._replace(entries=entries)
+        elif roll < 0.8:
+            game = game._replace(currency=rng.choice(["", "EUR", "₽"]))  # another header
+        elif roll < 0.9:
+            k = rng.randrange(len(entries))  # an equal entry, another object
+            game = game._replace(entries=(*entries[:k], Entry(*entries[k]), *entries[k + 1 :]))
+        else:
+            game = game._replace(entries=())  # no deals
+        assert game_to_json_text(game) == plain_text(game)
+        if not game.entries:
+            game = game._replace(entries=source.entries[:1])

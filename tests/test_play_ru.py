@@ -41,7 +41,7 @@ def test_a_russian_evening_on_stdin(tmp_path: Path) -> None:
     assert err == ""
     lines = out.splitlines()
     assert lines[0].startswith("записано: раздача 1, сдающий Аня: Аня 7♥: 7 взяток;")
-    assert "то же, что раздача 1, — undo, если введено дважды" in lines
+    assert "то же, что раздача 1: если введено дважды, отмените (undo)" in lines
     assert any(
         line.startswith("убрана раздача 2: Аня 7♥") and line.endswith("(redo вернёт её)")
         for line in lines
@@ -63,7 +63,7 @@ def test_a_refused_line_is_one_russian_error_and_exit_2(tmp_path: Path) -> None:
     assert code == 2
     assert out == ""
     assert len(err.splitlines()) == 1
-    assert err == "prefcalc: ошибка: строка 1: взятки заказчика: от 0 до 10, а не 11\n"
+    assert err == "prefcalc: ошибка: строка 1: взятки играющего: от 0 до 10, а не 11\n"
     assert path.read_bytes() == before
 
 
@@ -71,7 +71,7 @@ def test_a_line_too_long_and_not_utf8_in_russian(tmp_path: Path) -> None:
     path = _new(tmp_path)
     result = invoke(["play", "--file", str(path)], tmp_path, env=RU, input="x" * 5000 + "\n")
     assert result.returncode == 2
-    assert "строка слишком длинная (5,000 байт;" in result.stderr
+    assert "строка слишком длинная (5\xa0000 байт;" in result.stderr
 
 
 def test_the_prompt_in_russian_at_three_four_and_five(tmp_path: Path) -> None:
@@ -83,8 +83,8 @@ def test_the_prompt_in_russian_at_three_four_and_five(tmp_path: Path) -> None:
     five = tmp_path / "five.json"
     invoke(["new", "Аня", "Боря", "Вера", "Гена", "Дима", "--file", str(five)], tmp_path)
     with speaking("ru"):
-        assert Session(four, print).prompt() == "[1 · сдаёт Аня и не играет · ≥6] > "
-        assert Session(five, print).prompt() == "[1 · сдаёт Аня; Аня и Боря не играют · ≥6] > "
+        assert Session(four, print).prompt() == "[1 · Аня на прикупе · ≥6] > "
+        assert Session(five, print).prompt() == "[1 · Аня на прикупе, Боря тоже не играет · ≥6] > "
     with speaking("en"):
         assert Session(five, print).prompt() == "[1 · Аня deals, sits out with Боря · ≥6] > "
 

@@ -228,7 +228,7 @@ def test_rescoring_never_changes_the_record() -> None:
     game = random_game(random.Random(7), 200, 4, "sochi", target=30)
     text = game_to_json_text(game)
     for preset in ("sochi", "leningrad", "rostov"):
-        from prefcalc.rules.conventions import load_preset
+        from prefcalc.store.conventions import load_preset
 
         score(game, load_preset(preset))
     assert game_to_json_text(game) == text

@@ -28,9 +28,9 @@ from support import make_game, preset, sample_game, sheet_of
 
 from prefcalc.errors import DealError
 from prefcalc.rules.amounts import fmt
-from prefcalc.rules.conventions import load_preset
 from prefcalc.rules.model import Adjustment, AllPass, Entry, Game
 from prefcalc.rules.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet, score
+from prefcalc.store.conventions import load_preset
 
 P3 = ("Anna", "Boris", "Vera")
 P4 = ("Anna", "Boris", "Vera", "Dima")

@@ -4,28 +4,38 @@ server-sent events after a write by another ``prefcalc`` process, and the comman
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
 import signal
+import socket
+import stat
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from prefcalc import api
+from prefcalc.errors import PrefcalcError
+from prefcalc.lines import run_line
+from prefcalc.play import Session
 from prefcalc.store.ledger import game_to_json_text
-from prefcalc.web import create_app
+from prefcalc.web import create_app, host_names, listen
 from prefcalc.web.app import MAX_BODY, MAX_LINE
+from prefcalc.web.tokens import MIN_TOKEN, keep_token, score_token, token_file
 from prefcalc.web.watch import LedgerWatcher
 from tests.support import invoke, make_game, run_cli, sample_game
 
 TOKEN = "s3cret-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
+MISDIRECTED = "this server answers only at its own addresses, not at the Host this request names"
 
 
 @pytest.fixture(autouse=True)
@@ -149,12 +159,22 @@ def test_nothing_is_loaded_from_another_site() -> None:
         assert urls <= {"http://www.w3.org"}, (path.name, urls)
 
 
+def _resolved(spec: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema``, or the component its ``$ref`` names."""
+    ref = schema.get("$ref")
+    if ref is None:
+        return schema
+    name = ref.removeprefix("#/components/schemas/")
+    return dict(spec["components"]["schemas"][name])
+
+
 def test_openapi_documents_the_api_without_a_cdn_page(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
     for route in ("/api/game", "/api/settle", "/api/lines", "/api/events", "/api/log"):
         assert route in spec["paths"]
     body = spec["paths"]["/api/lines"]["post"]["requestBody"]["content"]["application/json"]
-    assert body["schema"]["properties"]["line"]["maxLength"] == MAX_LINE
+    schema = _resolved(spec, body["schema"])
+    assert schema["properties"]["line"]["maxLength"] == MAX_LINE
     assert client.get("/docs").status_code == 404  # the Swagger page would load a CDN
 
 
@@ -274,8 +294,10 @@ def test_without_the_token_nothing_is_written(
 
 
 def test_the_token_is_compared_in_constant_time() -> None:
-    source = (Path(__file__).resolve().parent.parent / "prefcalc/web/app.py").read_text()
-    assert "hmac.compare_digest(" in source and "== self.token" not in source
+    web = Path(__file__).resolve().parent.parent / "prefcalc/web"
+    assert "hmac.compare_digest(" in (web / "table.py").read_text()
+    for module in web.glob("*.py"):
+        assert not re.search(r"[=!]= *(self|table)\.token|\.token *[=!]=", module.read_text())
 
 
 def test_read_only_refuses_every_line(ledger: Path) -> None:
@@ -527,7 +549,7 @@ def test_the_pages_speak_russian(ledger: Path) -> None:
     # page, the reasons of the last deal in Russian beside the English ones
     with TestClient(create_app(ledger, TOKEN, lang="ru", poll_interval=None)) as c:
         score, watch = c.get("/score").text, c.get("/").text
-        for words in ("Взятки играющего", "Вистующие", "Записать", "Отменить", "Последняя раздача"):
+        for words in ("Взятки играющего", "Защитники", "Записать", "Отменить", "Последняя раздача"):
             assert words in score, words
         assert "<code>prefcalc serve</code>" in score  # a tag inside a message stays a tag
         for words in ("Расчёт на сейчас", "Попарно", "<th>Игрок</th><th>Висты</th>"):
@@ -538,7 +560,7 @@ def test_the_pages_speak_russian(ledger: Path) -> None:
         assert words["lang"] == "ru"
         assert words["to {target}"] == "пуля до {target}"
         assert words["{n} deals"] == ["{n} раздача", "{n} раздачи", "{n} раздач"]
-        assert words["whists on {player}"] == "висты на {player}"
+        assert words["whists on {player}"] == "висты на {player:acc}"
         assert words["Sochi"] == "Сочинка"
         log = c.get("/api/log?last=1").json()
         writes = log[0]["writes"]
@@ -561,6 +583,12 @@ def test_the_english_pages_are_unchanged(client: TestClient) -> None:
         (["--token", "two words"], "--token takes letters, digits and - _ . ~"),
         (["--token", "тайна"], "--token takes letters, digits and - _ . ~"),
         (["--host", "no.such.host.invalid"], "cannot listen on no.such.host.invalid:0"),
+        (
+            ["--token", "seven"],
+            "--token is too short (5 characters): a score token has at least 16",
+        ),
+        (["--token", "x" * 15], "--token is too short (15 characters)"),
+        (["--token", "x" * 16, "--new-token"], "--new-token makes a random token"),
     ],
 )
 def test_serve_refuses_bad_options_in_one_line(
@@ -572,8 +600,6 @@ def test_serve_refuses_bad_options_in_one_line(
 
 
 def test_serve_refuses_a_port_in_use(ledger: Path, tmp_path: Path) -> None:
-    import socket
-
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
@@ -592,12 +618,23 @@ def test_serve_refuses_a_missing_ledger(tmp_path: Path) -> None:
     assert result.stderr.startswith("prefcalc: error: ") and result.stderr.count("\n") == 1
 
 
-def test_serve_prints_the_links_and_never_logs_the_token(ledger: Path, tmp_path: Path) -> None:
+@dataclass
+class _Serving:
+    text: str
+    port: int
+    token: str | None
+    out: str = ""  # the rest of what it printed, once it stopped
+    err: str = ""
+
+
+@contextlib.contextmanager
+def _serving(ledger: Path, tmp_path: Path, *args: str) -> Iterator[_Serving]:
+    """``prefcalc serve`` as a process on 127.0.0.1 (any port) until the block ends (Ctrl-C)."""
     exe = Path(sys.executable).with_name("prefcalc")
     command = [str(exe)] if exe.exists() else [sys.executable, "-m", "prefcalc"]
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONIOENCODING": "utf-8"}
     proc = subprocess.Popen(
-        [*command, "serve", "-f", str(ledger), "--host", "127.0.0.1", "--port", "0"],
+        [*command, "serve", "-f", str(ledger), "--host", "127.0.0.1", "--port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -614,11 +651,22 @@ def test_serve_prints_the_links_and_never_logs_the_token(ledger: Path, tmp_path:
         listening = re.search(r"listening on 127\.0\.0\.1:(\d+) \(this computer only\)", text)
         assert listening, text
         port = int(listening.group(1))
+        score = re.search(rf"score: http://127\.0\.0\.1:{port}/score#token=([\w.~-]+)\n", text)
+        served = _Serving(text, port, score.group(1) if score else None)
+        yield served
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    served.out, served.err = out, err
+
+
+def test_serve_prints_the_links_and_never_logs_the_token(ledger: Path, tmp_path: Path) -> None:
+    with _serving(ledger, tmp_path) as served:
+        text, port, token = served.text, served.port, served.token
         assert port != 0
         assert f"watch: http://127.0.0.1:{port}/\n" in text
-        score = re.search(rf"score: http://127\.0\.0\.1:{port}/score#token=([\w-]+)\n", text)
-        assert score, text
-        token = score.group(1)
+        assert token is not None, text
         assert len(token) >= 20
         assert "▀" in text or "█" in text  # the QR codes
         base = f"http://127.0.0.1:{port}"
@@ -631,7 +679,355 @@ def test_serve_prints_the_links_and_never_logs_the_token(ledger: Path, tmp_path:
             )
             assert r.status_code == 200
             assert c.post("/api/lines", json={"line": "show"}).status_code == 401
+    assert token not in served.err and token not in served.out  # nothing logged a request
+
+
+def test_a_restart_keeps_the_score_link(ledger: Path, tmp_path: Path) -> None:
+    """Issue 25: the next serve of the same game gives the same token (the open score page
+    keeps working); --new-token makes another, kept in its turn; --read-only keeps nothing."""
+    with _serving(ledger, tmp_path) as first:
+        pass
+    with _serving(ledger, tmp_path) as again:
+        assert again.token is not None
+        with httpx.Client(base_url=f"http://127.0.0.1:{again.port}", timeout=30) as c:
+            r = c.post("/api/lines", json={"line": "show"}, headers=_bearer(first.token))
+            assert r.status_code == 200  # the page opened before the restart still writes
+    assert first.token is not None and again.token == first.token
+    with _serving(ledger, tmp_path, "--new-token") as renewed:
+        pass
+    assert renewed.token is not None and renewed.token != first.token
+    with _serving(ledger, tmp_path) as after:
+        pass
+    assert after.token == renewed.token
+    file = token_file(ledger)
+    assert stat.S_IMODE(file.stat().st_mode) == 0o600
+    assert stat.S_IMODE(file.parent.stat().st_mode) == 0o700
+    other = tmp_path / "other.json"
+    other.write_bytes(ledger.read_bytes())
+    with _serving(other, tmp_path, "--read-only") as watching:
+        assert "score: off (--read-only)" in watching.text and watching.token is None
+    assert not token_file(other).exists()
+
+
+def _bearer(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+# --- the token kept per game ---------------------------------------------------------------
+
+
+def test_the_token_is_kept_per_ledger(ledger: Path, tmp_path: Path) -> None:
+    first = score_token(ledger)
+    assert len(first) >= MIN_TOKEN
+    assert score_token(ledger) == first
+    assert score_token(tmp_path / "." / ledger.name) == first  # the real path names it
+    other = tmp_path / "other.json"
+    other.write_bytes(ledger.read_bytes())
+    assert score_token(other) != first  # another game, another token
+    given = "given-token-0123456789"
+    assert score_token(ledger, given) == given
+    assert score_token(ledger) == given  # what --token gave is kept too
+    assert token_file(ledger).read_text() == given + "\n"
+    assert score_token(ledger, new=True) not in (given, first)
+    assert [p.name for p in token_file(ledger).parent.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_link_to_another_ledger_is_the_same_game(ledger: Path, tmp_path: Path) -> None:
+    link = tmp_path / "link.json"
+    link.symlink_to(ledger)
+    assert score_token(link) == score_token(ledger)
+
+
+def _fifo(file: Path) -> None:
+    os.mkfifo(file)
+
+
+def _folder(file: Path) -> None:
+    file.mkdir()
+
+
+def _symlink(file: Path) -> None:
+    target = file.parent / "elsewhere"
+    target.write_text("k" * 30 + "\n")
+    file.symlink_to(target)
+
+
+def _short(file: Path) -> None:
+    file.write_text("7\n")
+
+
+def _binary(file: Path) -> None:
+    file.write_bytes(b"\xff\xfe" * 20)
+
+
+def _huge(file: Path) -> None:
+    file.write_bytes(b"k" * 10_000_000)
+
+
+HOSTILE_TOKEN_FILES = {
+    "fifo": (_fifo, "is not a regular file (it is a FIFO (named pipe)); --new-token replaces it"),
+    "folder": (_folder, "is not a regular file (it is a folder); --new-token replaces it"),
+    "symlink": (_symlink, "is not a regular file (it is a symbolic link); --new-token"),
+    "short": (_short, "holds no valid token; --new-token replaces it"),
+    "binary": (_binary, "holds no valid token; --new-token replaces it"),
+    "huge": (_huge, "holds no valid token; --new-token replaces it"),
+}
+
+
+@pytest.mark.parametrize("kind", HOSTILE_TOKEN_FILES)
+def test_a_hostile_token_file_is_one_line_and_never_a_hang(
+    ledger: Path, tmp_path: Path, kind: str
+) -> None:
+    make, message = HOSTILE_TOKEN_FILES[kind]
+    file = token_file(ledger)
+    file.parent.mkdir(parents=True)
+    make(file)
+    with pytest.raises(PrefcalcError) as refused:
+        score_token(ledger)
+    assert str(refused.value) == f"the score token file {file} {message.split('; ')[0]}" + (
+        "; --new-token replaces it"
+    )
+    result = run_cli(["serve", "-f", str(ledger), "--port", "0"], tmp_path)  # never waits
+    assert result.returncode == 2
+    assert result.stderr == f"prefcalc: error: {refused.value}\n"
+    if kind == "folder":  # a folder is not replaced: it says so, in one line
+        with pytest.raises(PrefcalcError, match=r"^cannot keep the score token in .*: "):
+            score_token(ledger, new=True)
+        return
+    token = score_token(ledger, new=True)  # --new-token replaces it, links never followed
+    assert file.is_file() and not file.is_symlink() and file.read_text() == token + "\n"
+    assert stat.S_IMODE(file.stat().st_mode) == 0o600
+    if kind == "symlink":
+        assert (file.parent / "elsewhere").read_text() == "k" * 30 + "\n"
+
+
+def test_an_unreadable_token_file_is_one_line(
+    ledger: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Unreadable (the suite may run as root, which reads anything: the refusal of the
+    system is injected where the file is opened)."""
+    file = token_file(ledger)
+    keep_token(file, "k" * 20)
+    real_open = os.open
+
+    def refusing(path: Any, flags: int, *args: Any) -> int:
+        if Path(path) == file:
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", refusing)
+    with pytest.raises(PrefcalcError) as refused:
+        score_token(ledger)
+    assert str(refused.value) == (
+        f"cannot read the score token file {file}: Permission denied; --new-token replaces it"
+    )
+
+
+def test_a_token_that_cannot_be_kept_is_one_line(ledger: Path, tmp_path: Path) -> None:
+    folder = token_file(ledger).parent
+    folder.parent.mkdir(parents=True)
+    folder.write_text("not a folder")
+    result = run_cli(["serve", "-f", str(ledger), "--port", "0"], tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith("prefcalc: error: cannot read the score token file ")
+    assert result.stderr.count("\n") == 1
+    with pytest.raises(PrefcalcError, match=r"^cannot keep the score token in .*: File exists"):
+        score_token(ledger, new=True)
+
+
+# --- the Host ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["evil.example", "evil.example:80", "127.0.0.1.evil.example", "localhost.evil.example",
+     "[::2]", "::1", "[::1", "localhost:http", "localhost:", "", "user@localhost",
+     "localhost/x", "тест".encode()],
+)  # fmt: skip
+def test_a_foreign_host_gets_421_and_nothing_else(
+    client: TestClient, ledger: Path, host: str | bytes
+) -> None:
+    before = ledger.read_bytes()
+    for r in (
+        client.get("/api/game", headers={"Host": host}),
+        client.get("/", headers={"Host": host}),
+        client.post("/api/lines", json={"line": "undo"}, headers={**AUTH, "Host": host}),
+    ):
+        assert r.status_code == 421
+        assert r.json() == {"error": MISDIRECTED}
+    assert ledger.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["localhost", "LOCALHOST:8000", "127.0.0.1", "127.0.0.1:65535", "[::1]", "[::1]:8000",
+     "[0:0:0:0:0:0:0:1]", "testserver", "testserver:80"],
+)  # fmt: skip
+def test_the_servers_own_names_are_served(client: TestClient, host: str) -> None:
+    assert client.get("/api/seats", headers={"Host": host}).status_code == 200
+
+
+def test_the_host_name_and_the_printed_addresses_are_served(ledger: Path) -> None:
+    name = socket.gethostname()
+    hosts = host_names("0.0.0.0", ["192.168.1.20", "127.0.0.1"])
+    assert {"192.168.1.20", "127.0.0.1", "localhost", "::1", name.lower()} <= hosts
+    with TestClient(create_app(ledger, TOKEN, poll_interval=None, hosts=hosts)) as c:
+        for host in ("192.168.1.20:8000", f"{name}:8000", name.upper(), "localhost"):
+            assert c.get("/api/seats", headers={"Host": host}).status_code == 200, host
+        assert c.get("/api/seats", headers={"Host": "192.168.1.21"}).status_code == 421
+
+
+def test_a_missing_or_doubled_host_gets_421(client: TestClient, ledger: Path) -> None:
+    """A missing Host on a real connection (HTTP/1.0 may leave it out); two Host headers
+    reach the application only in process (uvicorn itself refuses them with 400)."""
+    refused = json.dumps({"error": MISDIRECTED}, separators=(",", ":")).encode()
+    doubled = [("Host", "localhost"), ("Host", "evil.example")]
+    assert client.get("/api/game", headers=doubled).status_code == 421
+    with _threaded(create_app(ledger, TOKEN, poll_interval=None)) as (port, _server):
+        for request, status in (
+            (b"GET /api/game HTTP/1.0\r\n\r\n", b"421"),
+            (b"GET /api/game HTTP/1.0\r\nHost: localhost\r\nHost: evil.example\r\n\r\n", b"400"),
+        ):
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+                conn.sendall(request)
+                answer = b""
+                while chunk := conn.recv(65536):
+                    answer += chunk
+            assert answer.startswith(b"HTTP/1.1 " + status + b" "), answer[:100]
+            assert status != b"421" or answer.endswith(refused)
+
+
+# --- the connection ------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _threaded(app: Any) -> Iterator[tuple[int, Any]]:
+    """uvicorn in a thread on a socket made as ``serve`` makes it; yields the port and the
+    server."""
+    import threading
+
+    import uvicorn
+
+    sock = listen("127.0.0.1", 0)
+    ready = threading.Event()
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            ready.set()
+
+    server = Server(uvicorn.Config(app, access_log=False, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        assert ready.wait(60), "the server did not start"
+        yield int(sock.getsockname()[1]), server
     finally:
-        proc.send_signal(signal.SIGINT)
-        _out, err = proc.communicate(timeout=30)
-    assert token not in err and token not in _out  # nothing logged a request
+        server.should_exit = True
+        thread.join(60)
+        sock.close()
+
+
+def test_connections_are_accepted_with_tcp_nodelay(ledger: Path) -> None:
+    """Issue 24: without TCP_NODELAY a small answer on a kept-alive connection waits for
+    Nagle and the delayed ACK (~40 ms). The option is looked at on the server's side of a
+    kept-alive connection, no clock involved."""
+    with (
+        _threaded(create_app(ledger, TOKEN, poll_interval=None)) as (port, server),
+        httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as c,
+    ):
+        assert c.get("/api/seats").status_code == 200
+        assert c.post("/api/lines", json={"line": "show"}, headers=AUTH).status_code == 200
+        (connection,) = server.server_state.connections  # the same one, kept alive
+        accepted = connection.transport.get_extra_info("socket")
+        assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+
+
+def test_listen_makes_a_tcp_socket_and_refuses_in_one_line() -> None:
+    sock = listen("127.0.0.1", 0)
+    try:
+        assert (sock.family, sock.type, sock.proto) == (
+            socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP,
+        )  # fmt: skip
+    finally:
+        sock.close()
+    for host, port in (("127.0.0.1", 70000), ("no.such.host.invalid", 0), ("1.2.3.4.5", 0)):
+        with pytest.raises(PrefcalcError, match=rf"^cannot listen on {re.escape(host)}:{port}: "):
+            listen(host, port)
+
+
+# --- the body ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", [None, "text/plain", "application/x-www-form-urlencoded"])
+def test_a_body_not_sent_as_json_gets_415(
+    client: TestClient, ledger: Path, kind: str | None
+) -> None:
+    before = ledger.read_bytes()
+    headers = {**AUTH, **({"Content-Type": kind} if kind else {})}
+    r = client.post("/api/lines", content=b'{"line": "a 7h 7 b:w v:p"}', headers=headers)
+    assert r.status_code == 415
+    assert r.json() == {"error": "send the line as JSON (Content-Type: application/json)"}
+    assert ledger.read_bytes() == before
+
+
+def test_a_body_with_more_than_the_line_is_refused(client: TestClient, ledger: Path) -> None:
+    before = ledger.read_bytes()
+    r = client.post("/api/lines", json={"line": "undo", "lines": "undo"}, headers=AUTH)
+    assert r.status_code == 422 and r.json() == {"error": 'send {"line": "<a play line>"}'}
+    assert ledger.read_bytes() == before
+
+
+def test_the_openapi_describes_the_token_and_the_refusals(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    schemes = spec["components"]["securitySchemes"]
+    assert schemes["score token"]["scheme"] == "bearer"
+    post = spec["paths"]["/api/lines"]["post"]
+    assert post["security"] == [{"score token": []}]
+    for status in ("400", "401", "403", "413", "415", "421", "422", "503"):
+        schema = post["responses"][status]["content"]["application/json"]["schema"]
+        assert _resolved(spec, schema)["required"] == ["error"], status
+    answer = post["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(_resolved(spec, answer)["properties"]) == {"output", "deals"}
+    settle = {p["name"]: p for p in spec["paths"]["/api/settle"]["get"]["parameters"]}
+    assert settle["method"]["schema"]["enum"] == ["pairwise", "average"]
+    assert settle["rounding"]["schema"]["enum"] == ["exact", "whole"]
+    assert all("421" in op["responses"] for ops in spec["paths"].values() for op in ops.values())
+
+
+def test_an_unknown_rounding_is_the_clis_message(client: TestClient) -> None:
+    r = client.get("/api/settle?rounding=round")
+    assert r.status_code == 422
+    assert r.json() == {"error": "unknown rounding 'round' (use exact or whole)"}
+
+
+# --- the line runner both front ends share ----------------------------------------------------
+
+
+def test_run_line_is_what_play_and_the_page_run(ledger: Path) -> None:
+    blank = run_line(ledger, "   ")
+    assert (blank.text, blank.result, blank.quit) == ("", None, False)
+    assert blank.game == api.load(ledger)
+    assert run_line(ledger, "# a comment").result is None
+    assert run_line(ledger, "quit").quit and run_line(ledger, "выход").quit
+    n = len(api.load(ledger).entries)
+    ran = run_line(ledger, "a 7h 7 b:w v:p")
+    assert ran.result is not None and ran.result.kind == "recorded" and ran.result.number == n + 1
+    assert ran.text.startswith(f"recorded: deal {n + 1}")
+    assert ran.game == api.load(ledger) and len(ran.game.entries) == n + 1
+    said: list[str] = []
+    Session(ledger, said.append).handle("undo")  # play shows what run_line printed
+    assert said and said[0].startswith(f"removed deal {n + 1}:")
+    before = ledger.read_bytes()
+    with pytest.raises(PrefcalcError):
+        run_line(ledger, "a 5h 7 b:w v:p")
+    assert ledger.read_bytes() == before
+
+
+def test_a_weak_token_is_refused_in_russian(ledger: Path, tmp_path: Path) -> None:
+    result = run_cli(["--lang", "ru", "serve", "-f", str(ledger), "--token", "seven"], tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "prefcalc: ошибка: --token слишком короткий (5 симв.): в ключе для записи не меньше 16"
+        " символов, более короткий можно подобрать\n"
+    )

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +20,7 @@ import pytest
 
 from prefcalc import api
 from prefcalc.store.ledger import game_to_json_text
-from prefcalc.web import create_app
+from prefcalc.web import create_app, listen
 from tests.support import make_game, run_cli, sample_game
 
 TOKEN = "browser-test-token"
@@ -63,8 +62,7 @@ class _Server:
         import uvicorn
 
         app = create_app(path, TOKEN, read_only=read_only)
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock = listen("127.0.0.1", 0)  # as serve makes it: TCP_NODELAY on connections
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         ready = threading.Event()

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from prefcalc.errors import ConventionError, LedgerError
-from prefcalc.rules.conventions import load_file, parse_overrides
+from prefcalc.rules.conventions import parse_overrides
+from prefcalc.store.conventions import load_file
 from prefcalc.store.ledger import game_from_bytes, game_from_json, game_to_json_text, load
 from tests.support import invoke, make_game
 

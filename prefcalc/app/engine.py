@@ -1,9 +1,9 @@
 """The engine of the app on a phone: what the Web Worker runs in the browser's Python.
 
 Each game is a ledger file in the worker's memory (``/games/NAME.json``), written by the
-CLI's own code: a play line is parsed by :func:`prefcalc.commands.parse_line` and carried
-out by :func:`prefcalc.commands.execute` (under the ledger's lock, atomically), its answer
-is the text ``prefcalc play`` prints, and the views are the JSON of ``show --json``, ``log
+CLI's own code: a play line goes through :func:`prefcalc.lines.run_line`, the runner of
+``prefcalc play`` and of serve's score page (carried out under the ledger's lock,
+atomically), its answer is the text ``prefcalc play`` prints, and the views are the JSON of ``show --json``, ``log
 --json`` and ``settle --json``. After every change the ledger's text (and what ``undo``
 keeps for ``redo``, ``NAME.json.redo``) goes back to the page, which keeps it in the
 phone's storage: the page, not this memory, is where a game lives between two starts.
@@ -187,7 +187,7 @@ class Engine:
     def line(self, name: str, line: str) -> Answer:
         """Carry out one ``play`` line; the answer holds what it printed, and the ledger's
         files when it changed them."""
-        from prefcalc.views.text import play_result_text
+        from prefcalc.lines import run_line
 
         if not isinstance(line, str) or len(line) > MAX_LINE:
             raise NotationError(
@@ -197,15 +197,11 @@ class Engine:
             raise NotationError(_("one line at a time (no line breaks)"))
         path = self.path(name)
         before = self.files(name)
-        command = commands.parse_line(line, api.load_current(path))
-        if command is None:
-            output = ""
-        elif isinstance(command, commands.Quit):
+        ran = run_line(path, line)  # the runner of play and of serve's score page
+        if ran.quit:
             raise NotationError(_("quit ends a play session; here there is nothing to quit"))
-        else:
-            output = play_result_text(commands.execute(command, path))
         after = self.files(name)
-        answer: Answer = {"output": output, "deals": len(api.load_current(path).entries)}
+        answer: Answer = {"output": ran.text, "deals": len(ran.game.entries)}
         if after != before:
             answer["files"] = after
         return answer

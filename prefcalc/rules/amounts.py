@@ -59,14 +59,29 @@ MAX_NUMBER_TEXT = 40
 """The longest number text accepted (characters, after stripping spaces)."""
 
 _DECIMAL = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?", re.ASCII)
+_COMMA = re.compile(r"([+-]?)(\d+),(\d+)", re.ASCII)
 _RATIO = re.compile(r"([+-]?)(\d+)\s*/\s*(\d+)", re.ASCII)
-_EXPONENT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+", re.ASCII)
+_EXPONENT = re.compile(r"[+-]?(\d+[.,]?\d*|[.,]\d+)[eE][+-]?\d+", re.ASCII)
 _WHOLE = re.compile(r"[+-]?\d+", re.ASCII)
+_THOUSAND = re.compile(r"[+-]?[1-9]\d{0,2},\d{3}", re.ASCII)
+"""``1,000``, ``12,500``: a thousand or a decimal comma? Refused as ambiguous (``0,125`` and
+``1,5000`` are decimals: no thousand is written so)."""
+_GROUPED = re.compile(r"[+-]?[1-9]\d{0,2}(?:[ \u00a0\u202f'_.,]\d{3})+(?:[.,]\d+)?")
+"""``1 000``, ``1.000,5``, ``1,000,000``, ``1'000``: a number with its thousands grouped."""
+_MINUS_SIGN = "\N{MINUS SIGN}"
 
 _LIMITS = {"chars": MAX_NUMBER_TEXT, "most": MAX_AMOUNT, "denominator": MAX_DENOMINATOR}
 
 
 _NOT_NUMBER = (N_("a number"), N_("is not a number (write e.g. 12, -3, 2.5 or 5/3)"))
+_AMBIGUOUS = (
+    N_("{whole} or {decimal}"),
+    N_("is ambiguous: write {whole} or {decimal}"),
+)
+_GROUPING = (
+    N_("a number without a thousands separator"),
+    N_("has its thousands grouped: write the digits together (e.g. 1000 or 2.5)"),
+)
 _NOT_WHOLE = (N_("a whole number"), N_("is not a whole number"))
 _EXPONENT_USED = (
     N_("a number written without an exponent"),
@@ -92,18 +107,21 @@ class AmountError(ValueError):
     :meth:`about` words it for a named field: ``--mountain must be a number, not 'x'``.
     """
 
-    def __init__(self, text: str, problem: tuple[str, str]) -> None:
+    def __init__(self, text: str, problem: tuple[str, str], **values: str) -> None:
         self.text = text
         self.requirement, sentence = problem
+        self.values = values
         super().__init__(
             _("'{text}' {sentence}").format(
-                text=shown(text), sentence=_(sentence).format(**_LIMITS)
+                text=shown(text), sentence=_(sentence).format(**_LIMITS, **values)
             )
         )
 
     def about(self, what: str) -> str:
         return _("{what} must be {requirement}, not '{text}'").format(
-            what=what, requirement=_(self.requirement).format(**_LIMITS), text=shown(self.text)
+            what=what,
+            requirement=_(self.requirement).format(**_LIMITS, **self.values),
+            text=shown(self.text),
         )
 
 
@@ -116,20 +134,25 @@ def _bounded(value: Amount, text: str) -> Amount:
 
 
 def parse_amount(text: str) -> Amount:
-    """Parse ``"12"``, ``"-3"``, ``"2.5"`` or ``"5/3"`` into an exact, bounded amount.
+    """Parse ``"12"``, ``"-3"``, ``"2.5"``, ``"2,5"`` or ``"5/3"`` into an exact, bounded amount.
 
-    Refused with an :class:`AmountError` (a ``ValueError``): anything else (``inf``,
-    ``NaN``, ``1e3``, ``1_000``, non-ASCII digits), text over ``MAX_NUMBER_TEXT``
-    characters, sizes over ``MAX_AMOUNT`` and denominators over ``MAX_DENOMINATOR``.
+    The decimal point may be a comma, as Russian writes it (``0,5``, ``-2,5``: digits on both
+    sides), and the minus the sign prefcalc prints in Russian (``−2,5``). Refused with an
+    :class:`AmountError` (a ``ValueError``): ``1,000`` and ``12,500`` (a thousand or a
+    decimal? ambiguous), grouped thousands (``1 000``, ``1.000,5``, ``1,000,000``), ``inf``,
+    ``NaN``, ``1e3``, ``1_000``, non-ASCII digits, text over ``MAX_NUMBER_TEXT`` characters,
+    sizes over ``MAX_AMOUNT`` and denominators over ``MAX_DENOMINATOR``.
     """
-    raw = text.strip()
+    raw = _signed(text.strip())
     if len(raw) > MAX_NUMBER_TEXT:  # judged before any integer is built
         raise AmountError(text, _TOO_LONG)
     match = _DECIMAL.fullmatch(raw)
     if match and (match.group(2) or match.group(3)):
-        sign, whole, decimals = match.group(1), match.group(2), match.group(3) or ""
-        number = Fraction(int(whole + decimals or "0"), 10 ** len(decimals))
-        return _bounded(-number if sign == "-" else number, text)
+        return _decimal(text, match.group(1), match.group(2), match.group(3) or "")
+    match = _COMMA.fullmatch(raw)
+    if match:
+        _unambiguous(text, raw)
+        return _decimal(text, match.group(1), match.group(2), match.group(3))
     match = _RATIO.fullmatch(raw)
     if match:
         denominator = int(match.group(3))
@@ -137,20 +160,59 @@ def parse_amount(text: str) -> Amount:
             raise AmountError(text, _NOT_NUMBER)
         number = Fraction(int(match.group(2)), denominator)
         return _bounded(-number if match.group(1) == "-" else number, text)
+    raise AmountError(text, _refusal(raw, _NOT_NUMBER))
+
+
+def _signed(raw: str) -> str:
+    """The minus sign Russian output prints (``−2,5``) read as the hyphen-minus."""
+    return "-" + raw[1:] if raw.startswith(_MINUS_SIGN) else raw
+
+
+def _decimal(text: str, sign: str, whole: str, decimals: str) -> Amount:
+    number = Fraction(int(whole + decimals or "0"), 10 ** len(decimals))
+    return _bounded(-number if sign == "-" else number, text)
+
+
+def _unambiguous(text: str, raw: str) -> None:
+    """Refuse ``1,000``: a comma before exactly three digits after a non-zero whole part of at
+    most three digits reads as a thousands separator as well as a decimal comma. The refusal
+    offers both readings written plainly: ``12500 or 12.5`` (``12500 или 12,5`` in Russian)."""
+    if _THOUSAND.fullmatch(raw):
+        whole, fraction = raw.split(",")
+        fraction = fraction.rstrip("0")
+        decimal = f"{whole}{_point()}{fraction}" if fraction else whole
+        raise AmountError(text, _AMBIGUOUS, whole=whole + fraction.ljust(3, "0"), decimal=decimal)
+
+
+def _point() -> str:
+    """The decimal point of the language in use (imported late, as :func:`_`)."""
+    from prefcalc.i18n import DEFAULT, language
+
+    return "." if language() == DEFAULT else ","
+
+
+def _refusal(raw: str, otherwise: tuple[str, str]) -> tuple[str, str]:
+    """Why a text that is no number is refused: an exponent, grouped thousands, or
+    ``otherwise``."""
     if _EXPONENT.fullmatch(raw):
-        raise AmountError(text, _EXPONENT_USED)
-    raise AmountError(text, _NOT_NUMBER)
+        return _EXPONENT_USED
+    if _GROUPED.fullmatch(raw):
+        return _GROUPING
+    return otherwise
 
 
 def parse_whole(text: str) -> int:
-    """Parse a whole number such as ``"7"`` or ``"-3"``: ASCII digits, at most
-    ``MAX_NUMBER_TEXT`` characters and ``MAX_AMOUNT`` in size (an :class:`AmountError`
-    otherwise). Callers check their own, narrower range."""
-    raw = text.strip()
+    """Parse a whole number such as ``"7"`` or ``"-3"`` (or ``"−3"``, as Russian prints it):
+    ASCII digits, at most ``MAX_NUMBER_TEXT`` characters and ``MAX_AMOUNT`` in size (an
+    :class:`AmountError` otherwise, ``1,000`` refused as ambiguous and ``1 000`` as grouped).
+    Callers check their own, narrower range."""
+    raw = _signed(text.strip())
     if len(raw) > MAX_NUMBER_TEXT:
         raise AmountError(text, _TOO_LONG)
     if not _WHOLE.fullmatch(raw):
-        raise AmountError(text, _EXPONENT_USED if _EXPONENT.fullmatch(raw) else _NOT_WHOLE)
+        if _COMMA.fullmatch(raw):
+            _unambiguous(text, raw)
+        raise AmountError(text, _refusal(raw, _NOT_WHOLE))
     value = int(raw)
     if not -MAX_AMOUNT <= value <= MAX_AMOUNT:
         raise AmountError(text, _TOO_LARGE)

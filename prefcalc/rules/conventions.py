@@ -1,41 +1,49 @@
-"""Conventions as data: every option of docs/rules.md, validated, loaded from TOML.
+"""Conventions as data: every option of docs/rules.md, validated.
 
-A preset (``templates/sochi.toml``...) is a TOML file naming every option. A table's house
-rules are a file of the same shape (optionally ``base = "sochi"`` plus the keys that differ),
+A preset (``templates/sochi.toml``...) is a TOML table naming every option. A table's house
+rules are a table of the same shape (optionally ``base = "sochi"`` plus the keys that differ),
 or a preset plus ``key=value`` overrides such as ``passes.prices=1,2,4``. Scoring code reads
 the resulting :class:`Convention` and never asks which preset it came from.
+
+No file is read here: :mod:`prefcalc.store.conventions` reads the TOML files (the bundled
+presets, a house-rules file) and hands their tables to :func:`from_table`.
+
+The options are fields of the pydantic models of :mod:`prefcalc.rules.options`; that module
+(and pydantic) is imported only when an option is validated or listed (:data:`OPTIONS` and its
+companions are made on first use), so a command that scores a trusted ledger by a convention
+it already knows builds no model at all.
 """
+
+from __future__ import annotations
 
 import math
 import re
-import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, get_args
-
-from pydantic import BaseModel, ValidationError
-from pydantic.fields import FieldInfo
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
 
 from prefcalc.errors import ConventionError, shown
-from prefcalc.i18n import N_, _, ngettext
-from prefcalc.resources import bundled
+from prefcalc.i18n import _, ngettext
 from prefcalc.rules.amounts import MAX_AMOUNT, Amount, exact_text, norm
-from prefcalc.rules.options import (
-    ONE_LINE,
-    SECTION_8_MARK,
-    AfterLast,
-    BombOrder,
-    Closing,
-    ConventionFile,
-    EndsStreak,
-    HelpRule,
-    LoneWhister,
-    PassesScoring,
-    Ties,
-    TwoWhisters,
-    first_error,
-)
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from pydantic.fields import FieldInfo
+
+    from prefcalc.rules.options import (
+        AfterLast,
+        BombOrder,
+        Closing,
+        ConventionFile,
+        EndsStreak,
+        HelpRule,
+        LoneWhister,
+        PassesScoring,
+        Ties,
+        TwoWhisters,
+    )
 
 PRESETS = ("sochi", "leningrad", "rostov", "classic")
 
@@ -91,32 +99,55 @@ class Option(NamedTuple):
 
 def _section_model(field: FieldInfo) -> type[BaseModel] | None:
     """The model of an option table (``passes: PassesOptions | None``), or None."""
+    from typing import get_args
+
+    from pydantic import BaseModel
+
     for arg in get_args(field.annotation) or (field.annotation,):
         if isinstance(arg, type) and issubclass(arg, BaseModel):
             return arg
     return None
 
 
-def _read_options() -> tuple[tuple[Option, ...], tuple[str, ...], dict[str, Any]]:
+class _Table(NamedTuple):
+    """What the convention model says of its options (see :data:`OPTIONS`...)."""
+
+    options: tuple[Option, ...]
+    sections: tuple[str, ...]
+    section_8: frozenset[str]
+    by_key: dict[str, Option]
+    off: dict[str, Any]
+
+
+def _read_options() -> _Table:
     """The options in the model's field order (the order of docs/rules.md §6.1), the option
-    tables, and each §8 option's value when unset (as JSON, validated later)."""
+    tables, the §8 options and each one's value when unset (validated like a file's)."""
+    from prefcalc.rules.options import ConventionFile
+
     options: list[Option] = []
     sections: list[str] = []
     offs: dict[str, Any] = {}
     for name, field in ConventionFile.model_fields.items():
         if name in ("name", "description", "base"):
             continue
-        table = _section_model(field)
-        if table is not None:
+        section = _section_model(field)
+        if section is not None:
             sections.append(name)
-            for inner, inner_field in table.model_fields.items():
+            for inner, inner_field in section.model_fields.items():
                 options.append(_option(f"{name}.{inner}", inner_field, offs))
         else:
             options.append(_option(name, field, offs))
-    return tuple(options), tuple(sections), offs
+    if tuple(sections) != _SECTIONS or tuple(o.key for o in options) != _KEYS:
+        raise TypeError(_("Convention's fields must be the convention model's options, in order"))
+    marked = frozenset(option.key for option in options if option.section_8)
+    by_key = {option.key: option for option in options}
+    table = _Table(tuple(options), tuple(sections), marked, by_key, {})
+    return table._replace(off=_checked(offs, "the convention model", True, table))
 
 
 def _option(key: str, field: FieldInfo, offs: dict[str, Any]) -> Option:
+    from prefcalc.rules.options import SECTION_8_MARK
+
     if not field.description:
         raise TypeError(_("convention option {key} has no description").format(key=key))
     extra = field.json_schema_extra
@@ -126,23 +157,97 @@ def _option(key: str, field: FieldInfo, offs: dict[str, Any]) -> Option:
     return Option(key, field.description, section_8)
 
 
-OPTIONS, SECTIONS, _OFF_JSON = _read_options()
-"""``OPTIONS``: every option, in the order of docs/rules.md §6.1. ``SECTIONS``: the option
-tables of a convention file (``[passes]``, ``[bombs]``, ``[prizes]``)."""
+_TABLE: _Table | None = None
 
-SECTION_8: frozenset[str] = frozenset(option.key for option in OPTIONS if option.section_8)
+
+def _table() -> _Table:
+    """The options as the model defines them, read once (the first time one is needed)."""
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = _read_options()
+    return _TABLE
+
+
+_T = TypeVar("_T")
+
+
+class _Options(Sequence[Option]):
+    """:data:`OPTIONS`: the model's options, read from it on first use."""
+
+    @overload
+    def __getitem__(self, index: int) -> Option: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Option]: ...
+    def __getitem__(self, index: int | slice) -> Option | Sequence[Option]:
+        return _table().options[index]
+
+    def __len__(self) -> int:
+        return len(_table().options)
+
+    def __iter__(self) -> Iterator[Option]:
+        return iter(_table().options)
+
+    def __repr__(self) -> str:
+        return repr(_table().options)
+
+
+class _Map(Mapping[str, _T]):
+    """A mapping of the model's options (:data:`OPTION_BY_KEY`, :data:`OFF`), read from it
+    on first use."""
+
+    def __init__(self, get: Callable[[_Table], Mapping[str, _T]]) -> None:
+        self._get = get
+
+    def __getitem__(self, key: str) -> _T:
+        return self._get(_table())[key]
+
+    def __len__(self) -> int:
+        return len(self._get(_table()))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get(_table()))
+
+    def __repr__(self) -> str:
+        return repr(self._get(_table()))
+
+
+class _Marked(AbstractSet[str]):
+    """:data:`SECTION_8`, read from the model on first use."""
+
+    def __contains__(self, key: object) -> bool:
+        return key in _table().section_8
+
+    def __len__(self) -> int:
+        return len(_table().section_8)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_table().section_8)
+
+    def __repr__(self) -> str:
+        return repr(_table().section_8)
+
+
+OPTIONS: Sequence[Option] = _Options()
+"""Every option, in the order of docs/rules.md §6.1."""
+
+SECTION_8: AbstractSet[str] = _Marked()
 """The options of docs/rules.md §8: off unless set, so a full house-rules table (or a
 ledger's stored table) written before they existed still loads, with them off."""
 
-OPTION_BY_KEY: dict[str, Option] = {option.key: option for option in OPTIONS}
+OPTION_BY_KEY: Mapping[str, Option] = _Map(lambda table: table.by_key)
+
+OFF: Mapping[str, Any] = _Map(lambda table: table.off)
+"""The value of each option of docs/rules.md §8 when a file leaves it out (validated like a
+file's: ``bombs.opening`` is ``()``)."""
 
 
 class Convention(NamedTuple):
     """Every scoring option, validated. Attribute names are the keys with ``.`` -> ``_``.
 
     A plain tuple, read on the hot path of scoring. Its fields are the options of
-    :data:`OPTIONS` in their order (checked when this module is loaded), typed as their
-    model fields validate; the values of an unset §8 option are :data:`OFF`."""
+    :data:`OPTIONS` in their order (checked when the options are read from the model),
+    typed as their model fields validate; the values of an unset §8 option are
+    :data:`OFF`."""
 
     name: str
     description: str
@@ -189,21 +294,18 @@ class Convention(NamedTuple):
 
     def value(self, key: str) -> Any:
         """The value of option ``key`` (dotted name)."""
-        return getattr(self, OPTION_BY_KEY[key].attr)
+        return getattr(self, _ATTRS[key])
 
     def options(self) -> dict[str, Any]:
         """Every option as ``{dotted key: value}`` in the order of docs/rules.md §6.1."""
-        return {option.key: self.value(option.key) for option in OPTIONS}
+        return dict(zip(_KEYS, self[2:], strict=True))
 
     def with_options(
         self, values: Mapping[str, Any], source: str = "--set", strict: bool = False
-    ) -> "Convention":
+    ) -> Convention:
         """A copy with some options changed; values are validated like a TOML file's
         (``strict``: as read from a file, each value already of its type)."""
-        changes = {
-            OPTION_BY_KEY[key].attr: value
-            for key, value in _validate(values, source, strict).items()
-        }
+        changes = {_ATTRS[key]: value for key, value in _validate(values, source, strict).items()}
         return self._replace(**changes)
 
     def passes_price(self, k: int) -> Amount:
@@ -238,6 +340,24 @@ class Convention(NamedTuple):
         return self.passes_exit[min(streak, len(self.passes_exit)) - 1]
 
 
+_SECTIONS = ("passes", "bombs", "prizes")
+"""The option tables, as the model has them (checked when the options are read from it)."""
+
+
+def _dotted(attr: str) -> str:
+    """A field of :class:`Convention` as its option's key: ``passes_prices`` ->
+    ``passes.prices``."""
+    section, _sep, name = attr.partition("_")
+    return f"{section}.{name}" if section in _SECTIONS and name else attr
+
+
+_KEYS: tuple[str, ...] = tuple(_dotted(attr) for attr in Convention._fields[2:])
+"""The options' keys in the order of :class:`Convention`'s fields (which is the model's
+order, checked when the options are read from it: :data:`OPTIONS` has the same keys)."""
+
+_ATTRS: dict[str, str] = {key: key.replace(".", "_") for key in _KEYS}
+
+
 def _flatten(table: Mapping[str, Any]) -> dict[str, Any]:
     """``{"passes": {"prices": v}}`` -> ``{"passes.prices": v}``: one level of sections only
     (a deeper table stays a value, which validation then refuses)."""
@@ -269,8 +389,17 @@ def _validate(values: Mapping[str, Any], source: str, strict: bool = False) -> d
     ``strict`` (a file: TOML, or the options a ledger stores): nothing is coerced, a flag is
     a boolean, a whole number an integer, a list a list, a choice spelled as written; only
     the text of ``--set`` is parsed (``yes``, ``1,2,4``, ``Greedy``)."""
+    return _checked(values, source, strict, _table())
+
+
+def _checked(values: Mapping[str, Any], source: str, strict: bool, table: _Table) -> dict[str, Any]:
+    """:func:`_validate` by the options of ``table``."""
+    from pydantic import ValidationError
+
+    from prefcalc.rules.options import ConventionFile, first_error
+
     for key in values:
-        if key not in OPTION_BY_KEY:
+        if key not in table.by_key:
             raise ConventionError(
                 _("unknown option '{key}'{suggestion}").format(
                     key=shown(str(key)), suggestion=_suggest(str(key))
@@ -284,7 +413,7 @@ def _validate(values: Mapping[str, Any], source: str, strict: bool = False) -> d
     except ValidationError as exc:
         _where, message = first_error(exc, frozenset())
         loc = exc.errors()[0]["loc"]
-        key = f"{loc[0]}.{loc[1]}" if loc[0] in SECTIONS and len(loc) > 1 else str(loc[0])
+        key = f"{loc[0]}.{loc[1]}" if loc[0] in table.sections and len(loc) > 1 else str(loc[0])
         raw = values.get(key, "")
         raise ConventionError(
             _("option '{key}': {message} (got {raw})").format(
@@ -292,7 +421,7 @@ def _validate(values: Mapping[str, Any], source: str, strict: bool = False) -> d
             ),
             source,
         ) from None
-    checked = _option_values(model)
+    checked = _option_values(model, table)
     for key in values:
         if key not in checked:
             raise ConventionError(
@@ -301,10 +430,10 @@ def _validate(values: Mapping[str, Any], source: str, strict: bool = False) -> d
     return {key: checked[key] for key in values}
 
 
-def _option_values(model: ConventionFile) -> dict[str, Any]:
+def _option_values(model: ConventionFile, table: _Table) -> dict[str, Any]:
     """The options a validated file sets, as ``{dotted key: value}`` (values as validated)."""
     values: dict[str, Any] = {}
-    for option in OPTIONS:
+    for option in table.options:
         section, dot, name = option.key.partition(".")
         holder = getattr(model, section) if dot else model
         value = getattr(holder, name if dot else section) if holder is not None else None
@@ -321,13 +450,23 @@ def _plain(message: str) -> str:
 def _suggest(key: str) -> str:
     import difflib
 
-    close = difflib.get_close_matches(key, list(OPTION_BY_KEY), n=1)
+    close = difflib.get_close_matches(key, list(_KEYS), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def from_table(table: Mapping[str, Any], source: str, strict: bool = True) -> Convention:
+def from_table(
+    table: Mapping[str, Any],
+    source: str,
+    strict: bool = True,
+    *,
+    preset: Callable[[str], Convention] | None = None,
+) -> Convention:
     """Build a convention from a parsed TOML table (every option, or ``base`` + changes),
-    read strictly like every file (:func:`_validate`)."""
+    read strictly like every file (:func:`_validate`). A table with a ``base`` starts from
+    the convention ``preset(base)`` gives (:func:`prefcalc.store.conventions.load_preset`,
+    which reads the bundled presets)."""
+    from prefcalc.rules.options import ONE_LINE
+
     flat = _flatten(table)
     name = flat.pop("name", None)
     description = flat.pop("description", "")
@@ -345,18 +484,17 @@ def from_table(table: Mapping[str, Any], source: str, strict: bool = True) -> Co
     if base_name is not None:
         if not isinstance(base_name, str):
             raise ConventionError(_("'base' must be a preset name"), source)
-        base = load_preset(base_name)
+        if preset is None:
+            raise TypeError("from_table: a table with a 'base' needs its preset= reader")
+        base = preset(base_name)
         result = base.with_options(flat, source, strict)
         return result._replace(
             name=str(name) if name is not None else f"{base.name} (house rules)",
             description=str(description),
         )
+    options = _table()
     checked = _validate(flat, source, strict)
-    missing = [
-        option.key
-        for option in OPTIONS
-        if option.key not in checked and option.key not in SECTION_8
-    ]
+    missing = [key for key in _KEYS if key not in checked and key not in options.section_8]
     if missing:
         raise ConventionError(
             ngettext(
@@ -366,82 +504,8 @@ def from_table(table: Mapping[str, Any], source: str, strict: bool = True) -> Co
             ).format(missing=", ".join(missing)),
             source,
         )
-    kwargs = {OPTION_BY_KEY[key].attr: value for key, value in {**OFF, **checked}.items()}
+    kwargs = {_ATTRS[key]: value for key, value in {**options.off, **checked}.items()}
     return Convention(name=str(name or Path(source).stem), description=str(description), **kwargs)
-
-
-OFF: dict[str, Any] = _validate(_OFF_JSON, "the convention model", strict=True)
-"""The value of each option of docs/rules.md §8 when a file leaves it out (validated like a
-file's: ``bombs.opening`` is ``()``)."""
-
-if Convention._fields != ("name", "description", *(option.attr for option in OPTIONS)):
-    raise TypeError(_("Convention's fields must be the convention model's options, in order"))
-
-
-def load_file(path: Path) -> Convention:
-    """Load a convention from a TOML file (a regular UTF-8 file of at most 1 MiB)."""
-    from prefcalc.store import files
-
-    what = N_("the convention file")
-    try:
-        raw = files.read_regular(path, what, files.MAX_SMALL, ConventionError)
-    except OSError as exc:
-        raise ConventionError(
-            _("cannot read convention file: {value}").format(value=exc.strerror or exc), str(path)
-        ) from None
-    text = files.decode_text(raw, what, path, ConventionError)
-    files.check_toml_shape(text, what, path, ConventionError)
-    try:
-        table = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConventionError(_("not valid TOML: {exc}").format(exc=exc), str(path)) from None
-    except RecursionError:
-        raise ConventionError(
-            _("{what} nests too deeply").format(what=_(what)), str(path)
-        ) from None
-    except ValueError:  # an integer over Python's 4,300-digit limit
-        raise ConventionError(
-            _("not valid TOML: a number has too many digits"), str(path)
-        ) from None
-    return from_table(table, str(path))
-
-
-_PRESET_CACHE: dict[str, Convention] = {}
-
-
-def load_preset(name: str) -> Convention:
-    """Load a bundled preset by name (``sochi``, ``leningrad``, ``rostov``)."""
-    key = preset_key(name) or name.strip().lower()
-    cached = _PRESET_CACHE.get(key)
-    if cached is not None:
-        return cached
-    if key not in PRESETS:
-        raise ConventionError(
-            _("unknown convention '{name}' (use {PRESETS} or a .toml file)").format(
-                name=shown(name), PRESETS=", ".join(PRESETS)
-            )
-        )
-    convention = load_file(bundled("templates") / f"{key}.toml")
-    _PRESET_CACHE[key] = convention
-    return convention
-
-
-def load(name_or_path: str) -> Convention:
-    """A preset name or the path of a house-rules TOML file."""
-    if preset_key(name_or_path) is not None:
-        return load_preset(name_or_path)
-    path = Path(name_or_path)
-    try:
-        exists = path.exists()
-    except OSError:  # a name too long for the file system, a bad byte...: not a file
-        exists = False
-    if path.suffix.lower() == ".toml" or exists:
-        return load_file(path)
-    raise ConventionError(
-        _("unknown convention '{name_or_path}' (use {PRESETS} or a .toml file)").format(
-            name_or_path=shown(name_or_path), PRESETS=", ".join(PRESETS)
-        )
-    )
 
 
 def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:

@@ -6,24 +6,26 @@ unknown file is reported with its path and the reason and is never overwritten.
 
 Writes are atomic (a temporary file in the same folder, fsync, rename) and serialised by
 an exclusive lock, so a crash or a second terminal can never lose or corrupt a deal; the
-file-system side of this lives in :mod:`prefcalc.store.files` (``write_atomic`` is re-exported).
-The deals are written one per line, so the file stays readable and diffs well.
+file-system side of this lives in :mod:`prefcalc.store.files`. The deals are written one per
+line, so the file stays readable and diffs well.
+
+A file this program wrote is read back without its pydantic models (see "ledgers this
+program wrote" below); the validation path is :mod:`prefcalc.store.validate`, imported only
+when a file needs it.
 """
 
 import json
+import operator
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any, assert_never
 
-from pydantic import ValidationError
-
-from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
+from prefcalc.errors import LedgerError, PrefcalcError
 from prefcalc.i18n import N_, _
 from prefcalc.perf import gc_paused
 from prefcalc.rules.amounts import Amount, exact_text, norm, to_amount
-from prefcalc.rules.conventions import Convention, from_table, load_preset, to_jsonable
-from prefcalc.rules.legality import problems
+from prefcalc.rules.conventions import Convention, to_jsonable
 from prefcalc.rules.model import (
     Adjustment,
     AllPass,
@@ -39,28 +41,12 @@ from prefcalc.rules.model import (
     SetTerm,
     Suit,
     check_currency,
-    check_players,
-    joined,
 )
 from prefcalc.rules.notation import parse_contract
-from prefcalc.rules.options import first_error
-from prefcalc.store import files
-from prefcalc.store.files import write_atomic as write_atomic  # re-exported
+from prefcalc.store import LEDGER_SCHEMA, cache, checkpoint, conventions, files
+from prefcalc.store.cache import data_dir as data_dir  # re-exported: the games' data directory
+from prefcalc.store.files import write_atomic as write_atomic  # re-exported (export/*)
 from prefcalc.store.lock import locked
-from prefcalc.store.schemas import (
-    LEDGER_SCHEMA,
-    AdjustRecord,
-    ContractRecord,
-    DealRecord,
-    JoinRecord,
-    LedgerFile,
-    MisereRecord,
-    PassesRecord,
-    PreferenceRecord,
-    SetRecord,
-)
-
-SCHEMA = LEDGER_SCHEMA
 
 
 def now() -> str:
@@ -74,15 +60,7 @@ def now() -> str:
 def resolve_convention(ref: ConventionRef, strict: bool = False) -> Convention:
     """The convention a game is played by: its preset with overrides, or its own table
     (``strict``: the options as read from the ledger file, nothing coerced)."""
-    if ref.preset is not None:
-        base = load_preset(ref.preset)
-        if not ref.options:
-            return base
-        return base.with_options(ref.options, f"{ref.preset} overrides", strict)
-    table = dict(ref.options)
-    if ref.name:
-        table["name"] = ref.name
-    return from_table(table, "the game's house rules", strict)
+    return conventions.resolve(ref, strict)
 
 
 # --- JSON -> record ---------------------------------------------------------------------------
@@ -100,172 +78,14 @@ def game_from_json(data: Any, path: str = "<ledger>") -> Game:
 
 
 def game_from_bytes(raw: bytes, path: str = "<ledger>") -> Game:
-    """Parse and validate a ledger file's bytes in one pass (a UTF-8 BOM is allowed)."""
-    if raw.startswith(files.BOM):
-        raw = raw[len(files.BOM) :]
-    with gc_paused():
-        try:
-            model = LedgerFile.model_validate_json(raw)
-        except ValidationError as exc:
-            if exc.errors()[0]["type"] == "json_invalid":
-                files.decode_text(raw, N_("the ledger"), Path(path), LedgerError)  # name bad bytes
-            raise _refusal(exc, path) from None
-        game = _game(model, path)
-        del model  # freed while the collector is paused, so it never scans the file's models
-    return game
+    """Parse and validate a ledger file's bytes in one pass (a UTF-8 BOM is allowed): the
+    file's pydantic models, then the checks recording applies to every deal."""
+    from prefcalc.store import validate
 
-
-def _refusal(exc: ValidationError, path: str) -> LedgerError:
-    """A validation error as one line: the field path and what is wrong with it."""
-    err = exc.errors(include_url=False)[0]
-    loc = tuple(err["loc"])
-    if err["type"] == "json_invalid":
-        reason = str(err["ctx"].get("error", err["msg"])) if "ctx" in err else str(err["msg"])
-        if "recursion limit" in reason:
-            reason = _("it nests too deeply ({reason})").format(reason=reason)
-        return LedgerError(_("the ledger is corrupt: {reason}").format(reason=reason), path)
-    if loc == () and err["type"] in ("model_type", "model_attributes_type"):
-        return LedgerError(_("not a prefcalc ledger (expected a JSON object)"), path)
-    if loc == ("schema",):
-        found = err.get("input")
-        if isinstance(found, int) and not isinstance(found, bool) and found > LEDGER_SCHEMA:
-            return LedgerError(
-                _(
-                    "written by a newer prefcalc (schema {found}, this one reads up to {LEDGER_SCHEMA})"
-                ).format(found=found, LEDGER_SCHEMA=LEDGER_SCHEMA),
-                path,
-            )
-        return LedgerError(
-            _("not a prefcalc ledger (schema {found}, expected 1 or {LEDGER_SCHEMA})").format(
-                found=shown(repr(found)), LEDGER_SCHEMA=LEDGER_SCHEMA
-            ),
-            path,
-        )
-    where, message = first_error(exc)
-    if loc[:1] == ("deals",) and len(loc) > 1 and isinstance(loc[1], int):
-        message += f" (deal {loc[1] + 1})"
-    return LedgerError(f"{where}: {message}" if where else message, path)
+    return validate.game_from_bytes(raw, path)
 
 
 _CONTRACTS: dict[str, tuple[int, Suit]] = {}  # "7h" -> (7, "h"), filled as contracts are read
-
-
-def _game(f: LedgerFile, path: str) -> Game:
-    """The record of a validated ledger, with the checks recording applies to every deal."""
-
-    def fail(where: str, message: str) -> LedgerError:
-        if where.startswith("deals["):
-            message += f" (deal {int(where[6 : where.index(']')]) + 1})"
-        return LedgerError(f"{where}: {message}", path)
-
-    players = f.players
-    try:
-        check_players(players)
-    except DealError as exc:
-        raise fail("players", exc.message) from None
-    first_dealer = f.first_dealer
-    if first_dealer not in players:
-        raise fail(
-            "first_dealer",
-            _("unknown player '{first_dealer}'").format(first_dealer=shown(first_dealer)),
-        )
-    if f.whist_price <= 0:
-        raise fail("whist_price", _("the price of a whist must be positive"))
-    try:
-        currency = check_currency(f.currency)
-    except DealError as exc:
-        raise fail("currency", exc.message) from None
-    conv_file = f.convention
-    ref = ConventionRef(conv_file.preset, conv_file.options, conv_file.name)
-    try:
-        convention = resolve_convention(ref, strict=True)
-    except PrefcalcError as exc:
-        raise fail("convention", exc.message) from None
-    game = Game(
-        players=players,
-        convention=ref,
-        target=f.target,
-        first_dealer=first_dealer,
-        whist_price=f.whist_price,
-        currency=currency,
-        created=f.created,
-        lang=f.lang or "",
-    )
-    entries: list[Entry] = []
-    append = entries.append
-    # the checks depend on the deal, the dealer and the seating only (a join changes it)
-    passed: set[tuple[Deal, str | None]] = set()
-    seats = players
-    for k, rec in enumerate(f.deals):
-        deal = _deal(rec, k, fail)
-        dealer = rec.dealer
-        if (deal, dealer) not in passed:
-            refused = problems(game, convention, deal, dealer, seats)
-            if refused:
-                where, why = refused[0]
-                raise fail(f"deals[{k}].{where}" if where else f"deals[{k}]", why)
-            passed.add((deal, dealer))
-        if isinstance(deal, Join):
-            seats = joined(seats, deal)
-            passed.clear()
-        append(Entry(deal, dealer, rec.time, rec.forced))
-    return game._replace(entries=tuple(entries))
-
-
-def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> Deal:
-    """One validated record of the file as a deal of the engine."""
-    if isinstance(rec, ContractRecord):
-        known = _CONTRACTS.get(rec.contract)
-        if known is None:
-            try:
-                known = _CONTRACTS[rec.contract] = parse_contract(rec.contract)
-            except PrefcalcError as exc:
-                raise fail(f"deals[{k}].contract", exc.message) from None
-        defenders = [Defender(d.player, d.role, d.tricks) for d in rec.defenders]
-        if (
-            rec.dark
-            or rec.no_talon
-            or rec.bomb is not None
-            or rec.talon is not None
-            or rec.returned_by is not None
-        ):
-            return Contract(
-                rec.declarer,
-                known[0],
-                known[1],
-                rec.tricks,
-                tuple(defenders),
-                dark=rec.dark,
-                no_talon=rec.no_talon,
-                bomb=rec.bomb,
-                talon=rec.talon,
-                returned_by=rec.returned_by,
-            )
-        return Contract(rec.declarer, known[0], known[1], rec.tricks, tuple(defenders))
-    if isinstance(rec, PassesRecord):
-        if rec.blind:
-            return AllPass(tuple(rec.tricks.items()), rec.blind)
-        return AllPass(tuple(rec.tricks.items()))
-    if isinstance(rec, MisereRecord):
-        return Misere(rec.declarer, rec.tricks, rec.dark, rec.no_talon, rec.bomb)
-    if isinstance(rec, AdjustRecord):
-        return Adjustment(rec.player, rec.pool, rec.mountain, tuple(rec.whists.items()), rec.note)
-    if isinstance(rec, JoinRecord):
-        if rec.dealer is not None:
-            raise fail(
-                f"deals[{k}].dealer", _("a player joins between deals: a join has no dealer")
-            )
-        return Join(rec.player, rec.after)
-    if isinstance(rec, SetRecord):
-        if rec.dealer is not None:
-            raise fail(f"deals[{k}].dealer", _("a change of terms (set) has no dealer"))
-        value = norm(rec.value)
-        if rec.key == "target" and not isinstance(value, int):
-            raise fail(f"deals[{k}].value", _("the target must be a whole number"))
-        return SetTerm(rec.key, value)
-    if isinstance(rec, PreferenceRecord):
-        return Preference(rec.player)
-    assert_never(rec)
 
 
 # --- record -> JSON ---------------------------------------------------------------------------
@@ -345,18 +165,19 @@ def _classic_json(deal: Contract | Misere, out: dict[str, Any]) -> None:
 _encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(..., ensure_ascii=False)
 
 _lines: dict[int, tuple[Entry, str]] = {}
-"""The line of each entry of the game last written as text, by the entry's identity (the
-entry is kept with its line, so an identity is never reused while it is here)."""
+"""The line of each entry of the game last written or read as text, by the entry's identity
+(the entry is kept with its line, so an identity is never reused while it is here)."""
 
 
-def _deal_lines(entries: tuple[Entry, ...]) -> list[str]:
+def _deal_lines(entries: tuple[Entry, ...], keep: bool = False) -> list[str]:
     """The one-line JSON of each entry. An entry is an immutable value, so the very object
-    that was written before has the same line: recording a deal into a game of 500 encodes one
-    deal, not 501 (a long session, ``serve``, the digests of undo and redo). Only the entries
-    of the last game written are kept."""
+    that was written (or read from a file this program wrote) before has the same line:
+    recording a deal into a game of 500 encodes one deal, not 501 (a command, a long session,
+    ``serve``, the digests of undo and redo). Only the entries of the last game are kept
+    (``keep``: these are added to those, the deals appended to that game)."""
     global _lines
     known = _lines
-    fresh: dict[int, tuple[Entry, str]] = {}
+    fresh: dict[int, tuple[Entry, str]] = known if keep else {}
     out: list[str] = []
     for entry in entries:
         hit = known.get(id(entry))
@@ -367,8 +188,45 @@ def _deal_lines(entries: tuple[Entry, ...]) -> list[str]:
     return out
 
 
+_DEALS = ',\n  "deals": [\n    '
+"""What follows the header when the game has deals; they are separated by :data:`_NEXT`
+and followed by :data:`_END`."""
+_NEXT = ",\n    "
+_END = "\n  ]\n}\n"
+_NO_DEALS = ',\n  "deals": []\n}\n'
+
+
+_last_text: tuple[str, tuple[Entry, ...], str] | None = None
+"""The header, the entries and the text of the game last written or read as text."""
+
+
 def game_to_json_text(game: Game) -> str:
-    """The ledger text: the game's header indented, then one deal per line."""
+    """The ledger text: the game's header indented, then one deal per line.
+
+    The text of a game that is the last one made (or read) with deals appended is that
+    text with their lines spliced in: recording into a night of 10,000 deals encodes the
+    new deal and copies the rest."""
+    global _last_text
+    head = _header_text(game)
+    entries = game.entries
+    last = _last_text
+    if last is not None and last[0] == head and 0 < len(last[1]) <= len(entries):
+        known = len(last[1])
+        if all(map(operator.is_, entries[:known], last[1])):  # the very same entries
+            new = _deal_lines(entries[known:], keep=True)
+            text = last[2][: -len(_END)] + "".join(_NEXT + line for line in new) + _END
+            _last_text = (head, entries, text)
+            return text
+    if not entries:
+        text = head + _NO_DEALS
+    else:
+        text = head + _DEALS + _NEXT.join(_deal_lines(entries)) + _END
+    _last_text = (head, entries, text)
+    return text
+
+
+def _header_text(game: Game) -> str:
+    """The ledger text up to its deals: every field but the deals, indented."""
     ref = game.convention
     convention: dict[str, Any] = {}
     if ref.name:
@@ -386,10 +244,7 @@ def game_to_json_text(game: Game) -> str:
         "convention": convention,
         **({"lang": game.lang} if game.lang else {}),
     }
-    head = json.dumps(header, ensure_ascii=False, indent=2)[:-2]
-    deals = ",\n    ".join(_deal_lines(game.entries))
-    body = f'  "deals": [\n    {deals}\n  ]' if game.entries else '  "deals": []'
-    return f"{head},\n{body}\n}}\n"
+    return json.dumps(header, ensure_ascii=False, indent=2)[:-2]
 
 
 # --- files ---------------------------------------------------------------------------------
@@ -482,11 +337,23 @@ def update(
     A symbolic link is resolved once: the lock, the temporary file and the rename all
     happen beside the real file, so the link keeps pointing at the game.
     """
+    return update_at(path, lambda _real, game: change(game), then, first)
+
+
+def update_at(
+    path: Path,
+    change: Callable[[Path, Game], Game],
+    then: Callable[[Path, Game, Game], None] | None = None,
+    first: Callable[[Path, Game, Game], None] | None = None,
+) -> tuple[Game, Game]:
+    """:func:`update`, the change also given the real path of the ledger (links resolved),
+    for a change that reads a side file under the lock (``redo`` reads what undo kept).
+    The one write path of a ledger that exists."""
     real = _existing_ledger(path)
     with locked(real):
         before = _cached_load(real, str(path))
         _remove_stale_temporaries(real)
-        after = change(before)
+        after = change(real, before)
         if first is not None:
             files.check_writable_target(real, N_("the ledger"), str(path))
             first(real, before, after)
@@ -573,13 +440,19 @@ def _signature(raw: bytes) -> bytes:
 
 def remember(real: Path, game: Game, text: str | None = None) -> None:
     """Keep ``game`` as the content of ``real``, just written as ``text`` (its ledger text;
-    made from the game when not given)."""
+    made from the game when not given): the next command trusts these bytes, reads the
+    game's convention from the cache, and finds the checkpoint kept for the game."""
+    global _pending
     if text is None:
         text = game_to_json_text(game)
     signature = _signature(text.encode("utf-8"))
     _known_file.clear()
     _known_file[real] = (signature, game)
     _mark_validated(signature)
+    conventions.keep(game.convention)
+    pending, _pending = _pending, None
+    if pending is not None and pending[0] is game:
+        checkpoint.save(signature.hex(), _program(), pending[1])
 
 
 def _cached_load(real: Path, shown: str) -> Game:
@@ -598,16 +471,66 @@ def _cached_load(real: Path, shown: str) -> Game:
     return game
 
 
+# --- checkpoints ----------------------------------------------------------------------------
+#
+# The state of a game after its last deal, computed by the caller (scoring), is kept for the
+# next command in the cache folder (prefcalc.store.checkpoint), keyed by the digest of the
+# ledger's bytes and this program's identity: a command that records a deal then resumes from
+# it instead of replaying the night. The value is the caller's plain JSON data; the store never
+# looks inside it.
+
+_pending: tuple[Game, Any] | None = None
+
+
+def _bytes_of(game: Game) -> bytes | None:
+    """The digest of the ledger bytes ``game`` was last read from or written as (by this
+    process), or None when it came from nowhere (built in memory)."""
+    for signature, known in _known_file.values():
+        if known is game:
+            return signature
+    return None
+
+
+def stored_checkpoint(game: Game) -> Any | None:
+    """The checkpoint kept for ``game``: the value :func:`keep_checkpoint` was given for the
+    very ledger bytes ``game`` was read from, by this code; None when there is none (a file
+    changed by another hand, another version, a game not read from a file, a cache that
+    cannot be used). The caller must treat a value it cannot read as None."""
+    signature = _bytes_of(game)
+    if signature is None:
+        return None
+    return checkpoint.load(signature.hex(), _program())
+
+
+def keep_checkpoint(game: Game, value: Any) -> None:
+    """Keep ``value`` (plain JSON data, see :func:`prefcalc.store.checkpoint.save`) as the
+    checkpoint of ``game``: at once if ``game`` is what a ledger holds now (it was just
+    written or read), else when ``game`` is written (give it inside the change of
+    :func:`update`: the game the change returns is written next). Best effort: a cache that
+    cannot be written costs the next command a replay."""
+    global _pending
+    signature = _bytes_of(game)
+    if signature is None:
+        checkpoint.check(value)  # a value that is not JSON data raises now, not at the write
+        _pending = (game, value)
+        return
+    checkpoint.save(signature.hex(), _program(), value)
+
+
 # --- ledgers this program wrote ---------------------------------------------------------------
 #
 # Validating a ledger builds the file's pydantic models and runs the checks recording applies
 # to every deal; for a file this program wrote itself that repeats what is already known. The
 # digests of the files it writes are kept in a small side file of the data directory, each
 # with the identity of the program that wrote it; a file whose digest is there is read by the
-# inverse of the writer, and accepted only if writing the game read back gives its bytes
-# exactly (otherwise, and whenever the cache is missing, broken, foreign, unreadable or not a
-# regular file, the file is validated in full, as without a cache). Only a write adds to the
-# cache: a command that reads, or is refused, changes no file, the cache included.
+# inverse of the writer, without a model: accepted only if it is laid out exactly as the
+# writer lays it out (the header as the writer writes it for the game read back, then one
+# deal per line; each deal's line is kept with the entry read from it, so the next write
+# encodes only the new deal); otherwise, and whenever the cache is missing, broken, foreign,
+# unreadable or not a regular file, the file is validated in full, as without a cache. Only a
+# write adds to the cache: a command that reads, or is refused, changes no file, the cache
+# included. (The cache adds no trust: whoever can write the data directory can write the
+# ledgers themselves.)
 
 CACHE_KEYS = 64
 """How many ledger contents the cache remembers (the most recent ones)."""
@@ -617,41 +540,30 @@ _cache_key: str | None = None
 
 
 def _program() -> str:
-    """The identity of the code that decides what a valid ledger is: the schema version and
-    the modules and presets that validate it (path, size and modification time of each), so
-    a new version or an edited source never trusts what an older one vouched for."""
+    """The identity of the code that decides what a valid ledger is and what it scores: the
+    schema version and the sources of :mod:`prefcalc.rules` and :mod:`prefcalc.store` and
+    the presets (path, size and modification time of each, :func:`prefcalc.store.cache.sources`),
+    so a new version or an edited source never trusts what an older one vouched for."""
     global _cache_key
     if _cache_key is None:
         import hashlib
-        import sys
 
-        from prefcalc.resources import bundled
-
-        names = ["store.schemas", "store.ledger", "rules.model", "rules.legality"]
-        names += ["rules.conventions", "rules.amounts", "rules.notation"]
-        modules = [sys.modules.get(f"prefcalc.{n}") for n in names]
-        paths = [Path(str(m.__file__)) for m in modules if m is not None and m.__file__]
-        presets = bundled("templates")
-        paths += sorted(presets.iterdir()) if presets.is_dir() else []
-        parts = [str(LEDGER_SCHEMA)]
-        for source in paths:
-            st = source.stat()
-            parts.append(f"{source}:{st.st_size}:{st.st_mtime_ns}")
-        _cache_key = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32]
+        parts = f"{LEDGER_SCHEMA}\n{cache.sources()}"
+        _cache_key = hashlib.sha256(parts.encode()).hexdigest()[:32]
     return _cache_key
 
 
 def cache_path() -> Path:
     """The side file of ledger digests known to be valid."""
-    return data_dir() / "cache" / "validated-ledgers"
+    return cache.folder() / "validated-ledgers"
 
 
 def _validated() -> list[str]:
     """The cache's keys (``DIGEST PROGRAM`` lines); anything unreadable is an empty cache."""
+    raw = cache.read(cache_path(), _CACHE_LIMIT)
     try:
-        raw = files.read_regular(cache_path(), "the ledger cache", _CACHE_LIMIT, LedgerError)
-        lines = raw.decode("ascii").splitlines()
-    except (OSError, ValueError, PrefcalcError):
+        lines = raw.decode("ascii").splitlines() if raw is not None else []
+    except ValueError:
         return []
     return [line for line in lines if len(line) == 97 and line[64] == " "]
 
@@ -661,46 +573,18 @@ def _mark_validated(signature: bytes) -> None:
     cannot be written (a folder, a FIFO or a read-only file there, a full disk) is left as it
     is: the next command validates the file in full. Not synced to disk: a cache lost in a
     crash costs one validation, never a deal."""
-    try:
-        key = f"{signature.hex()} {_program()}"
-        keys = _validated()
-        if keys and keys[-1] == key:
-            return
-        keys = [*[k for k in keys if k != key][-(CACHE_KEYS - 1) :], key]
-        target = cache_path()
-        target.parent.mkdir(parents=True, exist_ok=True)
-        files.check_writable_target(target, "the ledger cache")
-        _replace_unsynced(target, ("\n".join(keys) + "\n").encode("ascii"))
-    except (OSError, ValueError, PrefcalcError):
-        pass
-
-
-def _replace_unsynced(target: Path, data: bytes) -> None:
-    """Replace ``target`` by a fresh file holding ``data`` (written beside it, then renamed:
-    a reader sees the old cache or the new one); never through a link, never synced."""
-    import os
-    import time
-
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(tmp, flags, 0o644)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    key = f"{signature.hex()} {_program()}"
+    keys = _validated()
+    if keys and keys[-1] == key:
+        return
+    keys = [*[k for k in keys if k != key][-(CACHE_KEYS - 1) :], key]
+    cache.replace(cache_path(), ("\n".join(keys) + "\n").encode("ascii"))
 
 
 def _parse(raw: bytes, signature: bytes, shown: str) -> Game:
     """The game of a ledger's bytes: trusted when this program wrote the same bytes and they
     read back exactly, else validated in full."""
-    try:
-        known = f"{signature.hex()} {_program()}" in _validated()
-    except (OSError, ValueError, PrefcalcError):
-        known = False
-    if known:
+    if f"{signature.hex()} {_program()}" in _validated():
         game = _trusted(raw)
         if game is not None:
             return game
@@ -709,26 +593,54 @@ def _parse(raw: bytes, signature: bytes, shown: str) -> Game:
 
 def _trusted(raw: bytes) -> Game | None:
     """The game whose ledger text is exactly ``raw``, read without validation (the caller
-    knows these bytes were valid), or None when they are not that text (then they are
-    validated in full)."""
+    knows these bytes were valid), or None when they are not laid out as the writer lays
+    them out (then they are validated in full). Each entry is kept with its line."""
+    global _lines, _last_text
     try:
-        game = _game_from_text(json.loads(raw))
-        if game_to_json_text(game).encode("utf-8") != raw:
+        text = raw.decode("utf-8")
+        if text.endswith(_NO_DEALS):
+            head, lines = text[: -len(_NO_DEALS)], []
+        else:
+            cut = text.find(_DEALS)
+            if cut < 0 or not text.endswith(_END):
+                return None
+            body = text[cut + len(_DEALS) : -len(_END)]
+            head, lines = text[:cut], body.split(_NEXT)
+            if body.count("\n") != len(lines) - 1 or not all(
+                line.startswith('{"time": ') and line.endswith("}") for line in lines
+            ):
+                return None  # not one deal per line as the writer writes them
+        with gc_paused():  # thousands of small values, none in a cycle: never scanned
+            data = json.loads(text)
+            game = _game_from_text(data, lines)
+            del data  # freed while the collector is paused
+        if _header_text(game) != head:
             return None
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError, PrefcalcError):
         return None
+    _lines = {id(entry): (entry, line) for entry, line in zip(game.entries, lines, strict=True)}
+    _last_text = (head, game.entries, text)
     return game
 
 
-def _game_from_text(d: dict[str, Any]) -> Game:
-    """The inverse of :func:`game_to_json_text` (schema 2 as this program writes it)."""
+def _game_from_text(d: dict[str, Any], lines: list[str]) -> Game:
+    """The inverse of :func:`game_to_json_text` (schema 2 as this program writes it), given
+    each deal's line too: a deal written the same way as an earlier one (the same kind and
+    fields, whatever its time and dealer) is the same value, built once."""
     if d["schema"] != LEDGER_SCHEMA:
         raise ValueError("another schema")
     conv = d["convention"]
-    entries = tuple(
-        Entry(_deal_from_text(x), x.get("dealer"), x["time"], x.get("forced", False))
-        for x in d["deals"]
-    )
+    deals: dict[str, Deal] = {}
+    entries: list[Entry] = []
+    append = entries.append
+    for x, line in zip(d["deals"], lines, strict=True):
+        cut = line.find(', "kind": ')  # the deal's fields: everything after time and dealer
+        if cut < 0:
+            raise ValueError("a deal without its kind")
+        deal = deals.get(line[cut:])
+        if deal is None:
+            deal = deals[line[cut:]] = _deal_from_text(x)
+        append(Entry(deal, x.get("dealer"), x["time"], x.get("forced", False)))
     return Game(
         players=tuple(d["players"]),
         convention=ConventionRef(conv["preset"], conv["options"], conv.get("name")),
@@ -737,7 +649,7 @@ def _game_from_text(d: dict[str, Any]) -> Game:
         whist_price=to_amount(d["whist_price"]),
         currency=check_currency(d["currency"]),
         created=d["created"],
-        entries=entries,
+        entries=tuple(entries),
         lang=d.get("lang", ""),
     )
 
@@ -786,13 +698,6 @@ def _deal_from_text(x: dict[str, Any]) -> Deal:
 
 
 # --- the current game -------------------------------------------------------------------------
-
-
-def data_dir() -> Path:
-    """Where prefcalc keeps its games: the user's data directory (platformdirs)."""
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("prefcalc", appauthor=False))
 
 
 def _pointer() -> Path:

@@ -34,10 +34,7 @@ from pydantic import (
 )
 
 from prefcalc.rules.amounts import MAX_AMOUNT, Amount, to_amount
-from prefcalc.rules.options import MAX_INT, ONE_LINE, ConventionFile, Name, Text
-
-LEDGER_SCHEMA = 2
-"""The schema version this prefcalc writes (it reads 1 and 2)."""
+from prefcalc.rules.options import ONE_LINE, ConventionFile, Name, Text
 
 
 class _Strict(BaseModel):
@@ -83,7 +80,6 @@ fraction."""
 
 Stamp = Annotated[str, StringConstraints(max_length=40, pattern=ONE_LINE)]
 Tricks = Annotated[int, Field(ge=0, le=10, strict=True)]
-SmallInt = Annotated[int, Field(ge=0, le=MAX_INT, strict=True)]
 
 
 # --- the ledger ---------------------------------------------------------------------------------

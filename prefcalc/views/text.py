@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple, assert_never
 
 from prefcalc import terms
+from prefcalc.cases import CASES, decline
 from prefcalc.i18n import N_, _, language, ngettext, pgettext
 from prefcalc.rules.amounts import Amount, to_json_number
 from prefcalc.rules.conventions import OPTIONS, Convention, to_toml_value
@@ -437,7 +438,10 @@ def _reason_contract(label: Label) -> str:
 
 def _reason_unit(unit: str, value: Any, text: str) -> str:
     """``2 tricks`` / ``2 взятки``: a counted unit of a reason in its plural form (a fraction
-    of a point takes the form of 2: ``16⅔ очка``)."""
+    of a point takes the form of 2: ``16⅔ очка``); a name in the case its Russian template
+    asks for (``{player:dat}``: see :mod:`prefcalc.cases`)."""
+    if unit in CASES:
+        return decline(value, unit) if isinstance(value, str) else text
     n = value if isinstance(value, int) else 2
     if unit == "trick":
         form = ngettext("{n} trick", "{n} tricks", n)

@@ -6,8 +6,6 @@ are not loaded by the rest of the CLI).
 
 from __future__ import annotations
 
-import re
-import secrets
 import socket
 import sys
 from pathlib import Path
@@ -17,13 +15,9 @@ from typing import TextIO
 from prefcalc.errors import PrefcalcError
 from prefcalc.web import games
 from prefcalc.web.app import create_app
-from prefcalc.web.lines import execute_line
+from prefcalc.web.tokens import check_token, new_token, score_token
 
-__all__ = ["addresses", "create_app", "execute_line", "new_token", "serve"]
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(16)
+__all__ = ["addresses", "create_app", "listen", "new_token", "serve"]
 
 
 def addresses(host: str) -> list[str]:
@@ -51,6 +45,50 @@ def addresses(host: str) -> list[str]:
     return found
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` (0: any free port), not yet listening.
+
+    It is made from what ``getaddrinfo`` says of the address, protocol included: asyncio
+    sets ``TCP_NODELAY`` only on connections accepted from a socket made for
+    ``IPPROTO_TCP``, and without it every small answer on a kept-alive connection waits for
+    Nagle's algorithm and the phone's delayed ACK (about 40 ms). A host that cannot be
+    listened on is a one-line :class:`PrefcalcError`."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        found = socket.getaddrinfo(
+            host or "0.0.0.0",
+            0,  # the port is bound as given (getaddrinfo would wrap one over 65535)
+            family=family,
+            type=socket.SOCK_STREAM,
+            proto=socket.IPPROTO_TCP,
+            flags=socket.AI_PASSIVE,
+        )
+    except OSError as exc:
+        raise PrefcalcError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    except (OverflowError, UnicodeError, ValueError) as exc:
+        raise PrefcalcError(f"cannot listen on {host}:{port}: {exc}") from None
+    family, kind, proto, _name, address = found[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((address[0], port, *address[2:]))
+    except OSError as exc:
+        sock.close()
+        raise PrefcalcError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    except (OverflowError, ValueError) as exc:
+        sock.close()
+        raise PrefcalcError(f"cannot listen on {host}:{port}: {exc}") from None
+    return sock
+
+
+def host_names(host: str, shown: list[str]) -> set[str]:
+    """What a request's Host may name: the addresses printed, and this computer's own names
+    (localhost, its host name; :func:`prefcalc.web.middleware.local_names`)."""
+    from prefcalc.web.middleware import local_names
+
+    return {*shown, *([host] if host not in ("0.0.0.0", "", "::") else []), *local_names()}
+
+
 def _url(address: str, port: int, page: str) -> str:
     shown = f"[{address}]" if ":" in address else address
     return f"http://{shown}:{port}{page}"
@@ -71,31 +109,27 @@ def serve(
     lang: str = "en",
     out: TextIO = sys.stdout,
     qr: bool = True,
+    new: bool = False,
 ) -> None:
-    """Serve the ledger at ``path`` until interrupted."""
+    """Serve the ledger at ``path`` until interrupted. The score token is ``token``, else the
+    one kept for this ledger by the last ``serve`` (a new one with ``new`` or the first
+    time); whichever it is, it is kept for the next time (:mod:`prefcalc.web.tokens`)."""
     import uvicorn
 
     from prefcalc import api
 
     api.load(path)  # a missing or unreadable ledger is refused before anything
-    if token is not None and not re.fullmatch(r"[A-Za-z0-9._~-]{1,200}", token):
-        raise PrefcalcError(
-            "--token takes letters, digits and - _ . ~ (it goes into the score link)"
-        )
-    secret = token or new_token()
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-    except OSError as exc:
+    if token is not None:
+        check_token(token)  # a weak --token is refused before anything
+    sock = listen(host, port)
+    try:  # a read-only server has no score link: its token is never shown, kept or read
+        secret = new_token() if read_only else score_token(path, token, new)
+    except BaseException:
         sock.close()
-        raise PrefcalcError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    except (OverflowError, ValueError) as exc:
-        sock.close()
-        raise PrefcalcError(f"cannot listen on {host}:{port}: {exc}") from None
+        raise
     real_port = int(sock.getsockname()[1])
-    app = create_app(path, secret, read_only=read_only, lang=lang)
+    shown = addresses(host)
+    app = create_app(path, secret, read_only=read_only, lang=lang, hosts=host_names(host, shown))
     config = uvicorn.Config(
         app,
         access_log=False,  # the token never reaches a log
@@ -111,7 +145,6 @@ def serve(
             super().handle_exit(sig, frame)
 
     server = Server(config)
-    shown = addresses(host)
     first = shown[0]
     out.write(f"prefcalc serve: {path}\n")
     out.write(f"listening on {', '.join(f'{a}:{real_port}' for a in shown)}")

@@ -13,18 +13,19 @@ else added.
 
 from __future__ import annotations
 
-import hmac
 import re
 from pathlib import Path
 from typing import Any, TextIO
 
-from fastapi import APIRouter, FastAPI, HTTPException, Request
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from prefcalc.errors import LedgerError, one_line
 from prefcalc.i18n import _
+from prefcalc.web.models import problem
+from prefcalc.web.table import TableDep, scorer
 
 MAX_GAME = 16 * 1024 * 1024
 """Bytes of a received ledger at most (the phone's own limit for a ledger)."""
@@ -40,33 +41,10 @@ APP_POLICY = (
 router = APIRouter(tags=["the phones' games"])
 
 
-def _authorised(request: Request) -> bool:
-    token: str = request.app.state.table.token
-    scheme, _sep, value = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer":
-        return False
-    given = value.strip().encode("utf-8", "surrogateescape")
-    return hmac.compare_digest(given, token.encode("utf-8"))
-
-
-async def _body(request: Request) -> bytes:
-    length = request.headers.get("content-length")
-    too_big = _("the game is too large (at most {size} MB): nothing was written").format(
-        size=MAX_GAME // (1024 * 1024)
-    )
-    if length is not None:
-        if not length.strip().isdigit():
-            raise HTTPException(400, _("the Content-Length is not a number"))
-        if int(length) > MAX_GAME:
-            raise HTTPException(413, too_big)
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_GAME:
-            raise HTTPException(413, too_big)
-        chunks.append(chunk)
-    return b"".join(chunks)
+def body_limits() -> dict[str, int]:
+    """The paths of this module that take larger bodies than the API's lines, and their
+    limit (given to :class:`prefcalc.web.middleware.BodyLimit`)."""
+    return {"/api/games": MAX_GAME}
 
 
 @router.post(
@@ -79,31 +57,21 @@ async def _body(request: Request) -> bytes:
         " `name` (default: the name `prefcalc new` would give it); an existing file is never"
         ' replaced. The answer: `{"name": ..., "file": ..., "deals": N}`.'
     ),
+    dependencies=[Depends(scorer)],
     responses={
-        400: {"description": "The body is not UTF-8, or the name is not a file name."},
-        401: {"description": "No token or the wrong one: nothing is written."},
-        403: {"description": "The server is read-only."},
-        409: {"description": "A game of that name, or this very game, is already there."},
-        413: {"description": "The body is larger than 16 MB."},
-        422: {"description": "The body is not a prefcalc ledger (the one-line reason)."},
+        400: problem("The body is not UTF-8, or the name is not a file name."),
+        401: problem("No token or the wrong one: nothing is written."),
+        403: problem("The server is read-only."),
+        409: problem("A game of that name, or this very game, is already there."),
+        413: problem(f"The body is larger than {MAX_GAME // (1024 * 1024)} MB."),
+        422: problem("The body is not a prefcalc ledger (the one-line reason)."),
     },
 )
-async def receive_game(request: Request, name: str | None = None) -> JSONResponse:
-    from anyio import to_thread
-
-    table = request.app.state.table
-    if table.read_only:
-        raise HTTPException(403, _("this server is read-only (started with --read-only)"))
-    if not _authorised(request):
-        raise HTTPException(
-            401,
-            _("the score link's token is missing or wrong: nothing was written"),
-            headers={"WWW-Authenticate": "Bearer"},
-        )
+async def receive_game(request: Request, table: TableDep, name: str | None = None) -> JSONResponse:
     if name is not None and (not NAME.match(name) or name.endswith(".json")):
         raise HTTPException(400, _("not a game's name: {name}").format(name=one_line(name, 60)))
-    raw = await _body(request)
-    answer = await to_thread.run_sync(lambda: _write(raw, name))
+    raw = await request.body()  # BodyLimit refuses it past MAX_GAME (body_limits)
+    answer = await table.run(lambda: _write(raw, name))
     return JSONResponse(answer, status_code=201)
 
 

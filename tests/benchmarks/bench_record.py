@@ -1,58 +1,173 @@
-"""Issues 4 and 10: recording one deal into a game of 500 deals, end to end as a process,
-against a process on the named stack, ``python -c "import typer; from pydantic import
-BaseModel"`` (plain ``import pydantic`` is lazy and loads nothing)."""
+"""Issues 4, 10 and 24: recording one deal, end to end as a process.
+
+* into a game of 500 deals, against a process on the named stack, ``python -c "import
+  typer; from pydantic import BaseModel"`` (plain ``import pydantic`` is lazy and loads
+  nothing);
+* into a game of 10,000 deals, against recording into a game of 10 (the cost of a command
+  must not grow with the night).
+
+Whole processes, the CPU time of each child (user + system, from ``os.wait4``), median of 15
+pairs run alternately so both sides see the same machine; the wall-clock medians are printed
+beside. The games are written by prefcalc first, in a data directory of their own, so every
+command trusts what it reads (as after any command at the table).
+"""
 
 from __future__ import annotations
 
 import compileall
+import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from run import Figure
 from support import random_game
 
 import prefcalc
-from prefcalc.api import save
 
 EXE = Path(sys.executable).with_name("prefcalc")
 FLOOR = "import typer; from pydantic import BaseModel"
+PAIRS = 15
+DEAL = ["game", "Anna", "7h", "7", "Boris:w", "Vera:p"]
 
 
-def _median(samples: list[float]) -> float:
-    samples = sorted(samples)
-    return samples[len(samples) // 2]
+def _child(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Run ``command`` to its end: (CPU seconds of the child, wall seconds)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env=env,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.stderr.close()
+    if proc.returncode != 0:
+        raise RuntimeError(f"{command} failed ({proc.returncode}): {err.decode(errors='replace')}")
+    return usage.ru_utime + usage.ru_stime, wall
 
 
-def record_500() -> tuple[float, float, str]:
+def _pairs(
+    ours: Callable[[], tuple[float, float]], floor: Callable[[], tuple[float, float]]
+) -> tuple[float, float, str]:
+    """Medians of CPU time over :data:`PAIRS` alternate runs (after one warm-up each), with
+    the wall-clock medians for the note."""
+    ours()
+    floor()
+    mine: list[tuple[float, float]] = []
+    base: list[tuple[float, float]] = []
+    for _ in range(PAIRS):
+        mine.append(ours())
+        base.append(floor())
+    cpu = statistics.median(c for c, _ in mine), statistics.median(c for c, _ in base)
+    wall = statistics.median(w for _, w in mine), statistics.median(w for _, w in base)
+    note = (
+        f"cpu median of {PAIRS} pairs, interleaved; wall medians {wall[0] * 1000:.1f}ms / "
+        f"{wall[1] * 1000:.1f}ms ({wall[0] / wall[1]:.2f}x)"
+    )
+    return cpu[0], cpu[1], note
+
+
+def _prepared(tmp: Path, deals: int) -> Path:
+    """A game of ``deals`` deals written by prefcalc (so that the next command trusts it)."""
+    from prefcalc.api import save
+
+    game = random_game(3, deals, 3, "sochi", target=10**6, adjustments=False)
+    base = tmp / f"base-{deals}.json"
+    save(game, base)
+    return base
+
+
+def _recording(base: Path, env: dict[str, str]) -> Callable[[], tuple[float, float]]:
+    ledger = base.with_name(f"game-{base.name}")
+
+    def run() -> tuple[float, float]:
+        shutil.copy(base, ledger)
+        return _child([str(EXE), *DEAL, "--file", str(ledger)], env)
+
+    return run
+
+
+def _environment(tmp: Path) -> dict[str, str]:
     # pip compiles an installed package's bytecode; an editable install (or a machine with
     # PYTHONDONTWRITEBYTECODE=1, like the development sandbox) would otherwise recompile
     # prefcalc from source on every call (~30 ms) while the floor's typer has its bytecode.
     compileall.compile_dir(str(Path(prefcalc.__file__).parent), quiet=1)
-    game = random_game(3, 500, 3, "sochi", target=10**6, adjustments=False)
-    with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp) / "base.json"
-        save(game, base)  # as prefcalc writes it: the next command trusts what it wrote
-        ledger = Path(tmp) / "game.json"
-        deal = ["game", "Anna", "7h", "7", "Boris:w", "Vera:p", "--file", str(ledger)]
+    data = tmp / "data"
+    os.environ["XDG_DATA_HOME"] = str(data)  # the games below are vouched for there
+    env = {**os.environ, "XDG_DATA_HOME": str(data), "PREFCALC_LANG": "en"}
+    env.pop("PREFCALC_FILE", None)
+    return env
+
+
+TYPER_ALONE = """
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(add_completion=False)
+
+
+@app.callback()
+def root(lang: Annotated[str | None, typer.Option("--lang")] = None) -> None:
+    pass
+
+
+@app.command(context_settings={"ignore_unknown_options": True})
+def game(
+    words: Annotated[list[str], typer.Argument()],
+    dark: bool = False,
+    bomb: Annotated[int | None, typer.Option()] = None,
+    dealer: Annotated[str | None, typer.Option()] = None,
+    force: bool = False,
+    file: Annotated[Path | None, typer.Option("--file")] = None,
+) -> None:
+    print(words, file)
+
+
+app()
+"""
+"""What typer alone costs to run one command with options of ``prefcalc game``'s types
+(typer 0.29 coerces every option through a pydantic TypeAdapter): printed beside the
+figure, for scale."""
+
+
+def record_500() -> tuple[float, float, str]:
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        env = _environment(tmp)
+        ours = _recording(_prepared(tmp, 500), env)
         floor_cmd = [sys.executable, "-c", FLOOR]
-        ours, floor = [], []
-        for _ in range(21):  # interleaved, so both see the same machine state
-            shutil.copy(base, ledger)
-            start = time.perf_counter()
-            subprocess.run([str(EXE), *deal], check=True, capture_output=True)
-            ours.append(time.perf_counter() - start)
-            start = time.perf_counter()
-            subprocess.run(floor_cmd, check=True, capture_output=True)
-            floor.append(time.perf_counter() - start)
-    return (
-        _median(ours),
-        _median(floor),
-        f'python -c "{FLOOR}" (median of 21, interleaved)',
-    )
+        cpu, floor, note = _pairs(ours, lambda: _child(floor_cmd, env))
+        alone = tmp / "typer_alone.py"
+        alone.write_text(TYPER_ALONE, encoding="utf-8")
+        words = [sys.executable, str(alone), *DEAL, "--file", "g.json"]
+        typer_cpu, typer_floor, _note = _pairs(
+            lambda: _child(words, env), lambda: _child(floor_cmd, env)
+        )
+    scale = f"typer alone, one command of these option types: {typer_cpu / typer_floor:.2f}x"
+    return cpu, floor, f'python -c "{FLOOR}" ({note}; {scale})'
 
 
-FIGURES: list[Figure] = [("record a deal into a 500-deal game (process)", 1.5, record_500)]
+def record_10000() -> tuple[float, float, str]:
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        env = _environment(tmp)
+        ours = _recording(_prepared(tmp, 10_000), env)
+        small = _recording(_prepared(tmp, 10), env)
+        cpu, floor, note = _pairs(ours, small)
+    return cpu, floor, f"recording a deal into a 10-deal game ({note})"
+
+
+FIGURES: list[Figure] = [
+    ("record a deal into a 500-deal game (process)", 1.5, record_500),
+    ("record into a 10,000-deal game vs a 10-deal one (process)", 1.2, record_10000),
+]

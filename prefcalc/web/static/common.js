@@ -10,7 +10,14 @@ const Prefcalc = (() => {
   // a message in the page's language (the server renders the dictionary into the page)
   function t(text, values) {
     let out = typeof WORDS[text] === "string" ? WORDS[text] : text;
-    for (const [k, v] of Object.entries(values || {})) out = out.split("{" + k + "}").join(String(v));
+    // a name's Russian case ({player:acc}) from the players' forms the page was given
+    // (WORDS.cases, see prefcalc.cases.forms); without them the name stays as typed
+    for (const [k, v] of Object.entries(values || {})) {
+      out = out.replace(new RegExp("\\{" + k + "(?::(nom|gen|dat|acc|ins|pre))?\\}", "g"), (m, c) => {
+        const forms = c && WORDS.cases && WORDS.cases[String(v)];
+        return forms && typeof forms[c] === "string" ? forms[c] : String(v);
+      });
+    }
     return out;
   }
 

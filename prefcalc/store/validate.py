@@ -1,0 +1,221 @@
+"""A ledger nobody vouches for: parsed by its pydantic models and judged deal by deal.
+
+This is the validation path of :mod:`prefcalc.store.ledger` (a file this program did not
+write, or one it cannot vouch for): it alone imports the ledger's models
+(:mod:`prefcalc.store.schemas`), so a command that reads a ledger this program wrote builds
+none. A refusal is one :class:`~prefcalc.errors.LedgerError` naming the field and the deal.
+"""
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import assert_never
+
+from pydantic import ValidationError
+
+from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
+from prefcalc.i18n import N_, _
+from prefcalc.perf import gc_paused
+from prefcalc.rules.amounts import norm
+from prefcalc.rules.legality import problems
+from prefcalc.rules.model import (
+    Adjustment,
+    AllPass,
+    Contract,
+    ConventionRef,
+    Deal,
+    Defender,
+    Entry,
+    Game,
+    Join,
+    Misere,
+    Preference,
+    SetTerm,
+    Suit,
+    check_currency,
+    check_players,
+    joined,
+)
+from prefcalc.rules.notation import parse_contract
+from prefcalc.rules.options import first_error
+from prefcalc.store import LEDGER_SCHEMA, files
+from prefcalc.store.conventions import resolve
+from prefcalc.store.schemas import (
+    AdjustRecord,
+    ContractRecord,
+    DealRecord,
+    JoinRecord,
+    LedgerFile,
+    MisereRecord,
+    PassesRecord,
+    PreferenceRecord,
+    SetRecord,
+)
+
+
+def game_from_bytes(raw: bytes, path: str = "<ledger>") -> Game:
+    """Parse and validate a ledger file's bytes in one pass (a UTF-8 BOM is allowed)."""
+    if raw.startswith(files.BOM):
+        raw = raw[len(files.BOM) :]
+    with gc_paused():
+        try:
+            model = LedgerFile.model_validate_json(raw)
+        except ValidationError as exc:
+            if exc.errors()[0]["type"] == "json_invalid":
+                files.decode_text(raw, N_("the ledger"), Path(path), LedgerError)  # name bad bytes
+            raise _refusal(exc, path) from None
+        game = _game(model, path)
+        del model  # freed while the collector is paused, so it never scans the file's models
+    return game
+
+
+def _refusal(exc: ValidationError, path: str) -> LedgerError:
+    """A validation error as one line: the field path and what is wrong with it."""
+    err = exc.errors(include_url=False)[0]
+    loc = tuple(err["loc"])
+    if err["type"] == "json_invalid":
+        reason = str(err["ctx"].get("error", err["msg"])) if "ctx" in err else str(err["msg"])
+        if "recursion limit" in reason:
+            reason = _("it nests too deeply ({reason})").format(reason=reason)
+        return LedgerError(_("the ledger is corrupt: {reason}").format(reason=reason), path)
+    if loc == () and err["type"] in ("model_type", "model_attributes_type"):
+        return LedgerError(_("not a prefcalc ledger (expected a JSON object)"), path)
+    if loc == ("schema",):
+        found = err.get("input")
+        if isinstance(found, int) and not isinstance(found, bool) and found > LEDGER_SCHEMA:
+            return LedgerError(
+                _(
+                    "written by a newer prefcalc (schema {found}, this one reads up to {LEDGER_SCHEMA})"
+                ).format(found=found, LEDGER_SCHEMA=LEDGER_SCHEMA),
+                path,
+            )
+        return LedgerError(
+            _("not a prefcalc ledger (schema {found}, expected 1 or {LEDGER_SCHEMA})").format(
+                found=shown(repr(found)), LEDGER_SCHEMA=LEDGER_SCHEMA
+            ),
+            path,
+        )
+    where, message = first_error(exc)
+    if loc[:1] == ("deals",) and len(loc) > 1 and isinstance(loc[1], int):
+        message += f" (deal {loc[1] + 1})"
+    return LedgerError(f"{where}: {message}" if where else message, path)
+
+
+_CONTRACTS: dict[str, tuple[int, Suit]] = {}  # "7h" -> (7, "h"), filled as contracts are read
+
+
+def _game(f: LedgerFile, path: str) -> Game:
+    """The record of a validated ledger, with the checks recording applies to every deal."""
+
+    def fail(where: str, message: str) -> LedgerError:
+        if where.startswith("deals["):
+            message += f" (deal {int(where[6 : where.index(']')]) + 1})"
+        return LedgerError(f"{where}: {message}", path)
+
+    players = f.players
+    try:
+        check_players(players)
+    except DealError as exc:
+        raise fail("players", exc.message) from None
+    first_dealer = f.first_dealer
+    if first_dealer not in players:
+        raise fail(
+            "first_dealer",
+            _("unknown player '{first_dealer}'").format(first_dealer=shown(first_dealer)),
+        )
+    if f.whist_price <= 0:
+        raise fail("whist_price", _("the price of a whist must be positive"))
+    try:
+        currency = check_currency(f.currency)
+    except DealError as exc:
+        raise fail("currency", exc.message) from None
+    conv_file = f.convention
+    ref = ConventionRef(conv_file.preset, conv_file.options, conv_file.name)
+    try:
+        convention = resolve(ref, strict=True)
+    except PrefcalcError as exc:
+        raise fail("convention", exc.message) from None
+    game = Game(
+        players=players,
+        convention=ref,
+        target=f.target,
+        first_dealer=first_dealer,
+        whist_price=f.whist_price,
+        currency=currency,
+        created=f.created,
+        lang=f.lang or "",
+    )
+    entries: list[Entry] = []
+    append = entries.append
+    # the checks depend on the deal, the dealer and the seating only (a join changes it)
+    passed: set[tuple[Deal, str | None]] = set()
+    seats = players
+    for k, rec in enumerate(f.deals):
+        deal = _deal(rec, k, fail)
+        dealer = rec.dealer
+        if (deal, dealer) not in passed:
+            refused = problems(game, convention, deal, dealer, seats)
+            if refused:
+                where, why = refused[0]
+                raise fail(f"deals[{k}].{where}" if where else f"deals[{k}]", why)
+            passed.add((deal, dealer))
+        if isinstance(deal, Join):
+            seats = joined(seats, deal)
+            passed.clear()
+        append(Entry(deal, dealer, rec.time, rec.forced))
+    return game._replace(entries=tuple(entries))
+
+
+def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> Deal:
+    """One validated record of the file as a deal of the engine."""
+    if isinstance(rec, ContractRecord):
+        known = _CONTRACTS.get(rec.contract)
+        if known is None:
+            try:
+                known = _CONTRACTS[rec.contract] = parse_contract(rec.contract)
+            except PrefcalcError as exc:
+                raise fail(f"deals[{k}].contract", exc.message) from None
+        defenders = [Defender(d.player, d.role, d.tricks) for d in rec.defenders]
+        if (
+            rec.dark
+            or rec.no_talon
+            or rec.bomb is not None
+            or rec.talon is not None
+            or rec.returned_by is not None
+        ):
+            return Contract(
+                rec.declarer,
+                known[0],
+                known[1],
+                rec.tricks,
+                tuple(defenders),
+                dark=rec.dark,
+                no_talon=rec.no_talon,
+                bomb=rec.bomb,
+                talon=rec.talon,
+                returned_by=rec.returned_by,
+            )
+        return Contract(rec.declarer, known[0], known[1], rec.tricks, tuple(defenders))
+    if isinstance(rec, PassesRecord):
+        if rec.blind:
+            return AllPass(tuple(rec.tricks.items()), rec.blind)
+        return AllPass(tuple(rec.tricks.items()))
+    if isinstance(rec, MisereRecord):
+        return Misere(rec.declarer, rec.tricks, rec.dark, rec.no_talon, rec.bomb)
+    if isinstance(rec, AdjustRecord):
+        return Adjustment(rec.player, rec.pool, rec.mountain, tuple(rec.whists.items()), rec.note)
+    if isinstance(rec, JoinRecord):
+        if rec.dealer is not None:
+            raise fail(
+                f"deals[{k}].dealer", _("a player joins between deals: a join has no dealer")
+            )
+        return Join(rec.player, rec.after)
+    if isinstance(rec, SetRecord):
+        if rec.dealer is not None:
+            raise fail(f"deals[{k}].dealer", _("a change of terms (set) has no dealer"))
+        value = norm(rec.value)
+        if rec.key == "target" and not isinstance(value, int):
+            raise fail(f"deals[{k}].value", _("the target must be a whole number"))
+        return SetTerm(rec.key, value)
+    if isinstance(rec, PreferenceRecord):
+        return Preference(rec.player)
+    assert_never(rec)

@@ -1,0 +1,81 @@
+"""What the JSON API takes and gives, as pydantic models: the OpenAPI description is made of
+them, and a body that does not fit is refused in one line (:func:`body_refusal`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
+
+MAX_LINE = 500  # characters of a play line
+
+
+def _one_line(line: str) -> str:
+    if "\n" in line or "\r" in line:
+        raise PydanticCustomError("line_break", "one line at a time (no line breaks)")
+    return line
+
+
+class LineBody(BaseModel):
+    """One ``prefcalc play`` line: a deal in the table's shorthand or a play command."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    line: Annotated[
+        str,
+        Field(
+            max_length=MAX_LINE,
+            description="A line as `prefcalc play` takes it, without line breaks.",
+            examples=["game Anna 7h 7 Boris:w Vera:p", "a 7h 7 b:w v:p", "undo"],
+        ),
+        AfterValidator(_one_line),
+    ]
+
+
+class LineAnswer(BaseModel):
+    """What the line did."""
+
+    output: str = Field(description="What `prefcalc play` prints for the line.")
+    deals: int = Field(description="The ledger's entries after the line (deals and changes).")
+
+
+class Seats(BaseModel):
+    """Who deals next and who holds no cards."""
+
+    players: list[str] = Field(description="The players in seating order.")
+    next_dealer: str
+    sitting_out: list[str] = Field(description="The next dealer at four, and one more at five.")
+    lowest_contract: int = Field(description="The lowest legal contract of the next deal.")
+    finished: bool
+    deals: int = Field(description="The deals recorded.")
+
+
+class Problem(BaseModel):
+    """Any answer but 200: the refusal in one line."""
+
+    error: str = Field(examples=["there is no contract level 5 in '5h' (levels are 6-10)"])
+
+
+def problem(description: str) -> dict[str, Any]:
+    """An entry of a route's ``responses``: a refusal's status, documented."""
+    return {"model": Problem, "description": description}
+
+
+BODY_SHAPE = 'send {"line": "<a play line>"}'
+
+
+def body_refusal(error: dict[str, Any]) -> str | None:
+    """The one-line message of a validation ``error`` of the line's body, or None when the
+    error is not about the body."""
+    where = tuple(error.get("loc", ()))
+    if where[:1] != ("body",):
+        return None
+    kind = error.get("type")
+    if kind == "string_too_long" and where == ("body", "line"):
+        return f"the line is too long (at most {MAX_LINE} characters)"
+    if kind == "line_break":
+        return str(error["msg"])
+    if kind == "missing" and where == ("body",):
+        return "the request body is not JSON: it is empty"
+    return BODY_SHAPE

@@ -1,0 +1,74 @@
+"""The pages of ``prefcalc serve``: the watcher's page, the scorer's page and the pool sheet
+drawn as on paper. The pages speak the table's language (:mod:`prefcalc.web.words`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from prefcalc import __version__, api
+from prefcalc.web.table import Table, TableDep
+from prefcalc.web.words import install as install_words
+from prefcalc.web.words import script_words
+
+HERE = Path(__file__).resolve().parent
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+class Pages:
+    """The templates of one application, in its table's language, and the scripts' words."""
+
+    def __init__(self, table: Table) -> None:
+        self.templates = Jinja2Templates(directory=str(HERE / "templates"))
+        install_words(self.templates.env, table.lang)
+        self.context: dict[str, Any] = {
+            "lang": table.lang,
+            "read_only": table.read_only,
+            "version": __version__,
+            "words": script_words(table.lang),
+        }
+
+    def render(self, request: Request, name: str) -> HTMLResponse:
+        return self.templates.TemplateResponse(request, name, self.context, headers=NO_STORE)
+
+
+def pages(request: Request) -> Pages:
+    """The dependency: the application's pages."""
+    found: Pages = request.app.state.pages
+    return found
+
+
+PagesDep = Annotated[Pages, Depends(pages)]
+
+router = APIRouter(tags=["the pages"])
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+async def watch_page(request: Request, pages: PagesDep) -> HTMLResponse:
+    return pages.render(request, "watch.html")
+
+
+@router.get("/score", response_class=HTMLResponse, include_in_schema=False)
+async def score_page(request: Request, pages: PagesDep) -> HTMLResponse:
+    return pages.render(request, "score.html")
+
+
+@router.get(
+    "/sheet.svg",
+    summary="The pool sheet drawn as on paper (SVG)",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}, "description": "The sheet."}},
+)
+async def sheet_picture(table: TableDep) -> Response:
+    from prefcalc.web.sheet import sheet_svg
+
+    def draw() -> str:
+        game = api.load_current(table.path)
+        return sheet_svg(api.sheet(game), game)
+
+    svg = await table.run(draw)
+    return Response(svg, media_type="image/svg+xml", headers=NO_STORE)
