@@ -263,6 +263,10 @@ def test_hostile_files_and_lines_are_one_line_and_change_nothing(
     assert phone.locator("body").get_attribute("data-deals") == "0"
     _record(phone, "game Анна 7h 7 Борис:w Вера:p", 1)
     expect(phone.locator("#status")).to_contain_text("Сочинка")
+    # the page's own messages decline the names as the engine's do
+    expect(phone.locator("#last-writes")).to_contain_text("висты на Анну")
+    expect(phone.locator("#payments")).to_contain_text("Анне")
+    assert "{" not in phone.locator("#game").inner_text()
     _shot(phone, "russian-game")
 
 

@@ -205,3 +205,15 @@ def test_a_game_of_russian_names_is_named_as_the_cli_names_it(root: Path) -> Non
     made = ok(root, "new", players=["Анна", "Борис", "Вера"], convention="sochi")
     assert made["name"].endswith("-Анна-Борис-Вера")
     assert ok(root, "line", name=made["name"], line="game Анна 7h 7 Борис:w Вера:p")["deals"] == 1
+
+
+def test_the_names_in_the_russian_cases_for_the_pages_messages(root: Path) -> None:
+    made = ok(root, "new", players=["Анна", "Борис", "Vera"], convention="sochi")
+    assert ok(root, "cases", name=made["name"]) == {}  # English: names as typed
+    ok(root, "lang", lang="ru")
+    try:
+        forms = ok(root, "cases", name=made["name"])
+        assert forms["Анна"]["acc"] == "Анну" and forms["Борис"]["dat"] == "Борису"
+        assert "Vera" not in forms  # a Latin name stays as typed
+    finally:
+        ok(root, "lang", lang="en")

@@ -254,6 +254,17 @@ class Engine:
         with speaking(self.lang):
             return {"svg": sheet_svg(api.sheet(game), game)}
 
+    def cases(self, name: str) -> dict[str, dict[str, str]]:
+        """The players' names in the Russian cases (``{"Борис": {"acc": "Бориса", ...}}``),
+        for the page's own messages (``висты на {player:acc}``); none in English."""
+        from prefcalc.cases import forms
+        from prefcalc.rules.model import seating
+
+        if self.lang != "ru":
+            return {}
+        game = self.game(name)
+        return forms(dict.fromkeys((*game.players, *seating(game))))
+
     def explain(self, name: str, number: int) -> Answer:
         if isinstance(number, bool) or not isinstance(number, int):
             raise NotationError(_("explain N: N is a deal's number"))
@@ -287,6 +298,7 @@ OPERATIONS: dict[str, Callable[..., Any]] = {
     "seats": Engine.seats,
     "sheet": Engine.sheet,
     "explain": Engine.explain,
+    "cases": Engine.cases,
 }
 """The operations of the protocol, by name (docs/engine-protocol.md)."""
 
@@ -357,7 +369,7 @@ def selftest(root: Path) -> dict[str, Any]:
     timed("explain", lambda: eng.explain(name, 1))
     timed("sheet", lambda: eng.sheet(name))
     eng.set_lang("ru")
-    timed("ru", lambda: (eng.show(name), eng.log(name), eng.line(name, "settle")))
+    timed("ru", lambda: (eng.show(name), eng.log(name), eng.line(name, "settle"), eng.cases(name)))
     eng.set_lang("en")
     timed("check", lambda: eng.check(eng.files(name)["ledger"] or ""))
     return {"version": __version__, "ms": took, "deals": eng.summary(name)["deals"]}

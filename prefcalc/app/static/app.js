@@ -15,9 +15,17 @@ const state = { engine: null, store: null, table: null, name: null, method: "pai
 
 /* --- words ------------------------------------------------------------------------------- */
 
+let CASES = {}; // the open game's names in the Russian cases, from the engine
+
 function t(text, values) {
   let out = typeof WORDS[text] === "string" ? WORDS[text] : text;
-  for (const [k, v] of Object.entries(values || {})) out = out.split("{" + k + "}").join(String(v));
+  // a name's Russian case ({player:acc}) as common.js of serve says it; else as typed
+  for (const [k, v] of Object.entries(values || {})) {
+    out = out.replace(new RegExp("\\{" + k + "(?::(nom|gen|dat|acc|ins|pre))?\\}", "g"), (m, c) => {
+      const forms = c && CASES[String(v)];
+      return forms && typeof forms[c] === "string" ? forms[c] : String(v);
+    });
+  }
   return out;
 }
 
@@ -196,10 +204,11 @@ function renderSettle(s) {
 async function refresh() {
   const table = state.table;
   if (!table) return;
-  const [game, svg, last, settle] = await Promise.all([
-    table.game(), table.sheetSvg(), table.log(1), table.settle(state.method),
+  const [game, svg, last, settle, cases] = await Promise.all([
+    table.game(), table.sheetSvg(), table.log(1), table.settle(state.method), table.cases(),
   ]);
   if (table !== state.table) return;
+  CASES = cases;
   renderStatus(game);
   $("sheet").innerHTML = svg; // drawn by prefcalc in the worker, every name escaped
   renderLast(last);

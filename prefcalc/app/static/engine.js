@@ -9,6 +9,7 @@
      settle(method, rounding) settle --json                 GET  /api/settle
      seats()                 who deals, who sits out        GET  /api/seats
      sheetSvg()              the pool sheet as SVG text     GET  /sheet.svg
+     cases()                 the players' names in the Russian cases, for {player:acc}
      line(text, id)          one play line: {output, deals} POST /api/lines
      explain(n) undo() redo() edit(n, deal) insert(n, deal) remove(n)   play lines
      subscribe(fn)           fn() after every change of the ledger; returns unsubscribe
@@ -58,6 +59,7 @@ export class HttpTable extends Lines {
   }
   seats() { return this.get("/api/seats"); }
   sheetSvg() { return this.get("/sheet.svg", "text"); }
+  cases() { return Promise.resolve({}); } // serve gives no case forms yet: names as typed
 
   async line(text, id = randomId()) {
     const r = await fetch(this.base + "/api/lines", {
@@ -144,6 +146,7 @@ export class WorkerTable extends Lines {
   seats() { return this.engine.call("seats", { name: this.name }); }
   async sheetSvg() { return (await this.engine.call("sheet", { name: this.name })).svg; }
   summary() { return this.engine.call("summary", { name: this.name }); }
+  cases() { return this.engine.call("cases", { name: this.name }); }
 
   async line(text) {
     const result = await this.engine.call("line", { name: this.name, line: text });
