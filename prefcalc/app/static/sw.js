@@ -19,9 +19,8 @@ async function fetchOne(file) {
   const url = new URL(file.url, self.registration.scope).href;
   const answer = await fetch(file.gz ? url + ".gz" : url, { cache: "no-cache", credentials: "same-origin" });
   if (!answer.ok) throw new Error(file.url + ": " + answer.status);
-  let body = answer.body;
   // a server may already have undone the gzip (Content-Encoding); the magic bytes tell
-  let bytes = new Uint8Array(await new Response(body).arrayBuffer());
+  let bytes = new Uint8Array(await answer.arrayBuffer());
   if (file.gz && bytes[0] === 0x1f && bytes[1] === 0x8b) {
     const plain = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
     bytes = new Uint8Array(await new Response(plain).arrayBuffer());
