@@ -438,11 +438,11 @@ def _checked(
     result = score(new, conv)
     if result.unpriced:  # never forced: the rules cannot price the deal at all (docs/rules.md §8)
         was = before.unpriced if before is not None else ()
-        bad = legality.new_problems(result.unpriced, was, first)
+        bad = _new_problems(result.unpriced, was, first)
         if bad:
             raise DealError(bad[0].message if bad[0].number == len(entries) else str(bad[0]))
     old = before.problems if before is not None else ()
-    fresh = legality.new_problems(result.problems, old, first)
+    fresh = _new_problems(result.problems, old, first)
     if fresh:
         if not force:
             raise DealError(_("{fresh}; add --force to record it anyway").format(fresh=fresh[0]))
@@ -456,15 +456,20 @@ def _checked(
     return new
 
 
+def _new_problems(found: Sequence[Problem], before: Sequence[Problem], first: int) -> list[Problem]:
+    was = set(before)
+    return [p for p in found if p.number >= first and p not in was]
+
+
 def _renumbered(sheet: Sheet, deleted: int) -> Sheet:
     """The sheet's problems as they would be numbered once deal ``deleted`` is gone."""
     problems = tuple(
-        Problem(p.number - 1 if p.number > deleted else p.number, p.message)
+        p._replace(number=p.number - 1 if p.number > deleted else p.number)
         for p in sheet.problems
         if p.number != deleted
     )
     unpriced = tuple(
-        Problem(p.number - 1 if p.number > deleted else p.number, p.message)
+        p._replace(number=p.number - 1 if p.number > deleted else p.number)
         for p in sheet.unpriced
         if p.number != deleted
     )
