@@ -48,7 +48,7 @@ from prefcalc.rules.model import (
     sitting_out,
 )
 from prefcalc.rules.model import price_in_force as _price_in_force
-from prefcalc.rules.notation import Flags, parse_set, parse_words, resolve_player
+from prefcalc.rules.notation import DealWords, parse_set, parse_words, read, resolve_player
 from prefcalc.rules.scoring import Night, Sheet, replay, score
 from prefcalc.rules.settlement import Settlement
 from prefcalc.rules.settlement import settle as _settle
@@ -56,9 +56,11 @@ from prefcalc.store import files, ledger
 
 Method = Literal["pairwise", "average"]
 Rounding = Literal["exact", "whole"]
-DealInput = str | Sequence[str] | Deal
-"""A deal in the table's shorthand (``"game Anna 7h 7 Boris:w Vera:p"``), as its words, or
-as a deal value."""
+DealInput = str | Sequence[str] | DealWords | Deal
+"""A deal in the table's shorthand (``"game Anna 7h 7 Boris:w Vera:p --dark"``), as its words,
+as its words already split from its typed flags (a
+:class:`~prefcalc.rules.notation.DealWords`, what a command carries), or as a deal value.
+Text is read once, by the one grammar (:mod:`prefcalc.rules.notation`)."""
 
 Options = Mapping[str, Any] | Iterable[str]
 """Convention options: ``{"passes.prices": [1, 2, 4]}`` or ``["passes.prices=1,2,4"]``."""
@@ -151,7 +153,6 @@ def record(
     dealer: str | None = None,
     force: bool = False,
     time: str | None = None,
-    flags: Flags | None = None,
 ) -> Game:
     """The game with ``deal`` appended, after every check of :func:`legality.validate
     <prefcalc.rules.legality.validate>`, in one step whatever the length of the night.
@@ -165,7 +166,7 @@ def record(
     night = _night(game)
     state = night.state
     next_dealer = _dealer(state.players, dealer, state.next_dealer)
-    parsed = _parse(deal, state.players, next_dealer, flags)
+    parsed = _parse(deal, state.players, next_dealer)
     if isinstance(parsed, Join):
         if dealer:
             raise DealError(_("a player joins between deals: a join has no dealer"))
@@ -240,7 +241,6 @@ def insert(
     *,
     force: bool = False,
     time: str | None = None,
-    flags: Flags | None = None,
 ) -> Game:
     """The game with a forgotten ``deal`` put in as deal ``number`` (1-based; one past the
     last appends). Dealers are re-derived from there on: the inserted deal is dealt by the
@@ -261,7 +261,7 @@ def insert(
     conv = night.convention
     state = night.before(game.entries, number)
     dealer = state.next_dealer
-    parsed = _parse(deal, state.players, dealer, flags)
+    parsed = _parse(deal, state.players, dealer)
     if isinstance(parsed, Join):
         raise DealError(_("a join is recorded between deals as it happens: use join, not insert"))
     who = None if isinstance(parsed, Adjustment | SetTerm) else dealer
@@ -345,7 +345,6 @@ def edit(
     *,
     dealer: str | None = None,
     force: bool = False,
-    flags: Flags | None = None,
 ) -> Game:
     """The game with deal ``number`` (1-based) replaced; its time and dealer are kept unless
     ``dealer`` is given. The rest of the night is replayed from it."""
@@ -356,7 +355,7 @@ def edit(
     state = night.before(game.entries, number)
     seats = night.state.players
     default = _dealer(seats, dealer, old.dealer or state.next_dealer)
-    parsed = _parse(deal, seats, default, flags)
+    parsed = _parse(deal, seats, default)
     if isinstance(old.deal, Join) or isinstance(parsed, Join):
         raise DealError(
             _("a join is not edited: delete it (prefcalc delete N) and record the join again")
@@ -426,15 +425,17 @@ def undo(game: Game) -> Game:
     return new
 
 
-def _parse(
-    deal: DealInput, seats: tuple[str, ...], dealer: str | None, flags: Flags | None = None
-) -> Deal:
-    """A deal from its shorthand, read once against the seating; ``dealer`` tells who
-    holds cards (``passes 2 5 3``); ``flags`` are its flags given typed."""
+def _parse(deal: DealInput, seats: tuple[str, ...], dealer: str | None) -> Deal:
+    """The deal ``deal`` is or writes, read once, by the one grammar, against the seating;
+    ``dealer`` tells who holds cards (``passes 2 5 3``)."""
     if isinstance(deal, Contract | Misere | AllPass | Adjustment | Join | SetTerm | Preference):
-        if flags:
-            raise DealError(_("a parsed deal carries its own flags"))
         return deal
+    active = None
+    if dealer is not None:
+        out = sitting_out(seats, dealer)
+        active = tuple(p for p in seats if p not in out) if out else seats
+    if isinstance(deal, DealWords):
+        return read(deal, seats, active)
     if isinstance(deal, str):
         try:
             words = shlex.split(deal)
@@ -444,11 +445,7 @@ def _parse(
             ) from None
     else:
         words = list(deal)
-    active = None
-    if dealer is not None:
-        out = sitting_out(seats, dealer)
-        active = tuple(p for p in seats if p not in out) if out else seats
-    return parse_words(words, seats, active, flags)
+    return parse_words(words, seats, active)
 
 
 def _dealer(seats: tuple[str, ...], given: str | None, default: str) -> str:

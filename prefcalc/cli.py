@@ -43,6 +43,7 @@ from prefcalc.i18n import set_language as _set_language
 from prefcalc.rules.amounts import Amount
 from prefcalc.rules.conventions import parse_overrides
 from prefcalc.rules.model import Game, check_name, deal_count, seating
+from prefcalc.rules.notation import blind_names
 from prefcalc.rules.scoring import Sheet
 from prefcalc.rules.settlement import Settlement
 from prefcalc.store import ledger as ledger_io
@@ -324,7 +325,8 @@ def passes(
     file: FileOpt = None,
 ) -> None:
     """Record an all-pass deal: prefcalc passes Anna=2 Boris=5 Vera=3."""
-    _record(file, ["passes", *tricks], dealer, force, DealFlags(blind=blind))
+    flags = DealFlags(blind=blind_names(blind)) if blind is not None else NO_FLAGS
+    _record(file, ["passes", *tricks], dealer, force, flags)
 
 
 @app.command()

@@ -36,13 +36,11 @@ from prefcalc.rules.model import (
     SetTerm,
 )
 from prefcalc.rules.scoring import State, start
-from prefcalc.rules.notation import parse_words
+from prefcalc.rules.notation import NOTATION_FLAGS, parse_words
 
 P3 = ["Anna", "Boris", "Vera"]
 DARK_OFF = "a dark game is not played under this convention (dark_games = false)"
-BOMB_OFF = (
-    "a declarer names his bomb only under bombs.order = declared (this convention: oldest)"
-)
+BOMB_OFF = "a declarer names his bomb only under bombs.order = declared (this convention: oldest)"
 
 
 def _deal(game: Game, line: str) -> Deal:
@@ -196,7 +194,9 @@ def test_what_the_convention_cannot_price_is_found_in_words() -> None:
     conv = rules(g)
     opening = start(g, conv)
     (found,) = unpriced(opening, conv, Entry(SEVEN, "Anna", "t"))
-    assert found.message == "circle 1 of the opening (bombs.opening) is played in all-pass deals only"
+    assert (
+        found.message == "circle 1 of the opening (bombs.opening) is played in all-pass deals only"
+    )
     after = opening._replace(opening_left=0, bombs=((2,), (), ()))
     named = Entry(SEVEN._replace(bomb=4), "Vera", "t")
     assert [f.message for f in unpriced(after, conv, named)] == [
@@ -254,3 +254,25 @@ def test_the_checks_live_in_legality_alone() -> None:
         if isinstance(node, ast.ImportFrom) and node.module
     }
     assert not any(m.startswith(("prefcalc.rules.scoring", "prefcalc.store")) for m in imported)
+
+
+def test_no_option_is_spelled_below_the_grammar() -> None:
+    # the rules layer says what is wrong in words and names the ledger field; the spellings
+    # of the command line's options (--dark, --bomb...) belong to the grammar alone
+    import prefcalc.rules.model as model
+    import prefcalc.rules.scoring as scoring
+
+    sources = [Path(legality.__file__), Path(model.__file__)]
+    sources += sorted(Path(scoring.__file__).parent.glob("*.py"))
+    messages: list[str] = []
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in (
+                "_",
+                "N_",
+                "ngettext",
+            ):
+                messages += [a.value for a in node.args if isinstance(a, ast.Constant)]
+    assert len(messages) > 100
+    spelled = [m for m in messages if any(f in m for f in NOTATION_FLAGS)]
+    assert spelled == []
