@@ -17,7 +17,7 @@ message the CLI prints. Files are touched only by :func:`load`, :func:`save` and
 import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from prefcalc.errors import DealError, PrefcalcError, shown
 from prefcalc.i18n import N_, _, check_language, ngettext
@@ -42,6 +42,7 @@ from prefcalc.rules.model import (
     check_currency,
     check_name,
     check_players,
+    check_price,
     check_target,
     joined,
     seat_after,
@@ -50,12 +51,10 @@ from prefcalc.rules.model import (
 from prefcalc.rules.model import price_in_force as _price_in_force
 from prefcalc.rules.notation import DealWords, parse_set, parse_words, read, resolve_player
 from prefcalc.rules.scoring import Night, Sheet, replay, score
-from prefcalc.rules.settlement import Settlement
+from prefcalc.rules.settlement import METHODS, ROUNDINGS, Method, Rounding, Settlement
 from prefcalc.rules.settlement import settle as _settle
 from prefcalc.store import files, ledger
 
-Method = Literal["pairwise", "average"]
-Rounding = Literal["exact", "whole"]
 DealInput = str | Sequence[str] | DealWords | Deal
 """A deal in the table's shorthand (``"game Anna 7h 7 Boris:w Vera:p --dark"``), as its words,
 as its words already split from its typed flags (a
@@ -95,8 +94,7 @@ def new_game(
         price = to_amount(whist_price)
     except AmountError as exc:
         raise DealError(exc.about(_("the whist price"))) from None
-    if price <= 0:
-        raise DealError(_("the whist price must be positive"))
+    check_price(price)
     ref = _convention_ref(convention, _options(options))
     rules(Game(names, ref, target, names[0]))  # refuse bad rules before anything else
     first = resolve_player(dealer, names) if dealer else names[0]
@@ -334,10 +332,6 @@ def price_in_force(game: Game) -> Amount:
     return _price_in_force(game)
 
 
-whist_price = price_in_force
-"""The former name of :func:`price_in_force` (kept for one release)."""
-
-
 def edit(
     game: Game,
     number: int,
@@ -558,20 +552,30 @@ def settle(
 ) -> Settlement:
     """The settlement by ``method`` (pairwise or average mountain) under ``rounding``:
     ``whists`` per player, ``money`` and ``payments``. Works at any moment of a game."""
-    if method not in ("pairwise", "average"):
-        raise DealError(
-            _("unknown method '{method}' (use pairwise or average)").format(
-                method=shown(str(method))
-            )
-        )
-    if rounding not in ("exact", "whole"):
-        raise DealError(
-            _("unknown rounding '{rounding}' (use exact or whole)").format(
-                rounding=shown(str(rounding))
-            )
-        )
+    method = parse_method(method)
+    rounding = parse_rounding(rounding)
     return _settle(
         sheet(game, convention, overrides), method, rounding, _price_in_force(game), game.currency
+    )
+
+
+def parse_method(text: str) -> Method:
+    """The settlement method ``text`` names (``pairwise`` or ``average``); refused else."""
+    for method in METHODS:
+        if text == method:
+            return method
+    raise DealError(
+        _("unknown method '{method}' (use pairwise or average)").format(method=shown(str(text)))
+    )
+
+
+def parse_rounding(text: str) -> Rounding:
+    """The rounding ``text`` names (``exact`` or ``whole``); refused else."""
+    for rounding in ROUNDINGS:
+        if text == rounding:
+            return rounding
+    raise DealError(
+        _("unknown rounding '{rounding}' (use exact or whole)").format(rounding=shown(str(text)))
     )
 
 
@@ -670,6 +674,8 @@ __all__ = [
     "load",
     "load_current",
     "new_game",
+    "parse_method",
+    "parse_rounding",
     "price_in_force",
     "record",
     "redo",
@@ -685,5 +691,4 @@ __all__ = [
     "undo",
     "undo_file",
     "update",
-    "whist_price",
 ]

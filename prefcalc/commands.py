@@ -32,7 +32,7 @@ from prefcalc.rules.notation import (
 )
 from prefcalc.rules.notation import DealFlags as DealFlags
 from prefcalc.rules.scoring import Sheet
-from prefcalc.rules.settlement import Settlement
+from prefcalc.rules.settlement import Method, Rounding, Settlement
 
 COMMANDS = (
     "game",
@@ -144,8 +144,8 @@ class Log:
 
 @dataclass(frozen=True)
 class Settle:
-    method: api.Method = "pairwise"
-    rounding: api.Rounding = "exact"
+    method: Method = "pairwise"
+    rounding: Rounding = "exact"
 
 
 @dataclass(frozen=True)
@@ -314,8 +314,8 @@ def _no_args(command: str, rest: Sequence[str]) -> None:
 
 
 def _settle(rest: Sequence[str]) -> Settle:
-    method: api.Method = "pairwise"
-    rounding: api.Rounding = "exact"
+    method: Method = "pairwise"
+    rounding: Rounding = "exact"
     for word in rest:
         w = word.lower()
         if w in ("pairwise", "average"):

@@ -26,7 +26,7 @@ from prefcalc.rules.amounts import Amount, norm
 from prefcalc.rules.conventions import Convention
 from prefcalc.rules.model import Game, Join, deal_count, price_in_force, seating
 from prefcalc.rules.scoring import Sheet
-from prefcalc.rules.settlement import Settlement, settle
+from prefcalc.rules.settlement import Method, Rounding, Settlement, settle
 
 
 @dataclass(frozen=True)
@@ -74,9 +74,9 @@ class Report:
         """The day the game was started (``2026-11-14``), empty when unknown."""
         return self.created[:10]
 
-    def settlement(self, method: str = "pairwise", rounding: str = "exact") -> Settlement:
+    def settlement(self, method: Method = "pairwise", rounding: Rounding = "exact") -> Settlement:
         """One of the four settlements the report holds."""
-        table = {
+        table: dict[tuple[str, str], Settlement] = {
             ("pairwise", "exact"): self.pairwise,
             ("average", "exact"): self.average,
             ("pairwise", "whole"): self.pairwise_whole,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import json
 from pathlib import Path
+
 import pytest
 
 import prefcalc
@@ -35,8 +36,8 @@ from prefcalc.rules.model import (
     Preference,
     SetTerm,
 )
-from prefcalc.rules.scoring import State, start
 from prefcalc.rules.notation import NOTATION_FLAGS, parse_words
+from prefcalc.rules.scoring import State, start
 
 P3 = ["Anna", "Boris", "Vera"]
 DARK_OFF = "a dark game is not played under this convention (dark_games = false)"

@@ -124,9 +124,11 @@ def nothing_computes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         prefcalc.report.running_balance,
         prefcalc.report.build_report,
         prefcalc.rules.scoring.score,
+        prefcalc.rules.scoring.replay,
+        prefcalc.rules.scoring.resume,
     ):
         monkeypatch.setattr(function, "__code__", _boom.__code__)
-    for name in ("sheet", "settle", "price_in_force", "whist_price", "report", "rules"):
+    for name in ("sheet", "settle", "price_in_force", "report", "rules"):
         monkeypatch.setattr(prefcalc.api, name, _boom)
     yield
 
@@ -248,10 +250,10 @@ def test_the_whist_prices_are_named_apart() -> None:
     assert game.whist_price == 1  # the opening price: the ledger's whist_price key
     assert api.price_in_force(game) == prefcalc.rules.model.price_in_force(game) == Fraction(1, 2)
     assert api.settle(game).whist_price == Fraction(1, 2)
-    # the former names stay for one release
-    assert api.whist_price is api.price_in_force
-    assert prefcalc.rules.model.whist_price is prefcalc.rules.model.price_in_force
-    assert "whist_price" in api.__all__ and "price_in_force" in api.__all__
+    # one name for the price in force: the former aliases are gone (issue 24)
+    assert not hasattr(api, "whist_price")
+    assert not hasattr(prefcalc.rules.model, "whist_price")
+    assert "whist_price" not in api.__all__ and "price_in_force" in api.__all__
     # the package exports the report's type lazily (``prefcalc.report`` is its module)
     assert prefcalc.Report is Report
     assert prefcalc.report.build_report is build_report

@@ -307,7 +307,8 @@ def create_app(
 
         def read() -> dict[str, Any]:
             game = api.load_current(path)
-            return settlement_json(api.settle(game, method, rounding))  # type: ignore[arg-type]
+            how = api.parse_method(method), api.parse_rounding(rounding)
+            return settlement_json(api.settle(game, *how))
 
         return await table.run(read)
 
