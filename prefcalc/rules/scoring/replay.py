@@ -63,7 +63,7 @@ def _step(t: Tally, conv: Convention, entry: Entry) -> Scored:
     t.number = number
     if entry.dealer is not None:
         t.last_dealer = entry.dealer
-    if t.first_closed is None and max(t.pool) >= t.closing_target:
+    if t.first_closed is None and max(t.pool) >= t.target:  # the target in force
         t.first_closed = first_to_close(t)
         t.first_closed_at = number
     t.finished = finished(t, conv)

@@ -175,7 +175,6 @@ class Tally:
         "circle_size",
         "classic",
         "closing_each",
-        "closing_target",
         "dealer",
         "events",
         "factor",
@@ -209,7 +208,6 @@ class Tally:
         self.first_dealer = state.first_dealer
         self.last_dealer = state.last_dealer
         self.target = state.target
-        self.closing_target = state.target  # the target "first to close" is judged by
         self.pool: list[Amount] = list(state.pool)
         self.mountain: list[Amount] = list(state.mountain)
         self.whists: list[list[Amount]] = [list(row) for row in state.whists]
