@@ -12,7 +12,7 @@ the convention (docs/rules.md §2-§5, §8), read like the rule book:
                             game and the first to close
 :mod:`.entries`             adjustments, late arrivals, changes of the terms, the
                             "Preference" combination
-:mod:`.replay`              the dispatch table from a kind of entry to its scorer, the
+:mod:`.night`               the dispatch table from a kind of entry to its scorer, the
                             step, the replay and the sheet
 :mod:`.state`               the running sheet: :class:`State` and its working copy
 :mod:`.sheet`               the values: :class:`Write`, :class:`Reason`, :class:`Scored`,
@@ -48,7 +48,7 @@ with the night (``log``, ``explain`` and the PDF read them); a sheet made from a
 is first read.
 """
 
-from prefcalc.rules.scoring.replay import (
+from prefcalc.rules.scoring.night import (
     CHECKPOINT,
     SCORERS,
     Night,
