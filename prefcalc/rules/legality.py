@@ -201,9 +201,27 @@ def check(
 
 
 def findings(state: Before, convention: Convention, entry: Entry) -> tuple[Finding, ...]:
-    """What the price and place checks find in ``entry`` after ``state``: the checks the
-    replay runs over every entry of a record."""
+    """What the price and place checks find in ``entry`` after ``state``."""
     return (*unpriced(state, convention, entry), *out_of_place(state, convention, entry))
+
+
+NOTHING: tuple[tuple[Finding, ...], tuple[Finding, ...]] = ((), ())
+
+
+def replay_findings(
+    state: Before, convention: Convention, entry: Entry
+) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
+    """What the replay lists of ``entry`` after ``state``: what the price checks find
+    (``Sheet.unpriced``) and what the place checks find (``Sheet.problems``). The replay
+    asks for every entry of a long night: the common one (no Classic's flag, no opening
+    circle, no all-pass streak, the game going on) is answered without running a check."""
+    if (
+        not state.opening_left
+        and (entry.forced or not (state.streak or state.finished))
+        and not _priced_apart(entry.deal)
+    ):
+        return NOTHING
+    return unpriced(state, convention, entry), out_of_place(state, convention, entry)
 
 
 # --- the deal fits the game ----------------------------------------------------------------------
@@ -796,12 +814,27 @@ order they are reported; the replay scores such an entry without what it cannot 
 
 def unpriced(state: Before, convention: Convention, entry: Entry) -> tuple[Finding, ...]:
     """What :data:`PRICE_CHECKS` find in ``entry`` after ``state``."""
+    deal = entry.deal
+    if not state.opening_left and not _priced_apart(deal):
+        return ()  # the common entry (the replay asks for every one of a long night)
     found: tuple[Finding, ...] = ()
-    for check in PRICE_CHECKS[entry.deal.__class__]:
+    for check in PRICE_CHECKS[deal.__class__]:
         finding = check(state, convention, entry)
         if finding is not None:
             found += (finding,)
     return found
+
+
+def _priced_apart(deal: Deal) -> bool:
+    """Whether ``deal`` holds anything a price check reads outside the opening circles: a
+    dark game, a named bomb, a talon bonus, a blind pass, the Preference combination."""
+    if isinstance(deal, Contract):
+        return deal.dark or deal.bomb is not None or deal.talon is not None
+    if isinstance(deal, Misere):
+        return deal.dark or deal.bomb is not None
+    if isinstance(deal, AllPass):
+        return bool(deal.blind)
+    return isinstance(deal, Preference)
 
 
 def _price_in_reach(state: Before, conv: Convention, entry: Entry) -> Refusal | None:
@@ -842,6 +875,8 @@ agreed to is recorded as forced and no longer refused."""
 
 def out_of_place(state: Before, convention: Convention, entry: Entry) -> tuple[Finding, ...]:
     """What :data:`PLACE_CHECKS` find in ``entry`` after ``state``."""
+    if entry.forced or not (state.streak or state.finished):
+        return ()  # every level is allowed and the game goes on: nothing is out of place
     found: tuple[Finding, ...] = ()
     for check in PLACE_CHECKS:
         finding = check(state, convention, entry)

@@ -22,7 +22,7 @@ from prefcalc.rules.amounts import Amount, norm
 from prefcalc.rules.conventions import Convention
 from prefcalc.rules.model import Contract, Defender
 from prefcalc.rules.options import LoneWhister
-from prefcalc.rules.scoring.classic import bomb_after, deal_factor
+from prefcalc.rules.scoring.classic import NO_FACTOR, bomb_after, deal_factor
 from prefcalc.rules.scoring.closing import made, pool_closed
 from prefcalc.rules.scoring.sheet import Label, Reason, product, told
 from prefcalc.rules.scoring.state import Tally
@@ -71,8 +71,11 @@ def lone_rule(conv: Convention, deal: Contract) -> LoneWhister:
     gentleman), except that he is greedy whatever it says when he answers for a whist he
     took back: the returner after a half-whist (role ``r``, §8.4) and the lone defender of two
     players (Gusarik, §8.7). The one place this is decided."""
-    if len(deal.defenders) == 1 or any(x.role == "r" for x in deal.defenders):
+    if len(deal.defenders) == 1:
         return "greedy"
+    for x in deal.defenders:
+        if x.role == "r":
+            return "greedy"
     return conv.lone_whister
 
 
@@ -94,7 +97,9 @@ def score_contract(t: Tally, conv: Convention, deal: Contract) -> None:
     out, the dealer first; only the dealer writes his consolation, and help never goes to
     any of them."""
     away = t.away
-    f, fx, use = deal_factor(t, conv, deal)
+    f, fx, use = (
+        deal_factor(t, conv, deal) if deal.dark or deal.bomb is not None or t.classic else NO_FACTOR
+    )
     if deal.tricks is None:
         k = terms(t, conv, deal, deal.level, f, fx)
         not_played(t, conv, deal, k)

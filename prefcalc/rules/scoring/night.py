@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 from prefcalc.errors import DealError
 from prefcalc.perf import gc_paused
 from prefcalc.rules.conventions import Convention
-from prefcalc.rules.legality import Problem, out_of_place, unpriced
+from prefcalc.rules.legality import Problem, replay_findings
 from prefcalc.rules.model import (
     Adjustment,
     AllPass,
@@ -52,39 +52,13 @@ def _step(t: Tally, conv: Convention, entry: Entry) -> Scored:
     """Score ``entry`` onto ``t``, the sheet before it, and return its row: the one step of
     every replay (:func:`resume` takes it on a state, :func:`replay` on a whole record)."""
     number = t.number + 1
-    for finding in unpriced(t, conv, entry):
-        t.unpriced.append(Problem(number, finding))
-    for finding in out_of_place(t, conv, entry):
-        t.problems.append(Problem(number, finding))
+    unpriced, misplaced = replay_findings(t, conv, entry)
+    if unpriced or misplaced:
+        t.unpriced += (Problem(number, finding) for finding in unpriced)
+        t.problems += (Problem(number, finding) for finding in misplaced)
     min_level = conv.exit_level(t.streak)
-    _begin(t, conv, entry)
-    deal = entry.deal
-    SCORERS[deal.__class__](t, conv, deal)
-    t.number = number
-    if entry.dealer is not None:
-        t.last_dealer = entry.dealer
-    if t.first_closed is None and max(t.pool) >= t.target:  # the target in force
-        t.first_closed = first_to_close(t)
-        t.first_closed_at = number
-    t.finished = finished(t, conv)
-    if t.factor != 1 or t.events:
-        return Scored(
-            number,
-            entry,
-            tuple(t.writes),
-            t.streak,
-            t.price,
-            min_level,
-            t.finished,
-            t.factor,
-            tuple(t.events),
-        )
-    return Scored(number, entry, tuple(t.writes), t.streak, t.price, min_level, t.finished)
-
-
-def _begin(t: Tally, conv: Convention, entry: Entry) -> None:
-    """What the entry's scorer reads of its place: who deals it, who sits it out (the
-    dealer at four; him and the next dealer at five), whether it is an opening deal."""
+    # what the entry's scorer reads of its place: who deals it, who sits it out (the dealer
+    # at four; him and the next dealer at five), whether it is an opening deal
     dealer = t.dealer = entry.dealer
     t.writes = []
     t.factor = 1
@@ -105,6 +79,28 @@ def _begin(t: Tally, conv: Convention, entry: Entry) -> None:
         if isinstance(entry.deal, AllPass):
             t.opening = 2 ** circles[circle]
             t.circle = circle + 1
+    deal = entry.deal
+    SCORERS[deal.__class__](t, conv, deal)
+    t.number = number
+    if dealer is not None:
+        t.last_dealer = dealer
+    if t.first_closed is None and max(t.pool) >= t.target:  # the target in force
+        t.first_closed = first_to_close(t)
+        t.first_closed_at = number
+    t.finished = finished(t, conv)
+    if t.factor != 1 or t.events:
+        return Scored(
+            number,
+            entry,
+            tuple(t.writes),
+            t.streak,
+            t.price,
+            min_level,
+            t.finished,
+            t.factor,
+            tuple(t.events),
+        )
+    return Scored(number, entry, tuple(t.writes), t.streak, t.price, min_level, t.finished)
 
 
 def resume(state: State, convention: Convention, entry: Entry) -> tuple[State, Scored]:

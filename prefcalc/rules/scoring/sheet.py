@@ -110,23 +110,30 @@ class Term(NamedTuple):
     args: Mapping[str, Any]
 
 
+_new = tuple.__new__  # a named tuple made without its keyword-reading __new__ (hot paths)
+
+
 def told(template: str, amount: Amount, /, **args: Any) -> Term:
     """A write of ``amount`` told by ``template`` (``{amount}`` and ``args``)."""
     args["amount"] = amount
-    return Term(amount, template, args)
+    return _new(Term, (amount, template, args))
 
 
 def product(template: str, factors: tuple[str, ...], /, **args: Any) -> Term:
     """A write whose amount is the product of the arguments named in ``factors``, told by
     ``template`` with the same arguments: the formula is written once, in the template, and
     computed from what it shows (``f``, the deal factor, is shown as its words ``fx``)."""
-    amount: Amount = 1
-    for name in factors:
-        amount = amount * args[name]
+    if len(factors) == 3:
+        a, b, c = factors
+        amount: Amount = args[a] * args[b] * args[c]
+    else:
+        amount = 1
+        for name in factors:
+            amount = amount * args[name]
     if amount.__class__ is not int:
         amount = norm(amount)
     args["amount"] = amount
-    return Term(amount, template, args)
+    return _new(Term, (amount, template, args))
 
 
 class Write(NamedTuple):

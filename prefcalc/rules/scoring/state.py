@@ -17,6 +17,8 @@ from prefcalc.rules.legality import Finding, Problem
 from prefcalc.rules.model import Game, seat_after
 from prefcalc.rules.scoring.sheet import MOUNTAIN, POOL, WHISTS, Term, Write
 
+_new = tuple.__new__  # a named tuple made without its keyword-reading __new__ (hot paths)
+
 
 class State(NamedTuple):
     """The sheet after the first ``number`` entries of a record under one convention:
@@ -259,30 +261,30 @@ class Tally:
 
     # -- raw writes ------------------------------------------------------------------
     def to_mountain(self, i: int, term: Term) -> None:
-        amount = term.amount
+        amount = term[0]
         if amount:
             total = self.mountain[i] + amount
             self.mountain[i] = total if total.__class__ is int else norm(total)
             self.writes.append(
-                Write(self.players[i], MOUNTAIN, amount, None, term.template, term.args)
+                _new(Write, (self.players[i], MOUNTAIN, amount, None, term[1], term[2]))
             )
 
     def to_whists(self, i: int, j: int, term: Term) -> None:
-        amount = term.amount
+        amount = term[0]
         if amount:
             row = self.whists[i]
             total = row[j] + amount
             row[j] = total if total.__class__ is int else norm(total)
             self.writes.append(
-                Write(self.players[i], WHISTS, amount, self.players[j], term.template, term.args)
+                _new(Write, (self.players[i], WHISTS, amount, self.players[j], term[1], term[2]))
             )
 
     def to_pool_raw(self, i: int, term: Term) -> None:
-        amount = term.amount
+        amount = term[0]
         if amount:
             total = self.pool[i] + amount
             self.pool[i] = total if total.__class__ is int else norm(total)
-            self.writes.append(Write(self.players[i], POOL, amount, None, term.template, term.args))
+            self.writes.append(_new(Write, (self.players[i], POOL, amount, None, term[1], term[2])))
 
     # -- seating -------------------------------------------------------------------
     def seat_player(self, name: str, at: int) -> int:
