@@ -24,7 +24,16 @@ import prefcalc.rules.scoring.night as night_module
 from prefcalc import api
 from prefcalc.rules.conventions import Convention, load_preset
 from prefcalc.rules.model import Entry, Game, SetTerm
-from prefcalc.rules.scoring import Night, State, replay, resume, score, sheet_of, start
+from prefcalc.rules.scoring import (
+    Night,
+    ReplayedRows,
+    State,
+    replay,
+    resume,
+    score,
+    sheet_of,
+    start,
+)
 from prefcalc.store.ledger import resolve_convention
 
 
@@ -180,3 +189,19 @@ def test_a_state_from_foreign_data_is_refused() -> None:
     ):
         with pytest.raises((KeyError, TypeError, ValueError)):
             State.from_data(broken)
+
+
+def test_a_sheet_from_a_state_alone_replays_its_rows_only_when_read() -> None:
+    # what a process that read a checkpoint does: resume from the state, show the new
+    # entry's row at once, and replay the record for an older row only when asked
+    game = random_game(7, 40, 3, "sochi", target=10**6)
+    conv = resolve_convention(game.convention)
+    before = replay(game._replace(entries=game.entries[:-1]), conv).state
+    state, row = resume(before, conv, game.entries[-1])
+    rows = ReplayedRows(game, conv, (row,))
+    with mock.patch.object(night_module, "replay", side_effect=AssertionError("replayed")):
+        assert len(rows) == 40 and rows[-1] == row and rows[39] == row
+    sheet = sheet_of(state, conv, rows)
+    full = replay(game, conv)
+    assert rows[0] == full.rows[0] and rows[5:7] == full.rows[5:7]
+    assert sheet == full.sheet() and full.sheet() == sheet

@@ -44,7 +44,8 @@ deal 10 and at deal 10,000. A :class:`Night` is a replayed record: its last stat
 entry's row and the checkpoints; ``night.then(entry)`` appends, ``night.changed(entries,
 number)`` replays from the checkpoint before a changed entry. The rows of older entries stay
 with the night (``log``, ``explain`` and the PDF read them); a sheet made from a state alone
-(:func:`sheet_of`) takes any sequence of rows, such as one that replays the record when it
+(:func:`sheet_of`) takes any sequence of rows: :class:`ReplayedRows` knows its length and
+the rows of the entries just resumed, and replays the record for the others only when one
 is first read.
 """
 
@@ -52,6 +53,7 @@ from prefcalc.rules.scoring.night import (
     CHECKPOINT,
     SCORERS,
     Night,
+    ReplayedRows,
     replay,
     resume,
     score,
@@ -85,6 +87,7 @@ __all__ = [
     "Night",
     "Reason",
     "ReasonFormatter",
+    "ReplayedRows",
     "Scored",
     "Sheet",
     "State",

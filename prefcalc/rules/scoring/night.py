@@ -2,7 +2,7 @@
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from prefcalc.errors import DealError
 from prefcalc.perf import gc_paused
@@ -230,6 +230,50 @@ def sheet_of(state: State, convention: Convention, rows: Sequence[Scored]) -> Sh
         first_closed=state.first_closed,
         first_closed_at=state.first_closed_at,
     )
+
+
+class ReplayedRows(Sequence[Scored]):
+    """The rows of a record's entries, for a sheet made from a state alone (a checkpoint
+    read back by another process, :func:`sheet_of`): its length is the record's, the rows of
+    its last entries may be given (``tail``: the entry just resumed), and any other row is
+    made by replaying the record once, when it is first read (``log``, ``explain``, the PDF)."""
+
+    def __init__(self, game: Game, convention: Convention, tail: Sequence[Scored] = ()) -> None:
+        self._game = game
+        self._convention = convention
+        self._tail = tuple(tail)
+        self._rows: tuple[Scored, ...] | None = None
+
+    def __len__(self) -> int:
+        return len(self._game.entries)
+
+    @overload
+    def __getitem__(self, index: int) -> Scored: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Scored]: ...
+    def __getitem__(self, index: int | slice) -> Scored | Sequence[Scored]:
+        if isinstance(index, slice):
+            return self.rows()[index]
+        n = len(self)
+        k = index + n if index < 0 else index
+        first = n - len(self._tail)
+        if self._rows is None and first <= k < n:
+            return self._tail[k - first]
+        return self.rows()[index]
+
+    def rows(self) -> tuple[Scored, ...]:
+        """Every row (the record replayed the first time they are asked for)."""
+        if self._rows is None:
+            self._rows = replay(self._game, self._convention).rows
+        return self._rows
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return self.rows() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.rows())
 
 
 def _opening_next(circles: tuple[int, ...], size: int, left: int) -> tuple[int, int, int] | None:
