@@ -194,7 +194,7 @@ def _judged(night: Night, entry: Entry, force: bool) -> Entry:
 
 def _appended(game: Game, night: Night, entry: Entry) -> Game:
     """The game with a judged ``entry`` appended, its night resumed by one step."""
-    new = game._replace(entries=game.entries + (entry,))
+    new = game._replace(entries=game.entries + (entry,))  # noqa: RUF005 (a memcpy)
     _remember(new, night.then(entry))
     return new
 

@@ -133,8 +133,9 @@ class Night(NamedTuple):
         state, row = resume(self.state, self.convention, entry)
         marks = self.marks
         if state.number % CHECKPOINT == 0:
-            marks = marks + (state,)
-        return self._replace(state=state, rows=self.rows + (row,), marks=marks)
+            marks = (*marks, state)
+        rows = self.rows + (row,)  # noqa: RUF005 (a memcpy: unpacking walks every row)
+        return self._replace(state=state, rows=rows, marks=marks)
 
     def before(self, entries: Sequence[Entry], number: int) -> State:
         """The state before entry ``number`` (1-based) of ``entries``, the record this night
