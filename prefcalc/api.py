@@ -17,7 +17,7 @@ message the CLI prints. Files are touched only by :func:`load`, :func:`save` and
 import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from prefcalc.errors import DealError, PrefcalcError, shown
 from prefcalc.i18n import N_, _, check_language, ngettext
@@ -38,26 +38,28 @@ from prefcalc.rules.model import (
     Misere,
     Preference,
     SetTerm,
-    active_players,
     check_currency,
     check_name,
     check_players,
+    check_price,
     check_target,
-    seating,
+    joined,
+    seat_after,
+    sitting_out,
 )
 from prefcalc.rules.model import price_in_force as _price_in_force
-from prefcalc.rules.notation import Flags, parse_set, parse_words, resolve_player
-from prefcalc.rules.scoring import Sheet, score
-from prefcalc.rules.settlement import Settlement
+from prefcalc.rules.notation import DealWords, parse_set, parse_words, read, resolve_player
+from prefcalc.rules.scoring import Night, Sheet, replay, score
+from prefcalc.rules.settlement import METHODS, ROUNDINGS, Method, Rounding, Settlement
 from prefcalc.rules.settlement import settle as _settle
 from prefcalc.store import files, ledger
 from prefcalc.store.conventions import load as load_convention
 
-Method = Literal["pairwise", "average"]
-Rounding = Literal["exact", "whole"]
-DealInput = str | Sequence[str] | Deal
-"""A deal in the table's shorthand (``"game Anna 7h 7 Boris:w Vera:p"``), as its words, or
-as a deal value."""
+DealInput = str | Sequence[str] | DealWords | Deal
+"""A deal in the table's shorthand (``"game Anna 7h 7 Boris:w Vera:p --dark"``), as its words,
+as its words already split from its typed flags (a
+:class:`~prefcalc.rules.notation.DealWords`, what a command carries), or as a deal value.
+Text is read once, by the one grammar (:mod:`prefcalc.rules.notation`)."""
 
 Options = Mapping[str, Any] | Iterable[str]
 """Convention options: ``{"passes.prices": [1, 2, 4]}`` or ``["passes.prices=1,2,4"]``."""
@@ -92,8 +94,7 @@ def new_game(
         price = to_amount(whist_price)
     except AmountError as exc:
         raise DealError(exc.about(_("the whist price"))) from None
-    if price <= 0:
-        raise DealError(_("the whist price must be positive"))
+    check_price(price)
     ref = _convention_ref(convention, _options(options))
     rules(Game(names, ref, target, names[0]))  # refuse bad rules before anything else
     first = resolve_player(dealer, names) if dealer else names[0]
@@ -150,9 +151,9 @@ def record(
     dealer: str | None = None,
     force: bool = False,
     time: str | None = None,
-    flags: Flags | None = None,
 ) -> Game:
-    """The game with ``deal`` appended, after every check the CLI applies.
+    """The game with ``deal`` appended, after every check of :func:`legality.validate
+    <prefcalc.rules.legality.validate>`, in one step whatever the length of the night.
 
     ``dealer`` defaults to the next dealer clockwise. A deal the rules refuse in its place
     (below the exit level after all-passes, after the game finished) raises unless ``force``,
@@ -160,17 +161,42 @@ def record(
     all-pass deals with the same tricks happen) and recorded like any other:
     :func:`repeats` tells a front end to mention it.
     """
-    conv = rules(game)
-    next_dealer = _dealer(game, dealer, game.next_dealer)
-    parsed = _parse(deal, game, next_dealer, flags)
+    night = _night(game)
+    state = night.state
+    next_dealer = _dealer(state.players, dealer, state.next_dealer)
+    parsed = _parse(deal, state.players, next_dealer)
     if isinstance(parsed, Join):
         if dealer:
             raise DealError(_("a player joins between deals: a join has no dealer"))
         return join(game, parsed.player, after=parsed.after, time=time)
     who = None if isinstance(parsed, Adjustment | SetTerm) else next_dealer
-    legality.check(game, conv, parsed, who)
-    entries = (*game.entries, Entry(parsed, who, time or ledger.now()))
-    return _checked(game, conv, entries, force, first=len(entries))
+    entry = _judged(night, Entry(parsed, who, time or ledger.now()), force)
+    return _appended(game, night, entry)
+
+
+def _judged(night: Night, entry: Entry, force: bool) -> Entry:
+    """``entry`` as it may be appended to ``night``: refused for the first problem
+    :func:`legality.validate <prefcalc.rules.legality.validate>` finds, a problem of its
+    place only unless ``force`` (then it is recorded as forced)."""
+    found = legality.validate(night.state, night.convention, entry)
+    if not found:
+        return entry
+    for refusal in found:
+        if not refusal.forceable:
+            raise DealError(refusal.message)
+    if not force:
+        place = _("deal {number}: {message}").format(
+            number=night.state.number + 1, message=found[0].message
+        )
+        raise DealError(_("{fresh}; add --force to record it anyway").format(fresh=place))
+    return entry._replace(forced=True)
+
+
+def _appended(game: Game, night: Night, entry: Entry) -> Game:
+    """The game with a judged ``entry`` appended, its night resumed by one step."""
+    new = game._replace(entries=game.entries + (entry,))  # noqa: RUF005 (a memcpy)
+    _remember(new, night.then(entry))
+    return new
 
 
 def repeats(game: Game, number: int) -> int | None:
@@ -213,14 +239,13 @@ def insert(
     *,
     force: bool = False,
     time: str | None = None,
-    flags: Flags | None = None,
 ) -> Game:
     """The game with a forgotten ``deal`` put in as deal ``number`` (1-based; one past the
     last appends). Dealers are re-derived from there on: the inserted deal is dealt by the
     player after the previous dealer, and every later deal by the player after the one
     before it, so the next dealer is right again. A later deal that no longer fits (in a
     4-player game its declarer or a defender would now be the sitting-out dealer) is
-    refused with its number."""
+    refused with its number. The night is replayed from the inserted deal on."""
     count = len(game.entries)
     if not 1 <= number <= count + 1:
         raise DealError(
@@ -230,18 +255,19 @@ def insert(
                 count,
             ).format(number=number, count=count, last=count + 1)
         )
-    conv = rules(game)
-    head = game._replace(entries=game.entries[: number - 1])
-    dealer = head.next_dealer
-    parsed = _parse(deal, head, dealer, flags)
+    night = _night(game)
+    conv = night.convention
+    state = night.before(game.entries, number)
+    dealer = state.next_dealer
+    parsed = _parse(deal, state.players, dealer)
     if isinstance(parsed, Join):
         raise DealError(_("a join is recorded between deals as it happens: use join, not insert"))
     who = None if isinstance(parsed, Adjustment | SetTerm) else dealer
-    legality.check(head, conv, parsed, who)
-    head_entries = (*head.entries, Entry(parsed, who, time or ledger.now()))
+    legality.check(game, conv, parsed, who, state.players)
+    head = (*game.entries[: number - 1], Entry(parsed, who, time or ledger.now()))
     later = game.entries[number - 1 :]
-    entries = _rederived(game, conv, head_entries, later, number + 1, "insert")
-    return _checked(game, conv, entries, force, first=number)
+    entries = _rederived(game, conv, head, later, number + 1, "insert")
+    return _changed(game, night, entries, number, force, (), (), first=number)
 
 
 def _rederived(
@@ -258,14 +284,22 @@ def _rederived(
     (in a 4- or 5-player game its declarer or a defender would now sit out) is refused
     with its number (``verb`` names the change)."""
     entries = list(head)
+    seats = game.players
+    last: str | None = None
+    for entry in head:
+        if isinstance(entry.deal, Join):
+            seats = joined(seats, entry.deal)
+        if entry.dealer is not None:
+            last = entry.dealer
     for k, old in enumerate(later, first):
         if old.dealer is None:
             entries.append(old)
+            if isinstance(old.deal, Join):
+                seats = joined(seats, old.deal)
             continue
-        so_far = game._replace(entries=tuple(entries))
-        rederived = so_far.next_dealer
+        rederived = game.first_dealer if last is None else seat_after(seats, last)
         try:
-            legality.check_deal(game, old.deal, rederived, conv.half_whist, seating(so_far))
+            legality.check_deal(game, old.deal, rederived, conv.half_whist, seats)
         except DealError as exc:
             raise DealError(
                 _("after the {verb}, deal {k} would be dealt by {rederived}: {message}").format(
@@ -273,16 +307,15 @@ def _rederived(
                 )
             ) from None
         entries.append(old._replace(dealer=rederived))
+        last = rederived
     return tuple(entries)
 
 
 def redo(game: Game, entry: Entry) -> Game:
     """The game with an undone ``entry`` put back at its end, as it was (dealer, time, the
     forced mark), after the checks recording applies."""
-    conv = rules(game)
-    legality.check(game, conv, entry.deal, entry.dealer)
-    entries = (*game.entries, entry)
-    return _checked(game, conv, entries, entry.forced, first=len(entries))
+    night = _night(game)
+    return _appended(game, night, _judged(night, entry, entry.forced))
 
 
 def set_term(game: Game, term: str | SetTerm, *, time: str | None = None) -> Game:
@@ -299,10 +332,6 @@ def price_in_force(game: Game) -> Amount:
     return _price_in_force(game)
 
 
-whist_price = price_in_force
-"""The former name of :func:`price_in_force` (kept for one release)."""
-
-
 def edit(
     game: Game,
     number: int,
@@ -310,16 +339,17 @@ def edit(
     *,
     dealer: str | None = None,
     force: bool = False,
-    flags: Flags | None = None,
 ) -> Game:
     """The game with deal ``number`` (1-based) replaced; its time and dealer are kept unless
-    ``dealer`` is given. The rest of the night is re-scored."""
+    ``dealer`` is given. The rest of the night is replayed from it."""
     check_number(game, number)
-    conv = rules(game)
+    night = _night(game)
+    conv = night.convention
     old = game.entries[number - 1]
-    before = game._replace(entries=game.entries[: number - 1]).next_dealer
-    default = _dealer(game, dealer, old.dealer or before)
-    parsed = _parse(deal, game, default, flags)
+    state = night.before(game.entries, number)
+    seats = night.state.players
+    default = _dealer(seats, dealer, old.dealer or state.next_dealer)
+    parsed = _parse(deal, seats, default)
     if isinstance(old.deal, Join) or isinstance(parsed, Join):
         raise DealError(
             _("a join is not edited: delete it (prefcalc delete N) and record the join again")
@@ -327,7 +357,7 @@ def edit(
             else _("a join cannot replace a deal: use prefcalc join between deals")
         )
     who = None if isinstance(parsed, Adjustment | SetTerm) else default
-    legality.check(game, conv, parsed, who, seating(game, number - 1))
+    legality.check(game, conv, parsed, who, state.players)
     entries = (*game.entries[: number - 1], Entry(parsed, who, old.time), *game.entries[number:])
     try:
         legality.check_entries(game._replace(entries=entries), conv.half_whist, first=number + 1)
@@ -335,7 +365,8 @@ def edit(
         raise DealError(
             _("deal {number} cannot be changed so: {exc}").format(number=number, exc=exc)
         ) from None
-    return _checked(game, conv, entries, force, before=sheet(game))
+    now = night.state
+    return _changed(game, night, entries, number, force, now.problems, now.unpriced)
 
 
 def delete(game: Game, number: int, *, force: bool = False) -> Game:
@@ -344,7 +375,8 @@ def delete(game: Game, number: int, *, force: bool = False) -> Game:
     rotation goes on from the deal before it); a later deal that no longer fits is refused
     with its number as the scorekeeper sees it (before the delete)."""
     check_number(game, number)
-    conv = rules(game)
+    night = _night(game)
+    conv = night.convention
     head = game.entries[: number - 1]
     later = game.entries[number:]
     try:
@@ -356,41 +388,48 @@ def delete(game: Game, number: int, *, force: bool = False) -> Game:
         raise DealError(
             _("deal {number} cannot be deleted: {exc}").format(number=number, exc=exc)
         ) from None
-    return _checked(game, conv, entries, force, before=_renumbered(sheet(game), number))
+    now = night.state
+    problems = _renumbered(now.problems, number)
+    return _changed(
+        game, night, entries, number, force, problems, _renumbered(now.unpriced, number)
+    )
 
 
 def join(game: Game, name: str, *, after: str | None = None, time: str | None = None) -> Game:
     """The game with ``name`` seated after ``after`` (default: the last seat) between deals
     (docs/rules.md §8.7): his pool and mountain start at the exact averages of the seated players.
     Refused once the game has finished, at five players and for a name already playing."""
-    seats = seating(game)
-    now = sheet(game)
-    late = legality.join_refusal(name, now.finished, now.opening is not None)
+    night = _night(game)
+    state = night.state
+    late = legality.join_refusal(name, state.finished, state.opening_left > 0)
     if late is not None:
         raise DealError(late)
-    newcomer = Join(check_name(name), resolve_player(after, seats) if after else None)
-    conv = rules(game)
-    legality.check(game, conv, newcomer, None, seats)
-    entries = (*game.entries, Entry(newcomer, None, time or ledger.now()))
-    return _checked(game, conv, entries, False, first=len(entries))
+    newcomer = Join(check_name(name), resolve_player(after, state.players) if after else None)
+    entry = _judged(night, Entry(newcomer, None, time or ledger.now()), False)
+    return _appended(game, night, entry)
 
 
 def undo(game: Game) -> Game:
     """The game without its last deal."""
     if not game.entries:
         raise DealError(_("there is no deal to undo"))
-    return game._replace(entries=game.entries[:-1])
+    new = game._replace(entries=game.entries[:-1])
+    if _last and _last[0][0] is game:
+        _remember(new, _last[0][1].dropped(new.entries))
+    return new
 
 
-def _parse(
-    deal: DealInput, game: Game, dealer: str | None = None, flags: Flags | None = None
-) -> Deal:
-    """A deal from its shorthand; ``dealer`` tells who holds cards (``passes 2 5 3``);
-    ``flags`` are its flags given typed (``{"--dark": True}``)."""
+def _parse(deal: DealInput, seats: tuple[str, ...], dealer: str | None) -> Deal:
+    """The deal ``deal`` is or writes, read once, by the one grammar, against the seating;
+    ``dealer`` tells who holds cards (``passes 2 5 3``)."""
     if isinstance(deal, Contract | Misere | AllPass | Adjustment | Join | SetTerm | Preference):
-        if flags:
-            raise DealError(_("a parsed deal carries its own flags"))
         return deal
+    active = None
+    if dealer is not None:
+        out = sitting_out(seats, dealer)
+        active = tuple(p for p in seats if p not in out) if out else seats
+    if isinstance(deal, DealWords):
+        return read(deal, seats, active)
     if isinstance(deal, str):
         try:
             words = shlex.split(deal)
@@ -400,12 +439,11 @@ def _parse(
             ) from None
     else:
         words = list(deal)
-    active = active_players(game, dealer) if dealer is not None else None
-    return parse_words(words, seating(game), active, flags)
+    return parse_words(words, seats, active)
 
 
-def _dealer(game: Game, given: str | None, default: str) -> str:
-    return resolve_player(given, seating(game)) if given else default
+def _dealer(seats: tuple[str, ...], given: str | None, default: str) -> str:
+    return resolve_player(given, seats) if given else default
 
 
 def check_number(game: Game, number: int) -> None:
@@ -421,63 +459,73 @@ def check_number(game: Game, number: int) -> None:
         )
 
 
-def _checked(
+def _changed(
     game: Game,
-    conv: Convention,
+    night: Night,
     entries: tuple[Entry, ...],
+    number: int,
     force: bool,
-    before: Sheet | None = None,
+    problems: Sequence[Problem],
+    unpriced: Sequence[Problem],
     first: int = 1,
 ) -> Game:
-    """The game with ``entries``, refused if a deal from number ``first`` on breaks a rule
-    that it did not break ``before`` (the sheet of the same deals before the change).
+    """The game with ``entries``, a record that agrees with ``game``'s before entry
+    ``number``, replayed from there; refused if an entry from number ``first`` on is out of
+    its place or cannot be priced where it was not before the change (``problems`` and
+    ``unpriced``: what the sheet listed, numbered as after the change): a change is refused
+    for what it breaks, never for what the record already held.
 
-    With ``force`` every newly offending deal is marked as forced instead.
+    With ``force`` every newly misplaced entry is marked as forced instead.
     """
-    new = game._replace(entries=entries)
-    result = score(new, conv)
-    if result.unpriced:  # never forced: the rules cannot price the deal at all (docs/rules.md §8)
-        was = before.unpriced if before is not None else ()
-        bad = legality.new_problems(result.unpriced, was, first)
-        if bad:
-            raise DealError(bad[0].message if bad[0].number == len(entries) else str(bad[0]))
-    old = before.problems if before is not None else ()
-    fresh = legality.new_problems(result.problems, old, first)
+    after = night.changed(entries, number)
+    was = set(unpriced)
+    bad = [p for p in after.state.unpriced if p.number >= first and p not in was]
+    if bad:  # never forced: the rules cannot price the deal at all (docs/rules.md §8)
+        raise DealError(bad[0].message if bad[0].number == len(entries) else str(bad[0]))
+    was = set(problems)
+    fresh = [p for p in after.state.problems if p.number >= first and p not in was]
     if fresh:
         if not force:
             raise DealError(_("{fresh}; add --force to record it anyway").format(fresh=fresh[0]))
         numbers = {p.number for p in fresh}
-        marked = tuple(
+        entries = tuple(
             e._replace(forced=True) if k in numbers else e for k, e in enumerate(entries, 1)
         )
-        new = game._replace(entries=marked)
-        result = score(new, conv)
-    _remember(new, result)
+        after = night.changed(entries, min(number, *numbers))
+    new = game._replace(entries=entries)
+    _remember(new, after)
     return new
 
 
-def _renumbered(sheet: Sheet, deleted: int) -> Sheet:
-    """The sheet's problems as they would be numbered once deal ``deleted`` is gone."""
-    problems = tuple(
-        Problem(p.number - 1 if p.number > deleted else p.number, p.message)
-        for p in sheet.problems
+def _renumbered(problems: Sequence[Problem], deleted: int) -> tuple[Problem, ...]:
+    """``problems`` as they would be numbered once deal ``deleted`` is gone."""
+    return tuple(
+        p._replace(number=p.number - 1 if p.number > deleted else p.number)
+        for p in problems
         if p.number != deleted
     )
-    unpriced = tuple(
-        Problem(p.number - 1 if p.number > deleted else p.number, p.message)
-        for p in sheet.unpriced
-        if p.number != deleted
-    )
-    return sheet._replace(problems=problems, unpriced=unpriced)
 
 
 # --- reading -----------------------------------------------------------------------------------
 
-_last: list[tuple[Game, Sheet]] = []  # the last game scored under its own rules, and its sheet
+_last: list[tuple[Game, Night]] = []
+"""The game this process last recorded into or read under its own rules, and its night (by
+identity: a game is immutable); the next change of that game resumes from it."""
+_sheets: list[tuple[Night, Sheet]] = []
+"""The sheet of that night, once asked for."""
 
 
-def _remember(game: Game, result: Sheet) -> None:
-    _last[:] = [(game, result)]
+def _remember(game: Game, night: Night) -> None:
+    _last[:] = [(game, night)]
+
+
+def _night(game: Game) -> Night:
+    """``game`` replayed under its own rules (the one this process last scored, kept)."""
+    if _last and _last[0][0] is game:
+        return _last[0][1]
+    night = replay(game, rules(game))
+    _remember(game, night)
+    return night
 
 
 def sheet(game: Game, convention: str | None = None, overrides: Options | None = None) -> Sheet:
@@ -485,10 +533,11 @@ def sheet(game: Game, convention: str | None = None, overrides: Options | None =
     (``scored[n - 1]``) its writes with their reasons. ``convention`` and ``overrides``
     re-score the same record under other rules."""
     if convention is None and not overrides:
-        if _last and _last[0][0] is game:
-            return _last[0][1]
-        result = score(game, rules(game))
-        _remember(game, result)
+        night = _night(game)
+        if _sheets and _sheets[0][0] is night:
+            return _sheets[0][1]
+        result = night.sheet()
+        _sheets[:] = [(night, result)]
         return result
     return score(game, rules(game, convention, overrides))
 
@@ -503,20 +552,30 @@ def settle(
 ) -> Settlement:
     """The settlement by ``method`` (pairwise or average mountain) under ``rounding``:
     ``whists`` per player, ``money`` and ``payments``. Works at any moment of a game."""
-    if method not in ("pairwise", "average"):
-        raise DealError(
-            _("unknown method '{method}' (use pairwise or average)").format(
-                method=shown(str(method))
-            )
-        )
-    if rounding not in ("exact", "whole"):
-        raise DealError(
-            _("unknown rounding '{rounding}' (use exact or whole)").format(
-                rounding=shown(str(rounding))
-            )
-        )
+    method = parse_method(method)
+    rounding = parse_rounding(rounding)
     return _settle(
         sheet(game, convention, overrides), method, rounding, _price_in_force(game), game.currency
+    )
+
+
+def parse_method(text: str) -> Method:
+    """The settlement method ``text`` names (``pairwise`` or ``average``); refused else."""
+    for method in METHODS:
+        if text == method:
+            return method
+    raise DealError(
+        _("unknown method '{method}' (use pairwise or average)").format(method=shown(str(text)))
+    )
+
+
+def parse_rounding(text: str) -> Rounding:
+    """The rounding ``text`` names (``exact`` or ``whole``); refused else."""
+    for rounding in ROUNDINGS:
+        if text == rounding:
+            return rounding
+    raise DealError(
+        _("unknown rounding '{rounding}' (use exact or whole)").format(rounding=shown(str(text)))
     )
 
 
@@ -616,6 +675,8 @@ __all__ = [
     "load",
     "load_current",
     "new_game",
+    "parse_method",
+    "parse_rounding",
     "price_in_force",
     "record",
     "redo",
@@ -631,5 +692,4 @@ __all__ = [
     "undo",
     "undo_file",
     "update",
-    "whist_price",
 ]

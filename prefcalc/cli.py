@@ -43,8 +43,9 @@ from prefcalc.i18n import set_language as _set_language
 from prefcalc.rules.amounts import Amount
 from prefcalc.rules.conventions import parse_overrides
 from prefcalc.rules.model import Game, check_name, deal_count, seating
+from prefcalc.rules.notation import blind_names
 from prefcalc.rules.scoring import Sheet
-from prefcalc.rules.settlement import Settlement
+from prefcalc.rules.settlement import Method, Rounding, Settlement
 from prefcalc.store import ledger as ledger_io
 from prefcalc.store.files import check_output, check_outputs
 
@@ -326,7 +327,8 @@ def passes(
     file: FileOpt = None,
 ) -> None:
     """Record an all-pass deal: prefcalc passes Anna=2 Boris=5 Vera=3."""
-    _record(file, ["passes", *tricks], dealer, force, DealFlags(blind=blind))
+    flags = DealFlags(blind=blind_names(blind)) if blind is not None else NO_FLAGS
+    _record(file, ["passes", *tricks], dealer, force, flags)
 
 
 @app.command()
@@ -549,24 +551,14 @@ def rules(
     out(rules_text(conv))
 
 
-class Method(StrEnum):
-    pairwise = "pairwise"
-    average = "average"
-
-
-class Rounding(StrEnum):
-    exact = "exact"
-    whole = "whole"
-
-
 @app.command()
 def settle(
     method: Annotated[
         Method, typer.Option("--method", "-m", help="pairwise (method 1) or average (method 2).")
-    ] = Method.pairwise,
+    ] = "pairwise",
     rounding: Annotated[
         Rounding, typer.Option("--rounding", "-r", help="exact or whole whists.")
-    ] = Rounding.exact,
+    ] = "exact",
     compare: Annotated[bool, typer.Option("--compare", help="Both methods side by side.")] = False,
     as_json: JsonOpt = False,
     convention: AsConvOpt = None,
@@ -579,12 +571,12 @@ def settle(
     game_ = api.load(_path(file))
     sheet = api.sheet(game_, convention, overrides)
 
-    def run(how: api.Method) -> Settlement:
-        return api.settle(game_, how, rounding.value, convention=convention, overrides=overrides)
+    def run(how: Method) -> Settlement:
+        return api.settle(game_, how, rounding, convention=convention, overrides=overrides)
 
-    result = run(method.value)
+    result = run(method)
     if compare:
-        other = run("average" if method is Method.pairwise else "pairwise")
+        other = run("average" if method == "pairwise" else "pairwise")
         if as_json:
             both = [settlement_json(result), settlement_json(other)]
             out(json.dumps(both, ensure_ascii=False, indent=2))

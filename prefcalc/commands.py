@@ -12,7 +12,7 @@ redo) is written twice.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -21,16 +21,18 @@ from prefcalc import api
 from prefcalc.errors import NotationError
 from prefcalc.i18n import _, did_you_mean
 from prefcalc.rules.model import Entry, Game, seating
+from prefcalc.rules.notation import NO_FLAGS as NO_FLAGS
 from prefcalc.rules.notation import (
-    FLAGS_OF,
     NOTATION_FLAGS,
+    DealWords,
     kind_of,
     parse_join,
     resolve_player,
-    split_flags,
+    split_deal,
 )
+from prefcalc.rules.notation import DealFlags as DealFlags
 from prefcalc.rules.scoring import Sheet
-from prefcalc.rules.settlement import Settlement
+from prefcalc.rules.settlement import Method, Rounding, Settlement
 
 COMMANDS = (
     "game",
@@ -72,70 +74,12 @@ DEAL_OPTIONS = ("--dealer", "--force")
 
 
 @dataclass(frozen=True)
-class DealFlags:
-    """The flags of a deal (Classic, docs/rules.md §8), however they were given: found among
-    a line's words by :func:`~prefcalc.rules.notation.split_flags`, or typed options of the
-    CLI. A value is the word typed or a whole number given typed; the notation checks it."""
-
-    dark: bool = False
-    no_talon: bool = False
-    bomb: int | str | None = None
-    talon: int | str | None = None
-    returned_by: str | None = None
-    blind: str | None = None
-
-    @classmethod
-    def found(cls, flags: Mapping[str, str | bool]) -> DealFlags:
-        """The flags :func:`~prefcalc.rules.notation.split_flags` found."""
-
-        def text(key: str) -> str | None:
-            value = flags.get(key)
-            return value if isinstance(value, str) else None
-
-        return cls(
-            dark=bool(flags.get("--dark")),
-            no_talon=bool(flags.get("--no-talon")),
-            bomb=text("--bomb"),
-            talon=text("--talon"),
-            returned_by=text("--returned-by"),
-            blind=text("--blind"),
-        )
-
-    def given(self) -> dict[str, str | int | bool]:
-        """The flags given, keyed as the notation reads them (``{"--dark": True}``)."""
-        pairs: list[tuple[str, str | int | bool | None]] = [
-            ("--dark", self.dark or None),
-            ("--no-talon", self.no_talon or None),
-            ("--bomb", self.bomb),
-            ("--talon", self.talon),
-            ("--returned-by", self.returned_by),
-            ("--blind", self.blind),
-        ]
-        return {key: value for key, value in pairs if value is not None}
-
-    def merged(self, other: DealFlags) -> DealFlags:
-        """These flags and ``other`` (a flag given in both is refused)."""
-        theirs = other.given()
-        for key in self.given():
-            if key in theirs:
-                raise NotationError(_("{key} is given twice").format(key=key))
-        return DealFlags(
-            dark=self.dark or other.dark,
-            no_talon=self.no_talon or other.no_talon,
-            bomb=self.bomb if self.bomb is not None else other.bomb,
-            talon=self.talon if self.talon is not None else other.talon,
-            returned_by=self.returned_by if self.returned_by is not None else other.returned_by,
-            blind=self.blind if self.blind is not None else other.blind,
-        )
-
-
-NO_FLAGS = DealFlags()
-
-
-@dataclass(frozen=True)
 class Record:
     """A deal to append: ``kind`` (game, misere, passes, adjust, join, set, preference, or
-    the word typed when it names none) and its words without the flags."""
+    the word typed when it names none), its words without the flags, and its flags, typed
+    (the deal as :func:`~prefcalc.rules.notation.split_deal` split it, once). The words are
+    read into the deal by the API under the ledger's lock, where the seating and the dealer
+    are known."""
 
     kind: str
     words: tuple[str, ...]
@@ -143,8 +87,9 @@ class Record:
     dealer: str | None = None
     force: bool = False
 
-    def deal(self) -> list[str]:
-        return [self.kind, *self.words]
+    def written(self) -> DealWords:
+        """The deal as written, for :func:`prefcalc.api.record`."""
+        return DealWords(self.kind, self.words, self.flags)
 
 
 @dataclass(frozen=True)
@@ -199,8 +144,8 @@ class Log:
 
 @dataclass(frozen=True)
 class Settle:
-    method: api.Method = "pairwise"
-    rounding: api.Rounding = "exact"
+    method: Method = "pairwise"
+    rounding: Rounding = "exact"
 
 
 @dataclass(frozen=True)
@@ -268,11 +213,8 @@ def deal_command(
             raise NotationError(
                 _("no such option '{key}'{key2}").format(key=key, key2=did_you_mean(key, choices))
             )
-    if kind in FLAGS_OF:
-        allowed, what = FLAGS_OF[kind]
-        rest, found = split_flags(rest, allowed, what)
-        flags = DealFlags.found(found).merged(flags)
-    return Record(kind, tuple(rest), flags, dealer, force)
+    written = split_deal([kind, *rest], flags)
+    return Record(written.kind, written.words, written.flags, dealer, force)
 
 
 def parse_line(text: str, game: Game) -> Command | None:
@@ -372,8 +314,8 @@ def _no_args(command: str, rest: Sequence[str]) -> None:
 
 
 def _settle(rest: Sequence[str]) -> Settle:
-    method: api.Method = "pairwise"
-    rounding: api.Rounding = "exact"
+    method: Method = "pairwise"
+    rounding: Rounding = "exact"
     for word in rest:
         w = word.lower()
         if w in ("pairwise", "average"):
@@ -411,10 +353,7 @@ def execute(command: Command, path: Path) -> Result:
         deal = command
 
         def record(game: Game) -> Game:
-            flags = deal.flags.given()
-            return api.record(
-                game, deal.deal(), dealer=deal.dealer, force=deal.force, flags=flags or None
-            )
+            return api.record(game, deal.written(), dealer=deal.dealer, force=deal.force)
 
         game = api.update(path, record)
         number = len(game.entries)
@@ -430,15 +369,15 @@ def execute(command: Command, path: Path) -> Result:
         return _result("recorded", game, len(game.entries))
     if isinstance(command, Insert):
         insert = command
-        words, flags = _words(insert.deal)
+        written = _written(insert.deal)
 
         def inserted(game: Game) -> Game:
-            return api.insert(game, insert.number, words, force=insert.force, flags=flags)
+            return api.insert(game, insert.number, written, force=insert.force)
 
         return _result("inserted", api.update(path, inserted), insert.number)
     if isinstance(command, Edit):
         edit = command
-        words, flags = _words(edit.deal)
+        written = _written(edit.deal)
         replaced: list[Entry] = []
 
         def edited(game: Game) -> Game:
@@ -446,7 +385,7 @@ def execute(command: Command, path: Path) -> Result:
             replaced.append(game.entries[edit.number - 1])
             dealer = edit.deal.dealer if edit.deal is not None else None
             force = edit.deal.force if edit.deal is not None else False
-            return api.edit(game, edit.number, words, dealer=dealer, force=force, flags=flags)
+            return api.edit(game, edit.number, written, dealer=dealer, force=force)
 
         game = api.update(path, edited)
         return _result("edited", game, edit.number, removed=replaced[0])
@@ -483,10 +422,9 @@ def execute(command: Command, path: Path) -> Result:
     raise NotationError(_("quit ends a play session; here there is nothing to quit"))
 
 
-def _words(deal: Record | None) -> tuple[list[str], dict[str, str | int | bool] | None]:
-    if deal is None:
-        return [], None
-    return deal.deal(), deal.flags.given() or None
+def _written(deal: Record | None) -> DealWords:
+    """The deal of an insert or an edit (none given: refused as no deal when read)."""
+    return deal.written() if deal is not None else DealWords("", ())
 
 
 def _result(

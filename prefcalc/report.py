@@ -26,7 +26,7 @@ from prefcalc.rules.amounts import Amount, norm
 from prefcalc.rules.conventions import Convention
 from prefcalc.rules.model import Game, Join, deal_count, price_in_force, seating
 from prefcalc.rules.scoring import Sheet
-from prefcalc.rules.settlement import Settlement, settle
+from prefcalc.rules.settlement import Method, Rounding, Settlement, settle
 
 
 @dataclass(frozen=True)
@@ -74,9 +74,9 @@ class Report:
         """The day the game was started (``2026-11-14``), empty when unknown."""
         return self.created[:10]
 
-    def settlement(self, method: str = "pairwise", rounding: str = "exact") -> Settlement:
+    def settlement(self, method: Method = "pairwise", rounding: Rounding = "exact") -> Settlement:
         """One of the four settlements the report holds."""
-        table = {
+        table: dict[tuple[str, str], Settlement] = {
             ("pairwise", "exact"): self.pairwise,
             ("average", "exact"): self.average,
             ("pairwise", "whole"): self.pairwise_whole,
@@ -109,13 +109,17 @@ def build_report(game: Game, sheet: Sheet) -> Report:
 
 def running_balance(sheet: Sheet) -> list[dict[str, Amount]]:
     """Each player's balance in whists after every deal of the night: what the settlement
-    (exact; both methods agree) would give if the night stopped there.
+    (exact; both methods agree) would give if the night stopped there, prizes included, so
+    the last one is the settlement's.
 
     Computed from running totals, so a long night costs one pass: with ``m`` the mountains
     plus ``pool_to_mountain`` × the points missing to the largest pool, player i's result is
     ``10 × (average m − m_i) + net game whists`` (the amnesty changes no difference to the
     average), i.e. ``(10 × (Σm − N × m_i) + N × net_i) / N``, in whole numbers while the
-    sheet is whole.
+    sheet is whole. The prizes (docs/rules.md §8.6) are game whists: the first to close
+    writes ``prizes.first_close`` on every other seated player from the deal he closed on
+    (``Sheet.first_closed_at``); the smallest ``m`` writes ``prizes.min_mountain`` on every
+    player not tied with it, after every deal.
 
     A player who joins later counts from his join on (N grows); before it his balance is 0.
     """
@@ -124,7 +128,12 @@ def running_balance(sheet: Sheet) -> list[dict[str, Amount]]:
     seat = {p: i for i, p in enumerate(players)}
     later = {s.entry.deal.player for s in sheet.scored if isinstance(s.entry.deal, Join)}
     here = [p not in later for p in players]
-    factor = sheet.convention.pool_to_mountain
+    conv = sheet.convention
+    factor = conv.pool_to_mountain
+    first_prize = conv.prizes_first_close if sheet.first_closed is not None else 0
+    closer = seat[sheet.first_closed] if sheet.first_closed is not None else -1
+    closed_at = sheet.first_closed_at if sheet.first_closed_at is not None else -1
+    low_prize = conv.prizes_min_mountain
     pool: list[Amount] = [0] * n
     mountain: list[Amount] = [0] * n
     net: list[Amount] = [0] * n  # whists written on others minus whists written on him
@@ -134,7 +143,11 @@ def running_balance(sheet: Sheet) -> list[dict[str, Amount]]:
         arrival = scored.entry.deal
         if isinstance(arrival, Join):
             here[seat[arrival.player]] = True
-        if scored.writes or isinstance(arrival, Join):
+        if (
+            scored.writes
+            or isinstance(arrival, Join)
+            or (first_prize and scored.number == closed_at)
+        ):
             for w in scored.writes:
                 i = seat[w.player]
                 if w.column == "pool":
@@ -149,18 +162,46 @@ def running_balance(sheet: Sheet) -> list[dict[str, Amount]]:
             top = max(pool[i] for i in seated)
             full = [mountain[i] + factor * (top - pool[i]) if here[i] else 0 for i in range(n)]
             total = sum(full)
+            won = _prizes(
+                seated, full, closer if scored.number >= closed_at else -1, first_prize, low_prize
+            )
             last = {}
             for i, p in enumerate(players):
                 if not here[i]:
                     last[p] = 0
                     continue
-                num = 10 * (total - k * full[i]) + k * net[i]
+                num = 10 * (total - k * full[i]) + k * (net[i] + won[i])
                 if num.__class__ is int:
                     last[p] = num // k if num % k == 0 else Fraction(num, k)
                 else:
                     last[p] = norm(Fraction(num) / k)
         out.append(last)
     return out
+
+
+def _prizes(
+    seated: list[int], full: list[Amount], closer: int, first: int, low_prize: int
+) -> list[Amount]:
+    """Every seat's net prize whists (written minus written on him) if the night stopped
+    here: ``closer`` (``-1``: nobody yet) writes ``first`` on every other seated player;
+    the smallest mountains write ``low_prize`` on every seated player not tied with them
+    (nobody when all tie), as :func:`prefcalc.rules.settlement.prizes` writes them."""
+    won: list[Amount] = [0] * len(full)
+    if first and closer >= 0:
+        for i in seated:
+            if i != closer:
+                won[closer] += first
+                won[i] -= first
+    if low_prize:
+        low = min(full[i] for i in seated)
+        lowest = [i for i in seated if full[i] == low]
+        if len(lowest) < len(seated):
+            for writer in lowest:
+                for i in seated:
+                    if i not in lowest:
+                        won[writer] += low_prize
+                        won[i] -= low_prize
+    return won
 
 
 __all__ = ["Report", "build_report", "running_balance"]

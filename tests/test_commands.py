@@ -31,7 +31,7 @@ from prefcalc.commands import (
 )
 from prefcalc.errors import NotationError, PrefcalcError
 from prefcalc.i18n import did_you_mean
-from prefcalc.rules.model import Contract, Misere, seating
+from prefcalc.rules.model import AllPass, Contract, Misere, seating
 from prefcalc.rules.scoring import Sheet
 from prefcalc.views.text import cli_result_text, play_result_text
 from tests.support import invoke, make_game
@@ -119,27 +119,28 @@ def test_flags_are_taken_out_of_the_words() -> None:
     assert command == Record(
         "game",
         ("a", "7h", "7", "b:w", "v:p"),
-        DealFlags(dark=True, bomb="4", talon="2", returned_by="v"),
+        DealFlags(dark=True, bomb=4, talon=2, returned_by="v"),
     )
     assert parse_line("m a 0 --no-talon", GAME) == Record(
         "misere", ("a", "0"), DealFlags(no_talon=True)
     )
     assert parse_line("p 2 5 3 --blind a,b", GAME) == Record(
-        "passes", ("2", "5", "3"), DealFlags(blind="a,b")
+        "passes", ("2", "5", "3"), DealFlags(blind=("a", "b"))
     )
 
 
-def test_the_flags_given_are_keyed_as_the_notation_reads_them() -> None:
-    assert DealFlags().given() == {}
-    assert DealFlags(dark=True, bomb=4, talon=0).given() == {
-        "--dark": True,
-        "--bomb": 4,
-        "--talon": 0,
-    }
-    assert DealFlags(blind="a,b", returned_by="v").given() == {
-        "--returned-by": "v",
-        "--blind": "a,b",
-    }
+def test_the_flags_are_typed_and_named_as_the_notation_spells_them() -> None:
+    # the flags are typed values, checked once when they are made; only the grammar knows
+    # how each one is spelled
+    assert DealFlags().given() == ()
+    assert DealFlags(dark=True, bomb=4, talon=0).given() == ("--dark", "--bomb", "--talon")
+    assert DealFlags(blind=("a", "b"), returned_by="v").given() == ("--returned-by", "--blind")
+    with pytest.raises(
+        NotationError, match=r"--bomb takes a bomb's factor \(2, 4, 8...\), not '3'"
+    ):
+        DealFlags(bomb=3)
+    with pytest.raises(NotationError, match="--talon is 0, 1, 2 or 3 tricks, not '5'"):
+        DealFlags(talon=5)
 
 
 def test_typed_flags_and_flags_in_the_words_are_one_value() -> None:
@@ -260,7 +261,7 @@ def test_a_refused_command_writes_nothing(tmp_path: Path) -> None:
         Undo(),
         Redo(),
         Explain(1),
-        Record("game", ("Anna", "6s", "6", "Boris:w", "Vera:p"), DealFlags(talon="x")),
+        Record("game", ("Anna", "6s", "6", "Boris:p", "Vera:p"), DealFlags(returned_by="Zoya")),
     ):
         with pytest.raises(PrefcalcError):
             execute(command, path)
@@ -327,20 +328,24 @@ def test_the_notation_reads_typed_flags() -> None:
     from prefcalc.rules.notation import parse_words
 
     players = ["Anna", "Boris", "Vera"]
-    deal = parse_words(["game", "a", "7h", "7", "b:w", "v:p"], players, flags={"--bomb": 4})
+    deal = parse_words(["game", "a", "7h", "7", "b:w", "v:p"], players, flags=DealFlags(bomb=4))
     assert isinstance(deal, Contract) and deal.bomb == 4 and not deal.dark
-    deal = parse_words(["game", "a", "7h", "7", "b:w", "v:p"], players, flags={"--talon": 0})
+    deal = parse_words(["game", "a", "7h", "7", "b:w", "v:p"], players, flags=DealFlags(talon=0))
     assert isinstance(deal, Contract) and deal.talon == 0
+    blind = parse_words(["passes", "a=2", "b=5", "v=3"], players, flags=DealFlags(blind=("v",)))
+    assert isinstance(blind, AllPass) and blind.blind == ("Vera",)
     with pytest.raises(
         NotationError, match=r"--bomb takes a bomb's factor \(2, 4, 8...\), not '3'"
     ):
-        parse_words(["misere", "a", "0"], players, flags={"--bomb": 3})
-    with pytest.raises(NotationError, match="--talon is 0, 1, 2 or 3 tricks, not '5'"):
-        parse_words(["game", "a", "7h", "7", "b:w", "v:p"], players, flags={"--talon": 5})
+        parse_words(["misere", "a", "0", "--bomb", "3"], players)
+    with pytest.raises(NotationError, match="--talon is 0, 1, 2 or 3 tricks, not 'x'"):
+        parse_words(["game", "a", "7h", "7", "b:w", "v:p", "--talon=x"], players)
     with pytest.raises(NotationError, match="--dark is given twice"):
-        parse_words(["misere", "a", "0", "--dark"], players, flags={"--dark": True})
+        parse_words(["misere", "a", "0", "--dark"], players, flags=DealFlags(dark=True))
     with pytest.raises(NotationError, match="--dark: not for adjust"):
-        parse_words(["adjust", "a", "--pool", "2", "--note", "x"], players, flags={"--dark": True})
+        parse_words(
+            ["adjust", "a", "--pool", "2", "--note", "x"], players, flags=DealFlags(dark=True)
+        )
 
 
 def test_the_cli_refuses_a_bad_typed_flag_in_one_line(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import json
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 
@@ -16,20 +15,33 @@ from prefcalc.api import rules
 from prefcalc.errors import DealError, LedgerError
 from prefcalc.rules import legality
 from prefcalc.rules.legality import (
+    FORCED,
+    Finding,
     Problem,
     Refusal,
     check,
     join_refusal,
-    new_problems,
     out_of_place,
     problems,
+    unpriced,
+    validate,
 )
-from prefcalc.rules.model import AllPass, Contract, Deal, Entry, Game, Preference, SetTerm
-from prefcalc.rules.notation import parse_words
+from prefcalc.rules.model import (
+    AllPass,
+    Contract,
+    Deal,
+    Defender,
+    Entry,
+    Game,
+    Preference,
+    SetTerm,
+)
+from prefcalc.rules.notation import NOTATION_FLAGS, parse_words
+from prefcalc.rules.scoring import State, start
 
 P3 = ["Anna", "Boris", "Vera"]
 DARK_OFF = "a dark game is not played under this convention (dark_games = false)"
-BOMB_OFF = "--bomb names a bomb only under bombs.order = declared (this convention: oldest)"
+BOMB_OFF = "a declarer names his bomb only under bombs.order = declared (this convention: oldest)"
 
 
 def _deal(game: Game, line: str) -> Deal:
@@ -121,59 +133,79 @@ def test_the_preference_and_a_blind_pass_are_refused_by_the_convention() -> None
     ]
 
 
-class _Row(NamedTuple):
-    number: int
-    entry: Entry
-    streak: int
-    min_level: int
-    finished: bool
-
-
-def _row(number: int, deal: Deal, streak: int, min_level: int, finished: bool) -> _Row:
-    return _Row(number, Entry(deal, "Anna", "t"), streak, min_level, finished)
+def _state(players: tuple[str, ...] = tuple(P3), **changes: object) -> State:
+    """The sheet before a deal of a fresh Leningrad night, with ``changes``."""
+    g = prefcalc.new_game(players, "leningrad")
+    return start(g, rules(g))._replace(**changes)  # type: ignore[arg-type]
 
 
 PASSES = AllPass((("Anna", 3), ("Boris", 3), ("Vera", 4)))
-SIX = Contract("Anna", 6, "s", 6, ())
-SEVEN = Contract("Anna", 7, "h", 7, ())
+SIX = Contract("Anna", 6, "s", 6, (Defender("Boris", "w"), Defender("Vera", "p")))
+SEVEN = Contract("Anna", 7, "h", 7, (Defender("Boris", "w"), Defender("Vera", "p")))
+LENINGRAD = rules(prefcalc.new_game(P3, "leningrad"))  # 7 after all-pass deals
 
 
-def test_place_checks_read_the_streak_and_the_end_before_each_deal() -> None:
+def test_place_checks_read_the_streak_and_the_end_before_the_deal() -> None:
     # two all-pass deals, then a 6 where 7 is the lowest: refused with the streak BEFORE it
-    rows = [
-        _row(1, PASSES, 1, 6, False),
-        _row(2, PASSES, 2, 6, False),
-        _row(3, SIX, 0, 7, True),  # the game finished with it
-        _row(4, SetTerm("target", 30), 0, 6, True),  # a change of terms may come after the end
-        _row(5, SEVEN, 0, 6, True),
-    ]
-    assert out_of_place(rows) == [
-        Problem(
-            3,
-            "after 2 all-pass deals the lowest contract is 7, not 6 "
-            "(record it as forced if the table agreed)",
-        ),
-        Problem(5, "the game had already finished (record it as forced to go on)"),
-    ]
-    assert str(out_of_place(rows)[1]) == (
+    six = Entry(SIX, "Vera", "t")
+    assert out_of_place(_state(streak=2), LENINGRAD, six) == (
+        Finding(FORCED, "below_exit", (2, 7, 6)),
+    )
+    (found,) = out_of_place(_state(streak=2), LENINGRAD, six)
+    assert found.message == (
+        "after 2 all-pass deals the lowest contract is 7, not 6 "
+        "(record it as forced if the table agreed)"
+    )
+    # a change of terms may come after the end, a deal may not
+    done = _state(finished=True)
+    assert out_of_place(done, LENINGRAD, Entry(SetTerm("target", 30), None, "t")) == ()
+    (late,) = out_of_place(done, LENINGRAD, Entry(SEVEN, "Vera", "t"))
+    assert str(Problem(5, late)) == (
         "deal 5: the game had already finished (record it as forced to go on)"
     )
 
 
 def test_a_forced_deal_is_not_refused_in_its_place_and_one_deal_lists_both_in_order() -> None:
-    forced = Entry(SIX, "Anna", "t", True)
-    assert out_of_place([_row(1, PASSES, 1, 6, True), _Row(2, forced, 0, 7, True)]) == []
-    both = out_of_place([_row(1, PASSES, 1, 6, True), _row(2, SIX, 0, 7, True)])
-    assert [p.message.split()[0] for p in both] == ["after", "the"]
+    before = _state(streak=1, finished=True)
+    assert out_of_place(before, LENINGRAD, Entry(SIX, "Vera", "t", True)) == ()
+    both = out_of_place(before, LENINGRAD, Entry(SIX, "Vera", "t"))
+    assert [f.message.split()[0] for f in both] == ["after", "the"]
     assert both[0].message.startswith("after 1 all-pass deal the lowest contract is 7")
+    refusals = validate(before, LENINGRAD, Entry(SIX, "Vera", "t"))
+    assert [r.field for r in refusals] == [FORCED, FORCED]
+    assert all(r.forceable for r in refusals)
 
 
-def test_a_change_is_refused_only_for_what_it_breaks() -> None:
-    before = [Problem(2, "old"), Problem(4, "kept")]
-    found = [Problem(2, "old"), Problem(3, "new"), Problem(4, "kept"), Problem(4, "also new")]
-    assert new_problems(found, before, first=1) == [Problem(3, "new"), Problem(4, "also new")]
-    assert new_problems(found, before, first=4) == [Problem(4, "also new")]
-    assert new_problems(found, (), first=5) == []
+def test_validate_judges_fit_rules_price_and_place_in_one_call() -> None:
+    g = prefcalc.new_game(P3, "sochi")
+    conv = rules(g)
+    state = start(g, conv)._replace(streak=0)
+    assert validate(state, conv, Entry(SEVEN, "Vera", "t")) == []
+    # a deal that does not fit the game is refused for that alone
+    bad = Entry(SEVEN._replace(tricks=12), "Vera", "t")
+    assert [r.field for r in validate(state, conv, bad)] == [""]
+    # a rule and the price check of the same field are told once, by the rule
+    dark = Entry(SEVEN._replace(dark=True), "Vera", "t")
+    assert validate(state, conv, dark) == [Refusal("dark", DARK_OFF)]
+    assert not validate(state, conv, dark)[0].forceable
+
+
+def test_what_the_convention_cannot_price_is_found_in_words() -> None:
+    g = prefcalc.new_game(P3, "classic", options={"bombs.order": "declared"})
+    conv = rules(g)
+    opening = start(g, conv)
+    (found,) = unpriced(opening, conv, Entry(SEVEN, "Anna", "t"))
+    assert (
+        found.message == "circle 1 of the opening (bombs.opening) is played in all-pass deals only"
+    )
+    after = opening._replace(opening_left=0, bombs=((2,), (), ()))
+    named = Entry(SEVEN._replace(bomb=4), "Vera", "t")
+    assert [f.message for f in unpriced(after, conv, named)] == [
+        "Anna holds no double bomb ×4 (bombs: ×2)"
+    ]
+    assert validate(after, conv, named) == [
+        Refusal("bomb", "Anna holds no double bomb ×4 (bombs: ×2)")
+    ]
 
 
 def test_a_late_arrival_is_refused_after_the_end_and_during_the_opening_circles() -> None:
@@ -223,3 +255,25 @@ def test_the_checks_live_in_legality_alone() -> None:
         if isinstance(node, ast.ImportFrom) and node.module
     }
     assert not any(m.startswith(("prefcalc.rules.scoring", "prefcalc.store")) for m in imported)
+
+
+def test_no_option_is_spelled_below_the_grammar() -> None:
+    # the rules layer says what is wrong in words and names the ledger field; the spellings
+    # of the command line's options (--dark, --bomb...) belong to the grammar alone
+    import prefcalc.rules.model as model
+    import prefcalc.rules.scoring as scoring
+
+    sources = [Path(legality.__file__), Path(model.__file__)]
+    sources += sorted(Path(scoring.__file__).parent.glob("*.py"))
+    messages: list[str] = []
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in (
+                "_",
+                "N_",
+                "ngettext",
+            ):
+                messages += [a.value for a in node.args if isinstance(a, ast.Constant)]
+    assert len(messages) > 100
+    spelled = [m for m in messages if any(f in m for f in NOTATION_FLAGS)]
+    assert spelled == []

@@ -158,7 +158,7 @@ def test_undo_redo_insert_edit_delete_set(tmp_path: Path) -> None:
     game = api.load(path)
     kinds = [json.loads(game_to_json_text(game))["deals"][k]["kind"] for k in range(4)]
     assert kinds == ["contract", "misere", "set", "set"]
-    assert api.sheet(game).target == 30 and api.whist_price(game) == Fraction(1, 2)
+    assert api.sheet(game).target == 30 and api.price_in_force(game) == Fraction(1, 2)
 
 
 def test_russian_in_the_session(tmp_path: Path) -> None:

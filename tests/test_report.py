@@ -3,7 +3,8 @@
 Hand-computed numbers for a small night, the report's parts against the functions they are
 made of, the exports working from a prebuilt report with every settling and scoring function
 broken (they never compute again), the command line building it once, and the names of the
-whist price (the opening price, the price in force and the former names kept as aliases).
+whist price (the opening price and the price in force). The running balance ends on the
+settlement, prizes included.
 """
 
 from __future__ import annotations
@@ -124,9 +125,11 @@ def nothing_computes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         prefcalc.report.running_balance,
         prefcalc.report.build_report,
         prefcalc.rules.scoring.score,
+        prefcalc.rules.scoring.replay,
+        prefcalc.rules.scoring.resume,
     ):
         monkeypatch.setattr(function, "__code__", _boom.__code__)
-    for name in ("sheet", "settle", "price_in_force", "whist_price", "report", "rules"):
+    for name in ("sheet", "settle", "price_in_force", "report", "rules"):
         monkeypatch.setattr(prefcalc.api, name, _boom)
     yield
 
@@ -248,11 +251,87 @@ def test_the_whist_prices_are_named_apart() -> None:
     assert game.whist_price == 1  # the opening price: the ledger's whist_price key
     assert api.price_in_force(game) == prefcalc.rules.model.price_in_force(game) == Fraction(1, 2)
     assert api.settle(game).whist_price == Fraction(1, 2)
-    # the former names stay for one release
-    assert api.whist_price is api.price_in_force
-    assert prefcalc.rules.model.whist_price is prefcalc.rules.model.price_in_force
-    assert "whist_price" in api.__all__ and "price_in_force" in api.__all__
+    # one name for the price in force: the former aliases are gone (issue 24)
+    assert not hasattr(api, "whist_price")
+    assert not hasattr(prefcalc.rules.model, "whist_price")
+    assert "whist_price" not in api.__all__ and "price_in_force" in api.__all__
     # the package exports the report's type lazily (``prefcalc.report`` is its module)
     assert prefcalc.Report is Report
     assert prefcalc.report.build_report is build_report
     assert prefcalc.price_in_force is api.price_in_force
+
+
+# --- the running balance ends on the settlement, prizes included (issue 24) ----------------
+
+CLOSE_FIRST = ["game Anna 10nt - Boris:p Vera:p"]  # not played: 10 into Anna's pool, she closes
+
+
+@pytest.mark.parametrize(
+    ("prizes", "expected"),
+    [
+        # no prize: pools 10, 0, 0 -> mountains 0, 10, 10 (Σ 20): Anna 10 × (20 − 0) / 3,
+        # Boris and Vera 10 × (20 − 30) / 3
+        ({}, {"Anna": Fraction(200, 3), "Boris": Fraction(-100, 3), "Vera": Fraction(-100, 3)}),
+        # first_close 10: Anna writes 10 on Boris and on Vera: +20 for her, −10 each
+        (
+            {"prizes.first_close": 10},
+            {"Anna": Fraction(260, 3), "Boris": Fraction(-130, 3), "Vera": Fraction(-130, 3)},
+        ),
+        # min_mountain 5: Anna's 0 is the smallest mountain: 5 on each of the others
+        (
+            {"prizes.min_mountain": 5},
+            {"Anna": Fraction(230, 3), "Boris": Fraction(-115, 3), "Vera": Fraction(-115, 3)},
+        ),
+        # both
+        (
+            {"prizes.first_close": 10, "prizes.min_mountain": 5},
+            {"Anna": Fraction(290, 3), "Boris": Fraction(-145, 3), "Vera": Fraction(-145, 3)},
+        ),
+    ],
+)
+def test_the_running_balance_counts_every_prize(
+    prizes: dict[str, object], expected: dict[str, Fraction]
+) -> None:
+    game = make_game(P3, CLOSE_FIRST, target=10, options=prizes)
+    balances = running_balance(sheet_of(game))
+    assert balances == [expected]
+    for method in ("pairwise", "average"):
+        assert api.settle(game, method).whists == expected  # type: ignore[arg-type]
+
+
+def test_the_min_mountain_prize_of_tied_players_in_the_running_balance() -> None:
+    # mountains 3, 3, 4 after one all-pass: Anna and Boris tie and each write 5 on Vera;
+    # then an adjustment takes one off Vera's mountain and all three tie at 3: nobody writes
+    lines = ["passes Anna=3 Boris=3 Vera=4", "adjust Vera --mountain -1 --note x"]
+    game = make_game(P3, lines, options={"prizes.min_mountain": 5})
+    balances = running_balance(sheet_of(game))
+    for k, balance in enumerate(balances):
+        part = game._replace(entries=game.entries[: k + 1])
+        assert balance == api.settle(part).whists
+    assert [p.writer for p in api.settle(game._replace(entries=game.entries[:1])).prizes] == [
+        "Anna",
+        "Boris",
+    ]
+    assert api.settle(game).prizes == ()
+
+
+def test_the_balance_ends_on_the_settlement_with_a_first_close_prize_in_a_long_game() -> None:
+    # the issue's night: Sochi to 10, prizes.first_close = 10; the chart's last point was
+    # the settlement without the prize (Anna −74/3 where she settles at −14/3)
+    from support import random_game
+
+    for seed in range(40):
+        game = random_game(seed, 30, 3, "sochi", target=10, options={"prizes.first_close": 10})
+        sheet = api.sheet(game)
+        if sheet.first_closed is None:
+            continue
+        balances = running_balance(sheet)
+        assert balances[-1] == dict(api.settle(game).whists)
+        closed = sheet.first_closed_at
+        assert closed is not None
+        before = game._replace(entries=game.entries[: closed - 1])
+        assert api.sheet(before).first_closed is None  # he closed on that very deal
+        if closed > 1:
+            assert balances[closed - 2] == dict(api.settle(before).whists)
+        at = game._replace(entries=game.entries[:closed])
+        assert balances[closed - 1] == dict(api.settle(at).whists)

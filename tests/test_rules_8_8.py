@@ -308,3 +308,32 @@ def test_cli_preference_of_a_sitting_out_player_is_refused(
     assert r.stderr.strip().count("\n") == 0
     assert "deals[0]: Dima is the dealer and sits out this deal" in r.stderr
     assert path.read_bytes() == edited
+
+
+# --- "first to close" is judged by the target in force (issue 24) ---------------------------
+
+
+def test_first_to_close_is_judged_by_the_target_in_force() -> None:
+    # a 20-point Sochi game lowered to 4 before a deal: Anna's two unplayed sixes (2 + 2)
+    # close her pool at 4, the target then in force: she is the first to close and her
+    # prize is written (the opening target of 20 used to hide it)
+    g = prefcalc.new_game(P3, "sochi", target=20, options=PRIZE)
+    g = prefcalc.set_term(g, "target=4")
+    g = prefcalc.record(g, "game Anna 6s - Boris:p Vera:p")
+    g = prefcalc.record(g, "game Anna 6c - Boris:p Vera:p")
+    s = prefcalc.sheet(g)
+    assert s.target == 4 and s.pool["Anna"] == 4
+    assert (s.first_closed, s.first_closed_at) == ("Anna", 3)
+    assert [(p.writer, p.on, p.amount) for p in prefcalc.settle(g).prizes] == [
+        ("Anna", "Boris", 10),
+        ("Anna", "Vera", 10),
+    ]
+
+
+def test_a_pool_already_at_a_lowered_target_closed_first() -> None:
+    # Anna stands at 2 of 20; the target is lowered to 2: she has closed, with the change
+    g = prefcalc.new_game(P3, "sochi", target=20, options=PRIZE)
+    g = prefcalc.record(g, "game Anna 6s - Boris:p Vera:p")
+    g = prefcalc.set_term(g, "target=2")
+    s = prefcalc.sheet(g)
+    assert (s.first_closed, s.first_closed_at) == ("Anna", 2)

@@ -98,7 +98,7 @@ def test_a_whist_price_change_prices_the_whole_night() -> None:
     g = api.record(_game(), "game Anna 7h 5 Boris:w Vera:p")
     before = api.settle(g)
     g = api.record(g, "set whist_price=0.5")
-    assert api.whist_price(g) == Fraction(1, 2)
+    assert api.price_in_force(g) == Fraction(1, 2)
     after = api.settle(g)
     assert after.whists == before.whists and after.whist_price == Fraction(1, 2)
     assert sum(after.money.values()) == 0

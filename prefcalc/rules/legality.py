@@ -1,29 +1,38 @@
-"""Legality: whether a deal may be recorded, decided in one place (docs/rules.md §8).
+"""Legality: whether an entry may be recorded, decided in one place (docs/rules.md §8).
 
 The record keeps what was legal at the table; only what cannot have happened, or what the
-convention does not play at all, is refused. Every check is a small function that says what is
-wrong and where, in the manner of a validator's flat list of checks:
+convention does not play or cannot price, is refused. Every check is a small flat function
+over (the sheet before the entry, the convention, the entry) that returns what is wrong and
+where, as a value, never raising:
 
-- :func:`check_deal` — the deal fits the *game* (known players, tricks that add up, the
+- :func:`check_deal` — the entry fits the *game* (known players, tricks that add up, the
   dealer sitting out...), whatever the convention;
-- :data:`RULE_CHECKS` — the deal fits the convention's *rules* (a dark game needs
-  ``dark_games``, a 6♠ under ``stalingrad`` must be whisted by both...);
-- :data:`PLACE_CHECKS` — the deal fits its *place* in the night (a contract below the exit
-  level after all-passes, a deal after the game finished): the scoring engine applies them
-  to the night it replayed and lists what they find in ``Sheet.problems``; recording refuses such a
-  deal unless the table agreed (``--force``).
+- :data:`RULE_CHECKS` — it fits the convention's *rules* (a dark game needs ``dark_games``,
+  a 6♠ under ``stalingrad`` must be whisted by both...);
+- :data:`PRICE_CHECKS` — the convention can *price* it in its place (a contract during a
+  Classic opening circle, a bomb the declarer does not hold, a talon bonus without
+  ``talon_bonus``...);
+- :data:`PLACE_CHECKS` — it fits its *place* in the night (a contract below the exit level
+  after all-passes, a deal after the game finished); only these may be overridden, by
+  recording the entry as forced (``--force``).
 
-:func:`problems` is the one entry point for a deal about to be recorded: the API's recording
-(which every front end goes through) and the ledger loader both call it; :func:`check` raises
-the first refusal as the one-line :class:`~prefcalc.errors.DealError` the CLI prints. What the
-scoring engine cannot price when a night is re-scored under other rules is its own report
-(``Sheet.unpriced``), not a refusal of the record.
+:func:`validate` is the one entry point for an entry about to be recorded: the API's
+recording, which every front end goes through, calls it and refuses the first problem (a
+place problem unless forced). The replay of a record (:mod:`prefcalc.rules.scoring`) runs the
+price and place checks over every entry (:func:`findings`): what they find is listed on the
+sheet (``Sheet.unpriced``, ``Sheet.problems``) when a night is re-scored under other rules or
+a ledger holds a deal out of its place; scoring itself never refuses. The ledger loader asks
+:func:`problems` (the game and rules checks: what a file may hold at all).
+
+Every message goes through the catalog, in words: no option of the command line is spelled
+here (the grammar, :mod:`prefcalc.rules.notation`, alone knows them); a refusal names the
+ledger field it concerns instead.
 """
 
-from collections.abc import Callable, Sequence
-from typing import NamedTuple, Protocol, assert_never
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple, Protocol, assert_never
 
-from prefcalc.errors import DealError, shown
+from prefcalc.errors import DealError, PrefcalcError, shown
 from prefcalc.i18n import N_, _, ngettext
 from prefcalc.rules.conventions import Convention
 from prefcalc.rules.model import (
@@ -42,7 +51,6 @@ from prefcalc.rules.model import (
     Preference,
     Role,
     SetTerm,
-    active_players,
     check_note,
     check_players,
     check_term,
@@ -51,27 +59,114 @@ from prefcalc.rules.model import (
     seating,
     sitting_out,
 )
+from prefcalc.rules.wording import bomb_name
 
 
 class Refusal(NamedTuple):
-    """What is wrong with a deal and where: ``field`` names the ledger field (``dark``,
-    ``defenders[1].role``; ``""`` for the deal as a whole), ``message`` is the one line shown."""
+    """What is wrong with an entry and where: ``field`` names the ledger field (``dark``,
+    ``defenders[1].role``; ``""`` for the entry as a whole), ``message`` is the one line shown,
+    in the language in use. A refusal of the entry's place in the night concerns its
+    ``forced`` field: recording it as forced is what the table may agree to."""
 
     field: str
     message: str
 
+    @property
+    def forceable(self) -> bool:
+        """Whether ``--force`` may override it (only the place-in-the-night checks)."""
+        return self.field == FORCED
+
+
+FORCED = "forced"
+"""The field of a refusal of an entry's place in the night (see :attr:`Refusal.forceable`)."""
+
+
+class Finding(NamedTuple):
+    """What a price or place check found, kept as the check's ``key`` and its ``args`` (plain
+    JSON values) and told in the language in use only when read (:attr:`message`): a
+    sheet's findings outlive the language they were found in (a checkpoint of the replay
+    is read back by another process)."""
+
+    field: str
+    key: str
+    args: tuple[Any, ...] = ()
+
+    @property
+    def message(self) -> str:
+        return _TELL[self.key](*self.args)
+
 
 class Problem(NamedTuple):
-    """A deal the rules would refuse in its place (the CLI refuses to record it)."""
+    """What the replay found wrong with deal ``number`` of a record (``Sheet.problems``: out
+    of its place, scored anyway; ``Sheet.unpriced``: what the convention cannot price)."""
 
     number: int
-    message: str
+    finding: Finding
+
+    @property
+    def message(self) -> str:
+        return self.finding.message
 
     def __str__(self) -> str:
         return _("deal {number}: {message}").format(number=self.number, message=self.message)
 
 
-# --- the entry point -----------------------------------------------------------------------------
+class Before(Protocol):
+    """What the checks read of the sheet before an entry: a
+    :class:`prefcalc.rules.scoring.State`, or the replay's running sheet, which has the same
+    attributes."""
+
+    @property
+    def players(self) -> Sequence[str]:
+        """The seating (after every join so far)."""
+
+    @property
+    def number(self) -> int:
+        """How many entries came before."""
+
+    @property
+    def streak(self) -> int:
+        """The all-pass deals in a row."""
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game had finished."""
+
+    @property
+    def bombs(self) -> Sequence[Sequence[int]]:
+        """Every player's bombs (their factors, oldest first), by seat."""
+
+    @property
+    def opening_left(self) -> int:
+        """The deals of the opening circles still to come (``bombs.opening``)."""
+
+    @property
+    def circle_size(self) -> int:
+        """The deals of one opening circle (the players at the start)."""
+
+
+# --- the entry points ----------------------------------------------------------------------------
+
+
+def validate(state: Before, convention: Convention, entry: Entry) -> list[Refusal]:
+    """Everything that refuses ``entry`` after ``state`` under ``convention``, in the order
+    they are reported (the first one is shown): empty when it may be recorded. An entry that
+    does not fit the game is refused for that alone (the other checks read a well-formed
+    entry); a price or place finding on a field a rule already refuses is not repeated."""
+    deal = entry.deal
+    try:
+        _fits(tuple(state.players), deal, entry.dealer, convention.half_whist)
+    except DealError as exc:
+        return [Refusal("", exc.message)]
+    found = _rules(convention, deal)
+    ruled = {r.field for r in found}
+    refused = _price_in_reach(state, convention, entry)
+    if refused is not None:
+        found.append(refused)
+    for finding in findings(state, convention, entry):
+        if finding.field not in ruled:
+            found.append(Refusal(finding.field, finding.message))
+    return found
 
 
 def problems(
@@ -81,21 +176,15 @@ def problems(
     dealer: str | None,
     seats: tuple[str, ...] | None = None,
 ) -> list[Refusal]:
-    """Everything that refuses ``deal`` dealt by ``dealer`` (``None`` for an adjustment, a
-    change of terms or a join) after ``game``'s entries, under ``convention``; empty when it
-    may be recorded. ``seats`` is the seating at the deal (default: after all of ``game``'s
-    entries). A deal that does not fit the game is refused for that alone (the rules' checks
-    read a well-formed deal)."""
+    """What refuses ``deal`` dealt by ``dealer`` (``None`` for an adjustment, a change of
+    terms or a join) after ``game``'s entries whatever its place: the game and rules checks
+    of :func:`validate` (what a ledger file may hold at all). ``seats`` is the seating at the
+    deal (default: after all of ``game``'s entries)."""
     try:
         check_deal(game, deal, dealer, convention.half_whist, seats)
     except DealError as exc:
         return [Refusal("", exc.message)]
-    found = []
-    for rule in RULE_CHECKS:
-        refused = rule(convention, deal)
-        if refused is not None:
-            found.append(refused)
-    return found
+    return _rules(convention, deal)
 
 
 def check(
@@ -109,6 +198,30 @@ def check(
     found = problems(game, convention, deal, dealer, seats)
     if found:
         raise DealError(found[0].message)
+
+
+def findings(state: Before, convention: Convention, entry: Entry) -> tuple[Finding, ...]:
+    """What the price and place checks find in ``entry`` after ``state``."""
+    return (*unpriced(state, convention, entry), *out_of_place(state, convention, entry))
+
+
+NOTHING: tuple[tuple[Finding, ...], tuple[Finding, ...]] = ((), ())
+
+
+def replay_findings(
+    state: Before, convention: Convention, entry: Entry
+) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
+    """What the replay lists of ``entry`` after ``state``: what the price checks find
+    (``Sheet.unpriced``) and what the place checks find (``Sheet.problems``). The replay
+    asks for every entry of a long night: the common one (no Classic's flag, no opening
+    circle, no all-pass streak, the game going on) is answered without running a check."""
+    if (
+        not state.opening_left
+        and (entry.forced or not (state.streak or state.finished))
+        and not _priced_apart(entry.deal)
+    ):
+        return NOTHING
+    return unpriced(state, convention, entry), out_of_place(state, convention, entry)
 
 
 # --- the deal fits the game ----------------------------------------------------------------------
@@ -175,7 +288,12 @@ def check_deal(
 
     ``seats`` is the seating when the deal is played (default: after all of ``game``'s
     entries, i.e. ``game`` holds the entries before the deal)."""
-    seats = seating(game) if seats is None else seats
+    _fits(seating(game) if seats is None else seats, deal, dealer, half_whist)
+
+
+def _fits(seats: tuple[str, ...], deal: Deal, dealer: str | None, half_whist: bool) -> None:
+    """Raise :class:`DealError` unless ``deal`` dealt by ``dealer`` fits a table seated as
+    ``seats`` (the game checks of :func:`validate`)."""
     if isinstance(deal, Join):
         if dealer is not None:
             raise DealError(_("a player joins between deals: a join has no dealer"))
@@ -203,7 +321,8 @@ def check_deal(
         _known(seats, deal.player)
         _sits_out(seats, dealer, deal.player, _("holds no cards to declare the Preference"))
         return
-    active = active_players(game, dealer, seats)
+    out = sitting_out(seats, dealer)
+    active = tuple(p for p in seats if p not in out) if out else seats
     if isinstance(deal, AllPass):
         names = [name for name, _ in deal.tricks]
         for name in names:
@@ -275,7 +394,7 @@ def _check_contract(
             )
         if not 0 <= deal.talon <= 3:
             raise DealError(
-                _("--talon is 0, 1, 2 or 3 tricks, not {talon}").format(
+                _("the talon gives 0, 1, 2 or 3 tricks, not {talon}").format(
                     talon=shown(str(deal.talon))
                 )
             )
@@ -494,7 +613,7 @@ def _bomb(conv: Convention, deal: Deal) -> Refusal | None:
         return Refusal(
             "bomb",
             _(
-                "--bomb names a bomb only under bombs.order = declared (this convention: {bombs_order})"
+                "a declarer names his bomb only under bombs.order = declared (this convention: {bombs_order})"
             ).format(bombs_order=conv.bombs_order),
         )
     return None
@@ -589,88 +708,214 @@ RULE_CHECKS: tuple[RuleCheck, ...] = (
 """The convention's refusals, in the order they are reported (the first one is shown)."""
 
 
-# --- the deal fits its place in the night --------------------------------------------------------
+def _rules(conv: Convention, deal: Deal) -> list[Refusal]:
+    """What :data:`RULE_CHECKS` refuse in ``deal``, in their order."""
+    found = []
+    for rule in RULE_CHECKS:
+        refused = rule(conv, deal)
+        if refused is not None:
+            found.append(refused)
+    return found
 
 
-class Row(Protocol):
-    """What the replay knows of every entry (a :class:`prefcalc.rules.scoring.Scored`): its
-    number, the entry, the all-pass deals in a row after it, the lowest contract allowed when
-    it came and whether the game had finished after it."""
+# --- the convention can price the entry in its place ---------------------------------------------
 
-    @property
-    def number(self) -> int: ...
-    @property
-    def entry(self) -> Entry: ...
-    @property
-    def streak(self) -> int: ...
-    @property
-    def min_level(self) -> int: ...
-    @property
-    def finished(self) -> bool: ...
+Check = Callable[[Before, Convention, Entry], Finding | None]
 
 
-PlaceCheck = Callable[[Sequence[Row]], list[Problem]]
+def _circle(state: Before, conv: Convention) -> int:
+    """The opening circle the next deal belongs to (1, 2...), while they last."""
+    done = len(conv.bombs_opening) * state.circle_size - state.opening_left
+    return done // state.circle_size + 1
 
 
-def _below_exit(rows: Sequence[Row]) -> list[Problem]:
+def _in_opening(state: Before, entry: Entry) -> bool:
+    """Whether ``entry`` is a deal of the opening circles (``bombs.opening``)."""
+    return bool(state.opening_left) and entry.dealer is not None
+
+
+def _opening_kind(state: Before, conv: Convention, entry: Entry) -> Finding | None:
+    """The opening circles are played in all-pass deals only (docs/rules.md §8.1): another
+    deal there is scored as outside them."""
+    if _in_opening(state, entry) and not isinstance(entry.deal, AllPass):
+        return Finding("kind", "opening_kind", (_circle(state, conv),))
+    return None
+
+
+def _opening_blind(state: Before, conv: Convention, entry: Entry) -> Finding | None:
+    """No blind pass in an opening circle: scored without its bombs."""
+    deal = entry.deal
+    if isinstance(deal, AllPass) and deal.blind and _in_opening(state, entry):
+        return Finding("blind", "opening_blind")
+    return None
+
+
+def _blind_off(state: Before, conv: Convention, entry: Entry) -> Finding | None:
+    """A blind pass earns a bomb under ``bombs.blind`` only."""
+    deal = entry.deal
+    if (
+        isinstance(deal, AllPass)
+        and deal.blind
+        and not conv.bombs_blind
+        and not _in_opening(state, entry)
+    ):
+        return Finding("blind", "blind")
+    return None
+
+
+def _dark_off(state: Before, conv: Convention, entry: Entry) -> Finding | None:
+    """A dark game counts ×2 under ``dark_games`` only."""
+    deal = entry.deal
+    if isinstance(deal, Contract | Misere) and deal.dark and not conv.dark_games:
+        return Finding("dark", "dark")
+    return None
+
+
+def _bomb_named(state: Before, conv: Convention, entry: Entry) -> Finding | None:
+    """A bomb named by the declarer: only under ``bombs.order = declared``, and one he holds."""
+    deal = entry.deal
+    if not isinstance(deal, Contract | Misere) or deal.bomb is None:
+        return None
+    if conv.bombs_order != "declared":
+        return Finding("bomb", "bomb_order", (deal.bomb,))
+    held = state.bombs[list(state.players).index(deal.declarer)]
+    if deal.bomb not in held:
+        return Finding("bomb", "bomb_held", (deal.declarer, deal.bomb, tuple(held)))
+    return None
+
+
+def _talon_off(state: Before, conv: Convention, entry: Entry) -> Finding | None:
+    """The dealer's talon bonus is written under ``talon_bonus`` only."""
+    deal = entry.deal
+    if isinstance(deal, Contract) and deal.talon is not None and not conv.talon_bonus:
+        return Finding("talon", "talon")
+    return None
+
+
+def _preference_off(state: Before, conv: Convention, entry: Entry) -> Finding | None:
+    """The "Preference" combination is scored under ``preference_combo`` only."""
+    if isinstance(entry.deal, Preference) and not conv.preference_combo:
+        return Finding("kind", "preference")
+    return None
+
+
+PRICE_CHECKS: Mapping[type, tuple[Check, ...]] = {
+    Contract: (_opening_kind, _dark_off, _bomb_named, _talon_off),
+    Misere: (_opening_kind, _dark_off, _bomb_named),
+    AllPass: (_opening_blind, _blind_off),
+    Preference: (_opening_kind, _preference_off),
+    Adjustment: (),
+    Join: (),
+    SetTerm: (),
+}
+"""What each kind of entry may hold that the convention cannot price in its place, in the
+order they are reported; the replay scores such an entry without what it cannot price."""
+
+
+def unpriced(state: Before, convention: Convention, entry: Entry) -> tuple[Finding, ...]:
+    """What :data:`PRICE_CHECKS` find in ``entry`` after ``state``."""
+    deal = entry.deal
+    if not state.opening_left and not _priced_apart(deal):
+        return ()  # the common entry (the replay asks for every one of a long night)
+    found: tuple[Finding, ...] = ()
+    for check in PRICE_CHECKS[deal.__class__]:
+        finding = check(state, convention, entry)
+        if finding is not None:
+            found += (finding,)
+    return found
+
+
+def _priced_apart(deal: Deal) -> bool:
+    """Whether ``deal`` holds anything a price check reads outside the opening circles: a
+    dark game, a named bomb, a talon bonus, a blind pass, the Preference combination."""
+    if isinstance(deal, Contract):
+        return deal.dark or deal.bomb is not None or deal.talon is not None
+    if isinstance(deal, Misere):
+        return deal.dark or deal.bomb is not None
+    if isinstance(deal, AllPass):
+        return bool(deal.blind)
+    return isinstance(deal, Preference)
+
+
+def _price_in_reach(state: Before, conv: Convention, entry: Entry) -> Refusal | None:
+    """An all-pass deal whose price the convention cannot reach (``passes.after_last =
+    geometric`` past every amount): refused, and a replay of such a record fails the same."""
+    if isinstance(entry.deal, AllPass) and not _in_opening(state, entry):
+        try:
+            conv.passes_price(state.streak + 1)
+        except PrefcalcError as exc:
+            return Refusal("tricks", exc.message)
+    return None
+
+
+# --- the entry fits its place in the night -------------------------------------------------------
+
+
+def _below_exit(state: Before, conv: Convention, entry: Entry) -> Finding | None:
     """A contract below the exit level after all-pass deals (docs/rules.md §5)."""
-    found = []
-    streak = 0  # the all-pass deals in a row before the row
-    for row in rows:
-        deal = row.entry.deal
-        if isinstance(deal, Contract) and deal.level < row.min_level and not row.entry.forced:
-            found.append(
-                Problem(
-                    row.number,
-                    ngettext(
-                        "after {streak} all-pass deal the lowest contract is {min_level}, not {level} (record it as forced if the table agreed)",
-                        "after {streak} all-pass deals the lowest contract is {min_level}, not {level} (record it as forced if the table agreed)",
-                        streak if streak > 1 else 1,  # English said "0 all-pass deal"
-                    ).format(
-                        streak=streak,
-                        min_level=row.min_level,
-                        level=deal.level,
-                    ),
-                )
-            )
-        streak = row.streak
-    return found
+    deal = entry.deal
+    if isinstance(deal, Contract) and not entry.forced:
+        lowest = conv.exit_level(state.streak)
+        if deal.level < lowest:
+            return Finding(FORCED, "below_exit", (state.streak, lowest, deal.level))
+    return None
 
 
-def _after_finish(rows: Sequence[Row]) -> list[Problem]:
+def _after_finish(state: Before, conv: Convention, entry: Entry) -> Finding | None:
     """A deal after the game finished (an adjustment or a change of terms may come)."""
-    found = []
-    finished = False  # whether the game had finished before the row
-    for row in rows:
-        entry = row.entry
-        if finished and not entry.forced and not isinstance(entry.deal, Adjustment | SetTerm):
-            found.append(
-                Problem(
-                    row.number, _("the game had already finished (record it as forced to go on)")
-                )
-            )
-        finished = row.finished
+    if state.finished and not entry.forced and not isinstance(entry.deal, Adjustment | SetTerm):
+        return Finding(FORCED, "finished")
+    return None
+
+
+PLACE_CHECKS: tuple[Check, ...] = (_below_exit, _after_finish)
+"""The refusals of an entry in its place, in the order they are reported; an entry the table
+agreed to is recorded as forced and no longer refused."""
+
+
+def out_of_place(state: Before, convention: Convention, entry: Entry) -> tuple[Finding, ...]:
+    """What :data:`PLACE_CHECKS` find in ``entry`` after ``state``."""
+    if entry.forced or not (state.streak or state.finished):
+        return ()  # every level is allowed and the game goes on: nothing is out of place
+    found: tuple[Finding, ...] = ()
+    for check in PLACE_CHECKS:
+        finding = check(state, convention, entry)
+        if finding is not None:
+            found += (finding,)
     return found
 
 
-PLACE_CHECKS: tuple[PlaceCheck, ...] = (_below_exit, _after_finish)
-"""The refusals of a deal in its place, in the order they are reported for one deal; a deal
-the table agreed to is recorded as forced and no longer refused."""
+def _held(held: Sequence[int]) -> str:
+    return ", ".join(f"×{b}" for b in held) or _("none")
 
 
-def out_of_place(rows: Sequence[Row]) -> list[Problem]:
-    """What :data:`PLACE_CHECKS` find wrong with the replayed entries, by deal number (the
-    scoring engine asks once it has replayed a night; recording refuses a new problem unless
-    forced)."""
-    found: list[Problem] = []
-    for rule in PLACE_CHECKS:
-        found.extend(rule(rows))
-    found.sort(key=_number)  # stable: one deal's problems stay in the checks' order
-    return found
+def _below_exit_text(streak: int, lowest: int, level: int) -> str:
+    return ngettext(
+        "after {streak} all-pass deal the lowest contract is {min_level}, not {level} (record it as forced if the table agreed)",
+        "after {streak} all-pass deals the lowest contract is {min_level}, not {level} (record it as forced if the table agreed)",
+        streak if streak > 1 else 1,  # English said "0 all-pass deal"
+    ).format(streak=streak, min_level=lowest, level=level)
 
 
-def _number(problem: Problem) -> int:
-    return problem.number
+_TELL: Mapping[str, Callable[..., str]] = {
+    "opening_kind": lambda circle: _(
+        "circle {circle} of the opening (bombs.opening) is played in all-pass deals only"
+    ).format(circle=circle),
+    "opening_blind": lambda: _("no blind pass in the opening circles (bombs.opening)"),
+    "blind": lambda: _("a blind pass needs bombs.blind = true: no bomb earned"),
+    "dark": lambda: _("a dark game needs dark_games = true: scored without its ×2"),
+    "bomb_order": lambda bomb: _(
+        "a bomb ×{bomb} named by the declarer needs bombs.order = declared: scored without the bomb"
+    ).format(bomb=bomb),
+    "bomb_held": lambda declarer, bomb, held: _(
+        "{declarer} holds no {bomb} ×{factor} (bombs: {held})"
+    ).format(declarer=declarer, bomb=bomb_name(bomb), factor=bomb, held=_held(held)),
+    "talon": lambda: _("the talon bonus needs talon_bonus = true: not written"),
+    "preference": lambda: _("the Preference combination needs preference_combo = true: not scored"),
+    "below_exit": _below_exit_text,
+    "finished": lambda: _("the game had already finished (record it as forced to go on)"),
+}
+"""How each finding is told (by its key), from its arguments."""
 
 
 def join_refusal(player: str, finished: bool, opening: bool) -> str | None:
@@ -679,16 +924,7 @@ def join_refusal(player: str, finished: bool, opening: bool) -> str | None:
     if finished:
         return _("the game has finished: {player} cannot join it").format(player=shown(player))
     if opening:
-        return (
-            f"the opening circles are being dealt (bombs.opening): {shown(player)} can join "
-            "once they are over"
-        )
+        return _(
+            "the opening circles are being dealt (bombs.opening): {player} can join once they are over"
+        ).format(player=shown(player))
     return None
-
-
-def new_problems(found: Sequence[Problem], before: Sequence[Problem], first: int) -> list[Problem]:
-    """The problems of ``found`` from deal number ``first`` on that were not there ``before``
-    the change (the same deals, numbered as after it): a change is refused for what it
-    breaks, never for what the record already held."""
-    was = set(before)
-    return [p for p in found if p.number >= first and p not in was]

@@ -179,12 +179,6 @@ class Game(NamedTuple):
     lang: str = ""
     """The game's own language (``ru``/``en``) for its documents; "" when none was chosen."""
 
-    def seat(self, name: str) -> int:
-        return self.players.index(name)
-
-    def next_seat(self, name: str) -> str:
-        return self.players[(self.players.index(name) + 1) % len(self.players)]
-
     @property
     def next_dealer(self) -> str:
         """The dealer of the next deal: clockwise after the last recorded dealer, in the
@@ -369,6 +363,13 @@ def check_note(text: str) -> str:
     return note
 
 
+def check_price(price: Amount) -> Amount:
+    """The price of a whist (at ``new`` and in ``set whist_price``): a positive amount."""
+    if price <= 0:
+        raise DealError(_("the whist price must be positive"))
+    return price
+
+
 def check_term(term: SetTerm) -> None:
     """Refuse a ``set`` the game cannot take: an unknown key, a target that is not a whole
     positive number, a price that is not positive."""
@@ -380,8 +381,7 @@ def check_term(term: SetTerm) -> None:
             )
         check_target(value)
     elif term.key == "whist_price":
-        if term.value <= 0:
-            raise DealError(_("the whist price must be positive"))
+        check_price(term.value)
     else:
         assert_never(term.key)
 
@@ -395,10 +395,6 @@ def price_in_force(game: Game) -> Amount:
         if isinstance(deal, SetTerm) and deal.key == "whist_price":
             return deal.value
     return game.whist_price
-
-
-whist_price = price_in_force
-"""The former name of :func:`price_in_force` (kept for one release)."""
 
 
 def seating(game: Game, upto: int | None = None) -> tuple[str, ...]:

@@ -10,12 +10,19 @@ Forms (the same words as the CLI commands)::
     adjust Anna --pool 2 --mountain 4 --whists Boris=10 --note "peeked at the talon"
 
 Player names may be abbreviated to any unique prefix, in any case (``a`` for Anna).
+
+This is the one grammar: text becomes a typed value here, once. :func:`split_deal` splits a
+deal's words into its kind, its words and its typed :class:`DealFlags` (every flag checked
+and "given twice" refused in :func:`split_flags`, the one place the options' spellings are
+known); :func:`read` makes the deal of them against the seating. :func:`parse_words` does
+both. Nothing below (legality, scoring, the record) knows how an option is spelled.
 """
 
 import re
 import shlex
-from collections.abc import Mapping, Sequence
-from typing import assert_never
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, assert_never
 
 from prefcalc.errors import DealError, NotationError, shown
 from prefcalc.i18n import N_, _
@@ -170,102 +177,187 @@ FLAGS_OF = {
 }
 """The flags each kind of deal takes, and how a refusal names the kind."""
 
-Flags = Mapping[str, str | int | bool]
-"""Flags found by :func:`split_flags` or given typed by a front end: ``{"--dark": True,
-"--bomb": 4}`` (a value is the word typed, or a whole number given typed)."""
+NOTATION_FLAGS = ("--dark", "--no-talon", "--bomb", "--talon", "--returned-by", "--blind")
+"""The flags a deal's words may carry (Classic, docs/rules.md §8): front ends pass them on."""
+
+_ATTRIBUTES = {
+    "--dark": "dark",
+    "--no-talon": "no_talon",
+    "--bomb": "bomb",
+    "--talon": "talon",
+    "--returned-by": "returned_by",
+    "--blind": "blind",
+}
+"""Each flag's attribute of :class:`DealFlags` (the only place the spellings are known)."""
 _VALUED = frozenset({"--bomb", "--blind", "--talon", "--returned-by"})
 """Flags followed by a value (``--bomb 4`` or ``--bomb=4``)."""
 
 
-NOTATION_FLAGS = ("--dark", "--no-talon", "--bomb", "--talon", "--returned-by", "--blind")
-"""The flags a deal's words may carry (Classic, docs/rules.md §8): front ends pass them on."""
+def _bad_bomb(text: str) -> NotationError:
+    return NotationError(
+        _("--bomb takes a bomb's factor (2, 4, 8...), not '{text}'").format(text=shown(text))
+    )
+
+
+def _bad_talon(text: str) -> NotationError:
+    return NotationError(_("--talon is 0, 1, 2 or 3 tricks, not '{text}'").format(text=shown(text)))
+
+
+@dataclass(frozen=True)
+class DealFlags:
+    """The flags of a game, misère or all-pass deal (Classic, docs/rules.md §8), typed and
+    checked: found among a deal's words by :func:`split_flags`, or given typed by a front end
+    (the CLI's options). ``returned_by`` and ``blind`` are names as typed (a unique prefix
+    will do); the deal resolves them against the seating when it is read."""
+
+    dark: bool = False
+    """``--dark``: ordered blind, the deal counts ×2."""
+    no_talon: bool = False
+    """``--no-talon``: played without the talon."""
+    bomb: int | None = None
+    """``--bomb F``: the factor of the bomb the declarer names (2, 4, 8...)."""
+    talon: int | None = None
+    """``--talon N``: the tricks the talon gave the declarer (0-3, two aces count 3)."""
+    returned_by: str | None = None
+    """``--returned-by NAME``: the sitting-out dealer who returned the whist."""
+    blind: tuple[str, ...] = ()
+    """``--blind A,B``: the players who passed blind."""
+
+    def __post_init__(self) -> None:
+        if self.bomb is not None and not _is_bomb(self.bomb):
+            raise _bad_bomb(str(self.bomb))
+        if self.talon is not None and not 0 <= self.talon <= 3:
+            raise _bad_talon(str(self.talon))
+
+    def given(self) -> tuple[str, ...]:
+        """The flags given, as the notation spells them (``("--dark", "--bomb")``)."""
+        return tuple(
+            key for key, attribute in _ATTRIBUTES.items() if _set(getattr(self, attribute))
+        )
+
+
+NO_FLAGS = DealFlags()
+
+
+def _set(value: object) -> bool:
+    """Whether a flag's value says it was given (``talon = 0`` was)."""
+    return value is not None and value is not False and value != ()
+
+
+def blind_names(text: str) -> tuple[str, ...]:
+    """``A,B`` (the value of ``--blind``) -> ``("A", "B")``, the names as typed."""
+    names = tuple(part.strip() for part in text.split(",") if part.strip())
+    if not names:
+        raise NotationError(_("--blind needs the names of the players who passed blind"))
+    return names
+
+
+def _flag_value(key: str, text: str) -> Any:
+    """A valued flag's word typed, as its attribute holds it."""
+    if key == "--blind":
+        return blind_names(text)
+    if key == "--returned-by":
+        return text
+    try:
+        value = parse_whole(text)
+    except AmountError:
+        raise (_bad_bomb(text) if key == "--bomb" else _bad_talon(text)) from None
+    if key == "--bomb" and not _is_bomb(value):
+        raise _bad_bomb(text)
+    if key == "--talon" and not 0 <= value <= 3:
+        raise _bad_talon(text)
+    return value
+
+
+def _is_bomb(factor: int) -> bool:
+    """A bomb's factor: 2, 4, 8... up to 1024."""
+    return 2 <= factor <= 1024 and not factor & (factor - 1)
 
 
 def split_flags(
-    words: Sequence[str], allowed: Sequence[str], what: str
-) -> tuple[list[str], dict[str, str | bool]]:
-    """The words of a game or misère without its Classic flags (``--dark``, ``--no-talon``,
-    docs/rules.md §8.1), and the flags found (``{"--dark": True}``)."""
+    words: Sequence[str], allowed: Sequence[str], what: str, given: DealFlags = NO_FLAGS
+) -> tuple[list[str], DealFlags]:
+    """The words of a deal without its flags, and the flags: those ``given`` typed and those
+    found among the words (``--dark``, ``--bomb 4``, ``--bomb=4``), each checked and typed
+    here, once; a flag given twice (in the words or typed and in the words) is refused."""
     rest: list[str] = []
-    found: dict[str, str | bool] = {}
+    found: dict[str, Any] = {}
+    taken = set(given.given())
     queue = list(words)
     while queue:
         word = queue.pop(0)
-        if word.startswith("--") and len(word) > 2:
-            key, eq, inline = word.partition("=")
-            key = key.lower()
-            if key not in allowed:
-                raise NotationError(
-                    _("unknown option '{word}' for {what} (use {allowed})").format(
-                        word=shown(word), what=_(what), allowed=", ".join(allowed)
-                    )
-                )
-            if key in found:
-                raise NotationError(_("{key} is given twice").format(key=key))
-            if key in _VALUED:
-                if eq:
-                    found[key] = inline
-                elif queue:
-                    found[key] = queue.pop(0)
-                else:
-                    raise NotationError(_("{key} needs a value").format(key=key))
-            elif eq:
-                raise NotationError(_("{key} takes no value").format(key=key))
-            else:
-                found[key] = True
-        else:
+        if not (word.startswith("--") and len(word) > 2):
             rest.append(word)
-    return rest, found
-
-
-def _merged(found: dict[str, str | bool], given: Flags | None) -> dict[str, str | int | bool]:
-    """The flags found in the words and those given typed (a flag in both is refused)."""
-    merged: dict[str, str | int | bool] = dict(found)
-    for key, value in (given or {}).items():
-        if key in merged:
+            continue
+        key, eq, inline = word.partition("=")
+        key = key.lower()
+        if key not in allowed:
+            raise NotationError(
+                _("unknown option '{word}' for {what} (use {allowed})").format(
+                    word=shown(word), what=_(what), allowed=", ".join(allowed)
+                )
+            )
+        if key in taken:
             raise NotationError(_("{key} is given twice").format(key=key))
-        merged[key] = value
-    return merged
+        taken.add(key)
+        if key in _VALUED:
+            if eq:
+                text = inline
+            elif queue:
+                text = queue.pop(0)
+            else:
+                raise NotationError(_("{key} needs a value").format(key=key))
+            found[_ATTRIBUTES[key]] = _flag_value(key, text)
+        elif eq:
+            raise NotationError(_("{key} takes no value").format(key=key))
+        else:
+            found[_ATTRIBUTES[key]] = True
+    return rest, replace(given, **found) if found else given
 
 
-def _whole(text: str | int | bool | None, bad: int) -> int | None:
-    """A flag's whole number (``bad`` when it is not one), None when it was not given."""
-    if text is None or isinstance(text, bool):
-        return None
-    if isinstance(text, int):
-        return text
-    try:
-        return parse_whole(text)
-    except AmountError:
-        return bad
+@dataclass(frozen=True)
+class DealWords:
+    """A deal as written, split once: its ``kind`` (one of :data:`KINDS`, or the word typed
+    when it names none), its words without the flags, and its flags, typed. :func:`read`
+    makes the deal of it once the seating is known (under the ledger's lock: who holds
+    cards, for ``passes 2 5 3``, depends on the dealer)."""
+
+    kind: str
+    words: tuple[str, ...]
+    flags: DealFlags = NO_FLAGS
 
 
-def _bomb(flags: Flags) -> int | None:
-    """``--bomb F``: the factor of the bomb a declarer names (2, 4, 8...)."""
-    text = flags.get("--bomb")
-    value = _whole(text, 0)
-    if value is None:
-        return None
-    if value < 2 or value > 1024 or value & (value - 1):
+def split_deal(words: Sequence[str], given: DealFlags = NO_FLAGS) -> DealWords:
+    """A deal's words, kind first (``["game", "Anna", "7h", "7", "Boris:w", "Vera:p",
+    "--dark"]``), split into its kind, words and flags (``given``: flags typed by a front
+    end, as if written among the words)."""
+    if not words:
+        kind = ""
+        rest: list[str] = []
+    else:
+        kind = kind_of(words[0]) or words[0]
+        rest = list(words[1:])
+    if kind in FLAGS_OF:
+        allowed, what = FLAGS_OF[kind]
+        rest, given = split_flags(rest, allowed, what, given)
+    elif given != NO_FLAGS:
         raise NotationError(
-            _("--bomb takes a bomb's factor (2, 4, 8...), not '{text}'").format(
-                text=shown(str(text))
+            _("{flags}: not for {value}").format(
+                flags=", ".join(given.given()), value=kind or _("this deal")
             )
         )
-    return value
+    return DealWords(kind, tuple(rest), given)
 
 
 def parse_game(
     words: Sequence[str],
     players: Sequence[str],
     active: Sequence[str] | None = None,
-    given: Flags | None = None,
+    flags: DealFlags = NO_FLAGS,
 ) -> Contract:
-    """``Anna 7h 7 Boris:w Vera:p``. With three players holding cards (``active``, default
-    every player at a 3-player table), a defender left out passes: ``Anna 6s 6 Boris:w`` is
-    ``Anna 6s 6 Boris:w Vera:p``."""
-    words, found = split_flags(words, _GAME_FLAGS, N_("a contract"))
-    flags = _merged(found, given)
+    """``Anna 7h 7 Boris:w Vera:p`` (the words without the flags). With three players
+    holding cards (``active``, default every player at a 3-player table), a defender left out
+    passes: ``Anna 6s 6 Boris:w`` is ``Anna 6s 6 Boris:w Vera:p``."""
     if len(players) == 2 and len(words) != 4:
         raise NotationError(
             _(
@@ -284,7 +376,7 @@ def parse_game(
     level, suit = parse_contract(words[1])
     tricks = parse_tricks(words[2], _("the declarer's tricks"), allow_dash=True)
     defenders = tuple(parse_defender(w, players) for w in words[3:])
-    returned_by = _returner(flags, players)
+    returned_by = None if flags.returned_by is None else resolve_player(flags.returned_by, players)
     if returned_by is None and len(defenders) == 2 and all(d.role == "p" for d in defenders):
         _check_not_played(level, tricks)
         tricks = None
@@ -294,10 +386,10 @@ def parse_game(
         suit,
         tricks,
         defenders,
-        dark="--dark" in flags,
-        no_talon="--no-talon" in flags,
-        bomb=_bomb(flags),
-        talon=_talon(flags),
+        dark=flags.dark,
+        no_talon=flags.no_talon,
+        bomb=flags.bomb,
+        talon=flags.talon,
         returned_by=returned_by,
     )
 
@@ -330,38 +422,18 @@ def _implied_passer(
     return [f"{left[0]}:p"] if len(left) == 1 else []
 
 
-def _talon(flags: Flags) -> int | None:
-    """``--talon N``: the tricks the talon gave the declarer (0-3, docs/rules.md §8.3: two aces count 3)."""
-    text = flags.get("--talon")
-    value = _whole(text, -1)
-    if value is None:
-        return None
-    if not 0 <= value <= 3:
-        raise NotationError(
-            _("--talon is 0, 1, 2 or 3 tricks, not '{text}'").format(text=shown(str(text)))
-        )
-    return value
-
-
-def _returner(flags: Flags, players: Sequence[str]) -> str | None:
-    """``--returned-by NAME``: the dealer who returned the whist (docs/rules.md §8.4)."""
-    text = flags.get("--returned-by")
-    return resolve_player(text, players) if isinstance(text, str) else None
-
-
 def parse_misere(
-    words: Sequence[str], players: Sequence[str], given: Flags | None = None
+    words: Sequence[str], players: Sequence[str], flags: DealFlags = NO_FLAGS
 ) -> Misere:
-    words, found = split_flags(words, _MISERE_FLAGS, N_("a misère"))
-    flags = _merged(found, given)
+    """``Anna 0`` (the words without the flags)."""
     if len(words) != 2:
         raise NotationError(_("a misère needs DECLARER TRICKS, e.g. misere Anna 0"))
     return Misere(
         resolve_player(words[0], players),
         parse_tricks(words[1], _("the misère tricks")) or 0,
-        dark="--dark" in flags,
-        no_talon="--no-talon" in flags,
-        bomb=_bomb(flags),
+        dark=flags.dark,
+        no_talon=flags.no_talon,
+        bomb=flags.bomb,
     )
 
 
@@ -369,13 +441,11 @@ def parse_passes(
     words: Sequence[str],
     players: Sequence[str],
     active: Sequence[str] | None = None,
-    given: Flags | None = None,
+    flags: DealFlags = NO_FLAGS,
 ) -> AllPass:
     """``Anna=2 Boris=5 Vera=3``, or the bare tricks ``2 5 3`` in the seating order of the
-    ``active`` players (those who hold cards in this deal); ``--blind A,B`` names the
+    ``active`` players (those who hold cards in this deal); ``flags.blind`` names the
     players who passed blind (Classic bombs)."""
-    words, found = split_flags(words, ("--blind",), N_("an all-pass deal"))
-    flags = _merged(found, given)
     if not words:
         raise NotationError(
             _("an all-pass deal needs every active player's tricks, e.g. Anna=2 Boris=5 Vera=3")
@@ -405,13 +475,7 @@ def parse_passes(
             tricks.append(
                 (player, parse_tricks(count, _("{name}'s tricks").format(name=shown(name))) or 0)
             )
-    blind = flags.get("--blind")
-    if isinstance(blind, str):
-        names = [part for part in blind.split(",") if part.strip()]
-        if not names:
-            raise NotationError(_("--blind needs the names of the players who passed blind"))
-        return AllPass(tuple(tricks), tuple(resolve_player(n.strip(), players) for n in names))
-    return AllPass(tuple(tricks))
+    return AllPass(tuple(tricks), tuple(resolve_player(name, players) for name in flags.blind))
 
 
 def parse_whists(pairs: Sequence[str], players: Sequence[str]) -> tuple[tuple[str, Amount], ...]:
@@ -569,31 +633,26 @@ def parse_words(
     words: Sequence[str],
     players: Sequence[str],
     active: Sequence[str] | None = None,
-    flags: Flags | None = None,
+    flags: DealFlags = NO_FLAGS,
 ) -> Deal:
     """Parse a whole deal: ``["game", "Anna", "7h", "7", "Boris:w", "Vera:p"]``.
 
     ``active`` (the players holding cards in this deal, in seating order) lets an all-pass
     deal be written as bare tricks: ``passes 2 5 3``. ``flags`` are a game's, misère's or
-    all-pass deal's flags given typed (see :data:`Flags`), as if written among the words."""
-    if not words:
-        raise NotationError(
-            _("no deal given (start with one of {KINDS})").format(KINDS=", ".join(KINDS))
-        )
-    kind = kind_of(words[0])
-    rest = words[1:]
+    all-pass deal's flags given typed, as if written among the words."""
+    return read(split_deal(words, flags), players, active)
+
+
+def read(deal: DealWords, players: Sequence[str], active: Sequence[str] | None = None) -> Deal:
+    """The deal ``deal``'s words write, at a table seated as ``players`` (``active``: those
+    who hold cards in it)."""
+    kind, rest, flags = deal.kind, deal.words, deal.flags
     if kind == "game":
         return parse_game(rest, players, active, flags)
     if kind == "misere":
         return parse_misere(rest, players, flags)
     if kind == "passes":
         return parse_passes(rest, players, active, flags)
-    if flags:
-        raise NotationError(
-            _("{flags}: not for {value}").format(
-                flags=", ".join(flags), value=kind or _("this deal")
-            )
-        )
     if kind == "adjust":
         return parse_adjust(rest, players)
     if kind == "join":
@@ -602,9 +661,13 @@ def parse_words(
         return parse_set(rest)
     if kind == "preference":
         return parse_preference(rest, players)
+    if not kind and not rest:
+        raise NotationError(
+            _("no deal given (start with one of {KINDS})").format(KINDS=", ".join(KINDS))
+        )
     raise NotationError(
         _("unknown deal kind '{words}' (use {KINDS})").format(
-            words=shown(words[0]), KINDS=", ".join(KINDS)
+            words=shown(kind), KINDS=", ".join(KINDS)
         )
     )
 

@@ -11,12 +11,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import Literal, get_args
 
 from prefcalc.rules.amounts import Amount, norm
 from prefcalc.rules.scoring import Sheet
 
-METHODS = ("pairwise", "average")
-ROUNDINGS = ("exact", "whole")
+Method = Literal["pairwise", "average"]
+"""How a night is settled (docs/rules.md §5.3-§5.4): method 1, pairwise (whists on each other),
+or method 2, the average mountain."""
+Rounding = Literal["exact", "whole"]
+"""Exact whists, or the paper's whole whists where each method rounds (docs/rules.md §5.5)."""
+
+METHODS: tuple[Method, ...] = get_args(Method)
+ROUNDINGS: tuple[Rounding, ...] = get_args(Rounding)
 
 # ISO 4217 minor units for the currencies a table is likely to play for; others use 2.
 _MINOR_UNITS = {
@@ -43,8 +50,8 @@ class Payment:
 class Settlement:
     """The steps of one method, as a player would do them on paper, and the outcome."""
 
-    method: str
-    rounding: str
+    method: Method
+    rounding: Rounding
     players: tuple[str, ...]
     pools: dict[str, Amount]
     pool_max: Amount
@@ -143,8 +150,8 @@ def _game_whists(sheet: Sheet, w: dict[str, dict[str, Amount]]) -> dict[str, Amo
 
 def settle(
     sheet: Sheet,
-    method: str = "pairwise",
-    rounding: str = "exact",
+    method: Method = "pairwise",
+    rounding: Rounding = "exact",
     whist_price: Amount = 1,
     currency: str = "",
 ) -> Settlement:

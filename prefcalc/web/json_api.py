@@ -93,7 +93,6 @@ async def game_json(table: TableDep) -> dict[str, Any]:
 )
 async def settle_json(
     table: TableDep,
-    # TODO: the one Method/Rounding type (prefcalc.rules.settlement's, once it lands)
     method: Annotated[api.Method, Query(description="Pairwise, or by the average mountain.")] = (
         "pairwise"
     ),

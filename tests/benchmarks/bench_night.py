@@ -1,0 +1,78 @@
+"""Issue 24: a night recorded through the API in process grows linearly with its length.
+
+Recording is what ``play`` and ``serve`` do for every line: :func:`prefcalc.record` of the
+line's text into the game the previous call returned (parse, judge, score). A 1,000-deal
+night must cost at most 1.3 × ten 100-deal nights (the first hundred of the same deals): the
+thousandth deal costs what the tenth did. Two nights: all-pass deals only (the streak grows
+without end), and a mixed one (contracts, misères, all-passes and adjustments of the
+property tests' random records).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from run import Figure, best_of
+from support import random_game
+
+import prefcalc
+from prefcalc.rules.model import Game
+from prefcalc.rules.notation import describe
+
+DEALS = 1_000
+SHORT = 100
+PLAYERS = ("Anna", "Boris", "Vera")
+
+
+def _start() -> Game:
+    return prefcalc.new_game(PLAYERS, "sochi", target=10**6)
+
+
+@cache
+def _lines(kind: str) -> tuple[str, ...]:
+    """The night's lines in the table's shorthand."""
+    if kind == "passes":
+        rng = random.Random(24)
+        out = []
+        for _ in range(DEALS):
+            a, b = sorted((rng.randint(0, 10), rng.randint(0, 10)))
+            out.append(f"passes Anna={a} Boris={b - a} Vera={10 - b}")
+        return tuple(out)
+    game = random_game(24, DEALS, 3, "sochi", target=10**6)
+    return tuple(describe(e.deal) for e in game.entries)
+
+
+def _night(lines: tuple[str, ...]) -> Game:
+    game = _start()
+    for line in lines:
+        game = prefcalc.record(game, line, time="2026-11-30T20:00:00+01:00")
+    return game
+
+
+def _figure(kind: str) -> tuple[float, float, str]:
+    lines = _lines(kind)
+    assert len(lines) == DEALS
+    assert len(_night(lines).entries) == DEALS  # every line is recorded
+    floor = 10 * best_of(lambda: _night(lines[:SHORT]), 5)
+    ours = best_of(lambda: _night(lines), 3)
+    return (
+        ours,
+        floor,
+        f"10 × a {SHORT}-deal night (its first {SHORT} lines, best of 5); ours: the"
+        f" {DEALS:,}-deal night (best of 3), prefcalc.record of each line in process",
+    )
+
+
+def passes_night() -> tuple[float, float, str]:
+    return _figure("passes")
+
+
+def mixed_night() -> tuple[float, float, str]:
+    return _figure("mixed")
+
+
+FIGURES: list[Figure] = [
+    (f"a {DEALS:,}-deal all-pass night in process", 1.3, passes_night),
+    (f"a {DEALS:,}-deal mixed night in process", 1.3, mixed_night),
+]
