@@ -989,6 +989,12 @@ def serve(
     run(_path(file), host=host, port=port, token=token, read_only=read_only, lang=language())
 
 
+# prefcalc tournament ...: the sub-app's module imports only typer (its commands import the rest)
+from prefcalc.tournament.cli import app as _tournament  # noqa: E402
+
+app.add_typer(_tournament, name="tournament")
+
+
 def _version(value: bool) -> None:
     if value:
         out(f"prefcalc {__version__}")
