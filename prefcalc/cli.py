@@ -897,6 +897,12 @@ def history(
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Read every ledger, leave the cache alone.")
     ] = False,
+    ratings: Annotated[
+        bool,
+        typer.Option(
+            "--ratings", help="Every player's Elo rating over the games (pairwise, by date)."
+        ),
+    ] = False,
 ) -> None:
     """Every game in the data folder (or PATHs): one row per game, then every player's
     totals across the games (pairwise settlement, exact)."""
@@ -908,7 +914,7 @@ def history(
     ]
     check_outputs(outputs)
     where = [*(paths or []), *([folder] if folder is not None else [])]
-    result = hist.collect(where, since=day, player=player, use_cache=not no_cache)
+    result = hist.collect(where, since=day, player=player, use_cache=not no_cache, ratings=ratings)
     for warning in result.warnings:
         sys.stderr.write(_("prefcalc: warning: {warning}").format(warning=one_line(warning)) + "\n")
     if xlsx is not None:
