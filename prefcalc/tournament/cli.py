@@ -182,8 +182,11 @@ def new(
         ),
     ] = None,
 ) -> None:
-    """Start a tournament in DIR: prefcalc tournament new cup --players Anna Boris Vera Dima
-    Egor Fedya Gleb --rounds 3 --deals 24 --convention leningrad."""
+    """Start a tournament in DIR (a folder: made if need be).
+
+    prefcalc tournament new cup --players Anna Boris Vera Dima Egor Fedya Gleb --rounds 3
+    --deals 24 --convention leningrad
+    """
     from prefcalc.errors import DealError
     from prefcalc.i18n import _
     from prefcalc.tournament import api
@@ -279,8 +282,11 @@ def draw(folder: FolderArg, as_json: JsonOpt = False) -> None:
 
 @app.command()
 def standings(folder: FolderArg, as_json: JsonOpt = False, round_: RoundOpt = None) -> None:
-    """The standings after the last round drawn (or --round R): place, points per round and
-    in total, raw whists and the tie-breaks; a table still playing is marked."""
+    """The standings after the last round drawn, or after --round R.
+
+    Place, points per round and in total, raw whists and the tie-breaks; a table still
+    playing is marked and counts provisionally.
+    """
     from prefcalc.tournament import api
     from prefcalc.tournament.text import standings_json, standings_text
 
@@ -322,8 +328,7 @@ def protocol(
         Paper, typer.Option("--paper", help="PDF paper size.", case_sensitive=False)
     ] = Paper.a4,
 ) -> None:
-    """A table's protocol: every deal's contract and result, the whists, the totals, the
-    place, room for the signatures."""
+    """A table's protocol: the deals, the totals, the places, room for the signatures."""
     from prefcalc.i18n import N_, _
     from prefcalc.tournament import api
     from prefcalc.tournament.protocol import protocol as build
@@ -362,8 +367,11 @@ def export(
         Paper, typer.Option("--paper", help="PDF paper size.", case_sensitive=False)
     ] = Paper.a4,
 ) -> None:
-    """The whole tournament: standings, the round matrix (who met whom, each table's result),
-    the penalty log and every table's protocol."""
+    """The whole tournament as a PDF or a workbook.
+
+    The standings, the round matrix (who met whom, each table's result), the penalty log
+    and every table's protocol.
+    """
     from prefcalc.errors import DealError
     from prefcalc.i18n import N_, _
     from prefcalc.store.files import check_outputs

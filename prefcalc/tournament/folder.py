@@ -92,6 +92,10 @@ def from_bytes(raw: bytes, where: str = FILE_NAME) -> TournamentFile:
     except ValidationError as exc:
         raise _refusal(exc, raw, where) from None
     check(model, where)
+    try:
+        convention(model)  # the options as read from the file: nothing coerced
+    except PrefcalcError as exc:
+        raise LedgerError(f"convention: {exc.message}", where) from None
     return model
 
 
@@ -124,10 +128,25 @@ def _refusal(exc: ValidationError, raw: bytes, where: str) -> LedgerError:
 
 
 @contextmanager
-def locked(folder: Path) -> Iterator[None]:
-    """Hold the tournament's lock (``tournament.json.lock``) for the block."""
+def locked(folder: Path, exists: bool = True) -> Iterator[None]:
+    """Hold the tournament's lock (``tournament.json.lock``) for the block; unless the
+    tournament is being made (``exists=False``), a folder without one is refused first, so
+    no lock file is left in a folder that is not a tournament."""
+    if exists and not files.check_regular_if_exists(
+        path_of(folder), N_("the tournament file"), LedgerError
+    ):
+        raise _not_a_tournament(folder)
     with _locked(path_of(folder)):
         yield
+
+
+def _not_a_tournament(folder: Path) -> LedgerError:
+    return LedgerError(
+        _("not a tournament folder (no {file}: start one with 'prefcalc tournament new')").format(
+            file=FILE_NAME
+        ),
+        str(folder),
+    )
 
 
 def to_text(t: TournamentFile) -> str:
@@ -172,7 +191,7 @@ def create(folder: Path, t: TournamentFile) -> None:
         ) from None
     if not folder.is_dir():
         raise LedgerError(_("not a folder"), str(folder))
-    with locked(folder):
+    with locked(folder, exists=False):
         if os.path.lexists(path_of(folder)):
             raise LedgerError(_("a tournament already exists here"), str(path_of(folder)))
         write(folder, t)

@@ -53,13 +53,15 @@ def grid(
     wrap: int | None = None,
     extra: float = 0.0,
     size: float | None = None,
+    tall: float = 1.0,
 ) -> None:
     """``rows`` (the first the header, bold on gray) as a ruled grid across the page.
 
     Columns are as wide as their widest cell; the font shrinks (down to 6 pt) until they fit.
     The column ``wrap`` (if any) takes the width left and its cells wrap onto more lines;
-    ``extra`` widens the last column by that much (room to sign in). A grid that runs past
-    the page goes on on the next one under its header again."""
+    ``extra`` widens the last column by that much and ``tall`` makes the rows (not the
+    header) that many lines high (room to sign in). A grid that runs past the page goes on
+    on the next one under its header again."""
     writer = flow.writer
     metrics = writer.metrics
     space = flow.right - flow.left
@@ -96,7 +98,9 @@ def grid(
 
     def draw_row(r: int, row: Sequence[str]) -> None:
         cells = [cell_lines(r, c, cell) for c, cell in enumerate(row)]
-        height = max(len(lines) for lines in cells) * lead
+        height = max((len(lines) for lines in cells), default=1) * lead
+        if r:
+            height = max(height, tall * lead)
         if flow.y - height < flow.bottom:
             flow.page = writer.page()
             flow.y = flow.top
@@ -150,7 +154,7 @@ def _protocol_pages(flow: Flow, p: Protocol, first: bool) -> None:
     rows[0].append(_("signature"))
     for row in rows[1:]:
         row.append("")
-    grid(flow, rows, [False, True, True, True, True, True, True, False], extra=SIGNATURE)
+    grid(flow, rows, [False, True, True, True, True, True, True, False], extra=SIGNATURE, tall=2.0)
     lay = flow.writer.lay
     flow.need(lay.size * 4)
     flow.gap(lay.size)
