@@ -107,9 +107,14 @@ def _repeats(group: Sequence[int], seen: Sequence[Sequence[bool]]) -> int:
     return sum(seen[a][b] for a, b in itertools.combinations(group, 2))
 
 
-def _distance(group: Sequence[int], start: int) -> int:
+def _distance(group: list[int], start: int) -> int:
     """How far the players of a table starting at place ``start`` stand from their ranks."""
-    return sum(abs(start + k - r) for k, r in enumerate(sorted(group)))
+    group.sort()
+    total = 0
+    for r in group:
+        total += start - r if start > r else r - start
+        start += 1
+    return total
 
 
 def _starts(sizes: Sequence[int]) -> list[int]:
@@ -197,33 +202,40 @@ def _descent(
         return groups  # the ranking's own groups repeat no pair
     distance = [_distance(g, s) for g, s in zip(groups, starts, strict=True)]
     while True:
-        best: tuple[tuple[int, int, int, int], int, int] | None = None
+        # the best swap: fewest repeats, then the least distance, then the seed's word; a
+        # swap that cannot beat the best found so far on repeats is not weighed further
+        best: tuple[int, int, int, int] | None = None
+        pick = (0, 0)
         for a in range(n):
             ta = where[a]
+            met_a = met[a]
+            seen_a = seen[a]
+            rest_a = [i for i in groups[ta] if i != a]
+            start_a = starts[ta]
             for b in range(a + 1, n):
                 tb = where[b]
                 if ta == tb:
                     continue
-                both = seen[a][b]
-                d_rep = (met[a][tb] - both) + (met[b][ta] - both) - met[a][ta] - met[b][tb]
-                if d_rep > 0:
+                met_b = met[b]
+                d_rep = met_a[tb] + met_b[ta] - met_a[ta] - met_b[tb] - 2 * seen_a[b]
+                if d_rep > 0 or (best is not None and d_rep > best[0]):
                     continue
-                ga = [b if i == a else i for i in groups[ta]]
-                gb = [a if i == b else i for i in groups[tb]]
                 d_dist = (
-                    _distance(ga, starts[ta])
-                    + _distance(gb, starts[tb])
+                    _distance([*rest_a, b], start_a)
+                    + _distance([a if i == b else i for i in groups[tb]], starts[tb])
                     - distance[ta]
                     - distance[tb]
                 )
-                if (d_rep, d_dist) >= (0, 0):
+                if d_rep == 0 and d_dist >= 0:
                     continue
-                rank = (d_rep, d_dist, min(tie[a], tie[b]), max(tie[a], tie[b]))
-                if best is None or rank < best[0]:
-                    best = (rank, a, b)
+                low, high = (tie[a], tie[b]) if tie[a] < tie[b] else (tie[b], tie[a])
+                rank = (d_rep, d_dist, low, high)
+                if best is None or rank < best:
+                    best = rank
+                    pick = (a, b)
         if best is None:
             break
-        _, a, b = best
+        a, b = pick
         ta, tb = where[a], where[b]
         groups[ta] = [b if i == a else i for i in groups[ta]]
         groups[tb] = [a if i == b else i for i in groups[tb]]

@@ -205,10 +205,21 @@ def ref_of(t: TournamentFile) -> ConventionRef:
     return ConventionRef(c.preset, dict(c.options), c.name)
 
 
+_conventions: dict[int, tuple[TournamentFile, Convention]] = {}
+
+
 def convention(t: TournamentFile) -> Convention:
+    """The tournament's convention, resolved once per tournament value (every table's ledger
+    is compared with it)."""
     from prefcalc.store.ledger import resolve_convention
 
-    return resolve_convention(ref_of(t), strict=True)
+    known = _conventions.get(id(t))
+    if known is not None and known[0] is t:
+        return known[1]
+    conv = resolve_convention(ref_of(t), strict=True)
+    _conventions.clear()
+    _conventions[id(t)] = (t, conv)
+    return conv
 
 
 def table_ledger(t: TournamentFile, tb: TableRecord, created: str) -> Game:
