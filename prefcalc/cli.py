@@ -100,7 +100,8 @@ def _lang_first(args: Sequence[str] | None) -> list[str]:
     in front of it, where the root option reads it. Words after ``--`` are left alone."""
     words = list(sys.argv[1:] if args is None else args)
     end = words.index("--") if "--" in words else len(words)
-    if "new" in words[:end]:  # 'new --lang ru' is the new game's own language
+    # 'new --lang ru' is the new game's own language ('tournament new' has none)
+    if "new" in words[:end] and "tournament" not in words[: words.index("new")]:
         end = words.index("new")
     moved: list[str] = []
     k = 0

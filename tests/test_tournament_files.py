@@ -269,7 +269,7 @@ def test_players_file(tmp_path: Path) -> None:
         ("Anna, Spades, strong\n", "players.txt:1: the rating must be a whole number"),
         ("Anna\nBoris\nVe:ra\n", "players.txt:3: bad player name 've:ra'"),
         ("Anna, a, 1, 2\n", "players.txt:1: NAME, CLUB, RATING at most"),
-        ("Anna, Sp\x07ades\n", "players.txt:1: the note"),
+        ("Anna, Sp\x07ades\n", "players.txt:1: the club"),
     ]:
         listing.write_text(text, "utf-8")
         line = refusal(
@@ -308,3 +308,81 @@ def test_players_file(tmp_path: Path) -> None:
     )
     assert "the players file is not a regular file" in line
     assert not (tmp_path / "other").exists()
+
+
+def test_a_missing_table_ledger_is_named(tmp_path: Path) -> None:
+    folder = make(tmp_path)
+    assert invoke(["tournament", "draw", str(folder)], tmp_path).returncode == 0
+    (folder / "r1-t2.json").unlink()
+    line = refusal(["tournament", "standings", str(folder)], tmp_path)
+    assert "round 1, table 2: its ledger r1-t2.json is missing" in line
+
+
+def test_a_folder_name_with_a_control_character_is_never_printed_raw(tmp_path: Path) -> None:
+    folder = tmp_path / "cup\x1b[31m"
+    done = invoke(
+        [
+            "tournament",
+            "new",
+            str(folder),
+            "--players",
+            *SEVEN,
+            "--rounds",
+            "2",
+            "--deals",
+            "4",
+            "--convention",
+            "sochi",
+            "--seed",
+            "1",
+        ],
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout
+    assert "cup\\x1b[31m" in done.stdout
+    assert json.loads((folder / "tournament.json").read_text("utf-8"))["name"] == "cup[31m"
+    done = invoke(["tournament", "draw", str(folder)], tmp_path)
+    assert done.returncode == 0 and "\x1b" not in done.stdout
+    line = refusal(
+        [
+            "tournament",
+            "new",
+            str(tmp_path / "x"),
+            "--players",
+            *SEVEN,
+            "--rounds",
+            "2",
+            "--deals",
+            "4",
+            "--convention",
+            "sochi",
+            "--name",
+            "Cup\nof the year",
+        ],
+        tmp_path,
+    )
+    assert "the event's name 'Cup\\nof the year' must be one line" in line
+
+
+def test_the_language_after_the_command(tmp_path: Path) -> None:
+    done = invoke(
+        [
+            "tournament",
+            "new",
+            str(tmp_path / "cup"),
+            "--players",
+            *SEVEN,
+            "--rounds",
+            "2",
+            "--deals",
+            "4",
+            "--convention",
+            "sochi",
+            "--lang",
+            "ru",
+        ],
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("турнир «cup»: 7 игроков")

@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Sequence
 from pathlib import Path
 
-from prefcalc.errors import DealError
+from prefcalc.errors import DealError, shown
 from prefcalc.i18n import _, ngettext
 from prefcalc.store.schemas import ConventionRecord
 from prefcalc.tournament import folder
@@ -103,6 +103,7 @@ def new(
         seed = secrets.randbelow(10**SEED_DIGITS)
     if not 0 <= seed <= MAX_SEED:
         raise DealError(_("the seed is a whole number from 0 to {most}").format(most=MAX_SEED))
+    name = _event_name(base, name)
     # the convention is checked and stored exactly as a game stores it
     probe = api.new_game(names[:3], convention, target, options=list(options))
     ref = probe.convention
@@ -110,7 +111,7 @@ def new(
 
     t = TournamentFile(
         tournament=1,
-        name=(name if name is not None else base.resolve().name or "tournament").strip(),
+        name=name,
         created=_now(),
         players=tuple(records),
         rounds=rounds,
@@ -133,17 +134,43 @@ def new(
     return t
 
 
+def _event_name(base: Path, given: str | None) -> str:
+    """The event's name: as given (one line, at most 200 characters), else the folder's
+    name (without its control characters)."""
+    from prefcalc.rules.model import MAX_NOTE, check_note
+
+    if given is None or not given.strip():
+        folder = "".join(c for c in base.resolve().name if c.isprintable()).strip()
+        return folder[:MAX_NOTE] or "tournament"
+    try:
+        return check_note(given)
+    except DealError:
+        raise DealError(
+            _("the event's name '{name}' must be one line of at most {most} characters").format(
+                name=shown(given), most=MAX_NOTE
+            )
+        ) from None
+
+
 def load(base: Path) -> TournamentFile:
     return folder.load(base)
 
 
 def player(name: str, club: str | None = None, rating: int | None = None) -> PlayerRecord:
     """A registered player with his club and rating, checked (one line when refused)."""
-    from prefcalc.rules.model import check_note
+    from prefcalc.rules.model import MAX_NOTE, check_note
     from prefcalc.tournament.model import MAX_RATING
 
     if club is not None:
-        club = check_note(club) or None
+        typed = club
+        try:
+            club = check_note(typed) or None
+        except DealError:
+            raise DealError(
+                _("the club '{club}' must be one line of at most {most} characters").format(
+                    club=shown(typed), most=MAX_NOTE
+                )
+            ) from None
     if rating is not None and not 0 <= rating <= MAX_RATING:
         raise DealError(
             _("a rating is a whole number from 0 to {most}, not {rating}").format(

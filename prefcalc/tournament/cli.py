@@ -332,7 +332,7 @@ def protocol(
     from prefcalc.i18n import N_, _
     from prefcalc.tournament import api
     from prefcalc.tournament.protocol import protocol as build
-    from prefcalc.tournament.text import protocol_text
+    from prefcalc.tournament.text import path_text, protocol_text
 
     r = _given(round_, "--round")
     number = _given(table, "--table")
@@ -345,7 +345,7 @@ def protocol(
         from prefcalc.tournament.pdf import write_protocols
 
         _warn(write_protocols(t, [made], pdf, paper.value))
-        _out(_("wrote {file}").format(file=pdf))
+        _out(_("wrote {file}").format(file=path_text(pdf)))
 
 
 @app.command()
@@ -376,6 +376,7 @@ def export(
     from prefcalc.i18n import N_, _
     from prefcalc.store.files import check_outputs
     from prefcalc.tournament import api
+    from prefcalc.tournament.text import path_text
 
     if pdf is None and xlsx is None:
         raise DealError(_("give --pdf FILE or --xlsx FILE (or both)"))
@@ -395,7 +396,7 @@ def export(
 
         write_event_xlsx(result, xlsx)
     for target, _what in targets:
-        _out(_("wrote {file}").format(file=target))
+        _out(_("wrote {file}").format(file=path_text(target)))
 
 
 def _check_output(folder: Path, target: Path, what: str) -> None:

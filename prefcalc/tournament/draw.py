@@ -104,7 +104,7 @@ def swiss(ranking: Sequence[str], met: set[Pair], seed: int, round_: int) -> lis
 
 
 def _repeats(group: Sequence[int], seen: Sequence[Sequence[bool]]) -> int:
-    return sum(seen[a][b] for a, b in itertools.combinations(group, 2))
+    return sum(1 for a, b in itertools.combinations(group, 2) if seen[a][b])
 
 
 def _distance(group: list[int], start: int) -> int:
@@ -127,7 +127,7 @@ def _cost(
     starts = _starts(sizes)
     return (
         sum(_repeats(g, seen) for g in groups),
-        sum(_distance(g, s) for g, s in zip(groups, starts, strict=True)),
+        sum(_distance(list(g), s) for g, s in zip(groups, starts, strict=True)),
     )
 
 

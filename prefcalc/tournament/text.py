@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from prefcalc import terms
+from prefcalc.errors import shown
 from prefcalc.i18n import MINUS, _, ngettext, pgettext
 from prefcalc.i18n import number as fmt
 from prefcalc.rules.amounts import Amount, exact_text
@@ -33,6 +34,11 @@ from prefcalc.views.text import deal_text, local_time, signed, table
 
 PLAYING = "*"
 """Marks a result of a table still playing (provisional)."""
+
+
+def path_text(path: Path) -> str:
+    """A path as printed: control characters escaped, never raw on the terminal."""
+    return shown(str(path), 300)
 
 
 def exact(value: Amount) -> str:
@@ -82,8 +88,8 @@ def new_text(t: TournamentFile, base: Path) -> str:
             seed=t.seed,
             tables=tables,
         ),
-        _("folder: {folder}").format(folder=base),
-        _("next: prefcalc tournament draw {folder}").format(folder=base),
+        _("folder: {folder}").format(folder=path_text(base)),
+        _("next: prefcalc tournament draw {folder}").format(folder=path_text(base)),
     ]
     return "\n".join(lines)
 
@@ -110,7 +116,7 @@ def draw_text(draw: RoundRecord, base: Path, repeated: int | None = None) -> str
     lines = [_("Round {round}:").format(round=draw.round)]
     rows = [[_("table"), _("players (in seat order)"), _("first dealer"), _("file")]]
     for tb in draw.tables:
-        rows.append([str(tb.table), ", ".join(tb.players), tb.dealer, str(base / tb.file)])
+        rows.append([str(tb.table), ", ".join(tb.players), tb.dealer, path_text(base / tb.file)])
     lines += table(rows, right=[True, False, False, False])
     if repeated:
         lines.append(
@@ -122,7 +128,7 @@ def draw_text(draw: RoundRecord, base: Path, repeated: int | None = None) -> str
         )
     lines.append(
         _("record each table's deals on its file: prefcalc game ... --file {file}").format(
-            file=base / draw.tables[0].file
+            file=path_text(base / draw.tables[0].file)
         )
     )
     return "\n".join(lines)
