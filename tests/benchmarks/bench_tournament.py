@@ -18,11 +18,10 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
-from run import Figure
+from run import Figure, interleaved
 
 from prefcalc import api
 from prefcalc.rules.model import active_players
@@ -70,12 +69,6 @@ def _played() -> Path:
     return cup
 
 
-def _time(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
-
-
 def _tables(cup: Path, rounds: int) -> list[Path]:
     t = tfolder.load(cup)
     return [cup / tb.file for rnd in t.draws[:rounds] for tb in rnd.tables]
@@ -93,10 +86,8 @@ def standings() -> tuple[float, float, str]:
         s = tournament.standings(cup)
         assert s.complete and len(s.rows) == PLAYERS
 
-    ours()
-    best = min(_time(ours) for _ in range(3))
-    base = min(_time(floor) for _ in range(3))
-    return best, base, f"api.load + api.settle of the {len(paths)} tables' ledgers, best of 3"
+    best, base = interleaved(ours, floor, 5)
+    return best, base, f"api.load + api.settle of the {len(paths)} tables' ledgers, best of 5"
 
 
 def draws() -> tuple[float, float, str]:
@@ -153,8 +144,12 @@ def draws() -> tuple[float, float, str]:
         return total
 
     ours()
-    best = min(ours() for _ in range(3))
-    base = min(floor() for _ in range(3))
+    floor()
+    mine, theirs = [], []
+    for _ in range(3):  # alternately, so that both see the same machine
+        mine.append(ours())
+        theirs.append(floor())
+    best, base = min(mine), min(theirs)
     return (
         best,
         base,
