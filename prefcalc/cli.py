@@ -101,7 +101,8 @@ def _lang_first(args: Sequence[str] | None) -> list[str]:
     in front of it, where the root option reads it. Words after ``--`` are left alone."""
     words = list(sys.argv[1:] if args is None else args)
     end = words.index("--") if "--" in words else len(words)
-    if "new" in words[:end]:  # 'new --lang ru' is the new game's own language
+    # 'new --lang ru' is the new game's own language ('tournament new' has none)
+    if "new" in words[:end] and "tournament" not in words[: words.index("new")]:
         end = words.index("new")
     moved: list[str] = []
     k = 0
@@ -891,6 +892,12 @@ def history(
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Read every ledger, leave the cache alone.")
     ] = False,
+    ratings: Annotated[
+        bool,
+        typer.Option(
+            "--ratings", help="Every player's Elo rating over the games (pairwise, by date)."
+        ),
+    ] = False,
 ) -> None:
     """Every game in the data folder (or PATHs): one row per game, then every player's
     totals across the games (pairwise settlement, exact)."""
@@ -902,7 +909,7 @@ def history(
     ]
     check_outputs(outputs)
     where = [*(paths or []), *([folder] if folder is not None else [])]
-    result = hist.collect(where, since=day, player=player, use_cache=not no_cache)
+    result = hist.collect(where, since=day, player=player, use_cache=not no_cache, ratings=ratings)
     for warning in result.warnings:
         sys.stderr.write(_("prefcalc: warning: {warning}").format(warning=one_line(warning)) + "\n")
     if xlsx is not None:
@@ -999,9 +1006,15 @@ def serve(
     )
 
 
-from prefcalc.app.cli import commands as app_commands  # noqa: E402 (prefcalc app: light)
+# prefcalc tournament ...: the sub-app's module imports only typer (its commands import the rest)
+from prefcalc.tournament.cli import app as _tournament  # noqa: E402
 
-app.add_typer(app_commands, name="app")
+app.add_typer(_tournament, name="tournament")
+
+# prefcalc app ...: the offline app's build; the sub-app's module imports only typer
+from prefcalc.app.cli import commands as _app_commands  # noqa: E402
+
+app.add_typer(_app_commands, name="app")
 
 
 def _version(value: bool) -> None:

@@ -41,6 +41,7 @@ from typing import Any
 
 from prefcalc import __version__
 from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
+from prefcalc.history.ratings import Rating, elo
 from prefcalc.report import running_balance as running_balance  # its home is the report
 from prefcalc.rules.amounts import Amount, exact_text, norm, parse_amount
 from prefcalc.rules.model import AllPass, Contract, Game, Misere, deal_count, name_key
@@ -52,6 +53,7 @@ CACHE_FORMAT = 2  # bump when the stored summary changes shape or meaning
 # 2: a night's ``whist_price`` is the price in force (it was the opening price, wrong after a
 #    ``set whist_price``)
 LEVELS = (6, 7, 8, 9, 10)
+TOURNAMENT = "tournament.json"  # prefcalc.tournament.model.FILE_NAME: never a ledger
 Day = date  # (``Night.date`` is the ISO text; ``Night.day`` is this)
 
 
@@ -448,7 +450,8 @@ def _walk(folder: Path) -> Iterator[tuple[Path, str | None]]:
     for root, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(names):
-            if name.endswith(".json") and not name.startswith("."):
+            # a tournament's own file sits beside its tables' ledgers (which are games)
+            if name.endswith(".json") and not name.startswith(".") and name != TOURNAMENT:
                 full = Path(root) / name
                 try:
                     mode = os.stat(full).st_mode
@@ -613,6 +616,7 @@ class History:
     games: list[Night]  # oldest first
     players: list[Standing]  # by total whists, best first
     warnings: list[str]
+    ratings: list[Rating] | None = None  # with ``collect(..., ratings=True)``: best first
 
     def running(self) -> list[dict[str, Amount]]:
         """Every player's running total in whists after each game (the players' names)."""
@@ -685,10 +689,13 @@ def collect(
     since: date | None = None,
     player: str | None = None,
     use_cache: bool = True,
+    ratings: bool = False,
 ) -> History:
     """The history of the games in ``paths`` (files and folders; default: the data folder's
     games), from ``since`` on (the game's ``created`` date), only the games of ``player``
-    if given (and only his standing)."""
+    if given (and only his standing). ``ratings``: the players' Elo ratings too
+    (:mod:`prefcalc.history.ratings`), over every game from ``since`` on (only his line
+    with ``player``)."""
     if paths:
         found, warnings = ledger_files(paths)
     else:  # the data folder's games: none yet is not an error
@@ -706,6 +713,7 @@ def collect(
     if since is not None:
         nights = [n for n in nights if (d := n.day) is not None and d >= since]
     nights.sort(key=_order)
+    rated = elo(nights) if ratings else None
     wanted: str | None = None
     if player is not None:
         wanted = _player_key(player, nights)
@@ -713,7 +721,8 @@ def collect(
     table = standings(nights)
     if wanted is not None:
         table = [s for s in table if s.key == wanted]
-    return History(nights, table, warnings)
+        rated = None if rated is None else [r for r in rated if r.key == wanted]
+    return History(nights, table, warnings, rated)
 
 
 def _player_key(given: str, nights: Sequence[Night]) -> str:

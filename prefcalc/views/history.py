@@ -13,6 +13,7 @@ from typing import Any
 from prefcalc import terms
 from prefcalc.errors import shown
 from prefcalc.history.club import LEVELS, History, Night, Standing, best_contract
+from prefcalc.history.ratings import Rating
 from prefcalc.i18n import _, language, ngettext
 from prefcalc.report import Report
 from prefcalc.rules.amounts import Amount, exact_text, norm
@@ -146,7 +147,42 @@ def history_text(h: History) -> str:
             ]
         )
     lines += table(rows)
+    if h.ratings is not None:
+        lines.append("")
+        lines += ratings_lines(h.ratings)
     return "\n".join(lines)
+
+
+def ratings_lines(ratings: list[Rating]) -> list[str]:
+    """``history --ratings``: the pairwise Elo ratings, best first."""
+    lines = [_("Ratings (pairwise Elo over the games in date order, from 1500):")]
+    rows = [[_("place"), _("player"), _("rating"), _("games"), _("last game")]]
+    for k, r in enumerate(ratings, 1):
+        rows.append([str(k), r.name, fmt(round(r.rating)), str(r.games), _change(r.change)])
+    lines += table(rows, right=[True, False, True, True, True])
+    return lines
+
+
+def _change(value: float) -> str:
+    """A rating's change to a tenth: ``+8.0``, ``-2.7`` (Russian: ``+8,0``, ``−2,7``)."""
+    text = f"{round(value, 1) + 0.0:+.1f}"
+    if language() == "ru":
+        from prefcalc.views.numbers import MINUS
+
+        text = text.replace(".", ",").replace("-", MINUS)
+    return text
+
+
+def ratings_json(ratings: list[Rating]) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": r.name,
+            "rating": round(r.rating, 2),
+            "games": r.games,
+            "last_change": round(r.change, 2),
+        }
+        for r in ratings
+    ]
 
 
 def _night_ref(value: Amount, night: Night) -> dict[str, Any]:
@@ -192,6 +228,7 @@ def history_json(h: History) -> dict[str, Any]:
             for n in h.games
         ],
         "players": [standing_json(s) for s in h.players],
+        **({"ratings": ratings_json(h.ratings)} if h.ratings is not None else {}),
     }
 
 

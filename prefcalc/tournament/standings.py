@@ -1,0 +1,265 @@
+"""The standings: a pure function of the folder (docs/tournament.md, "Results").
+
+Every table of the rounds asked for is read through the game's API (:func:`prefcalc.api.load`,
+:func:`prefcalc.api.sheet`, :func:`prefcalc.api.settle`), so whatever its ledger holds (a
+correction, an adjustment, a penalty) is in its settlement. A player's **result** at a table
+is his whist balance by the pairwise settlement, exact; the results of a table add up to zero.
+The **points** of the table are the results converted by the tournament's scoring
+(:mod:`prefcalc.tournament.conversions`), and a player's total is the sum over the rounds.
+
+A table is **complete** when it has played the round's deals (``--deals N``; a game that
+finished by its own rules before, every pool closed, is complete too) or, for a round played
+by time (``--minutes M``), when the judge closed it (``prefcalc tournament close``). A table
+still playing counts with its provisional settlement and is marked so. A table with more
+deals than the round's, or with deals recorded after the judge closed it, is refused in one
+line naming it: its result is not the one the table played to.
+
+The ranking (*pin*, in this order): more points; then the larger sum of raw whists; fewer
+remises (contracts he declared and went down on); fewer tricks taken on all-pass deals;
+fewer tricks taken on his misères; then the seed (a keyed hash of the seed and the name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from prefcalc.errors import DealError
+from prefcalc.i18n import _, ngettext
+from prefcalc.rules.amounts import Amount, norm
+from prefcalc.rules.model import AllPass, Contract, Game, Misere, name_key, sitting_out
+from prefcalc.rules.scoring import Sheet
+from prefcalc.rules.settlement import Settlement
+from prefcalc.tournament import conversions, folder
+from prefcalc.tournament.draw import seed_key
+from prefcalc.tournament.model import TableRecord, TournamentFile
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player at one table: what he did there and what it counts."""
+
+    name: str
+    round: int
+    table: int
+    result: Amount  # whists, pairwise settlement, exact
+    points: Amount  # the result converted by the tournament's scoring
+    deals: int  # the deals he played (a 4-table's dealer sits his deal out)
+    remises: int  # contracts he declared and went down on
+    pass_tricks: int  # tricks he took on all-pass deals
+    misere_tricks: int  # tricks he took on his own misères
+    place: tuple[int, int]  # his place at the table by result: the places his tie covers
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of one round, read and settled."""
+
+    round: int
+    record: TableRecord
+    game: Game
+    sheet: Sheet
+    settlement: Settlement
+    deals: int  # deals played at the table (entries with a dealer)
+    complete: bool
+    seats: dict[str, Seat]
+
+    @property
+    def number(self) -> int:
+        return self.record.table
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.record.players
+
+
+@dataclass(frozen=True)
+class Row:
+    """One player's line of the standings."""
+
+    place: int
+    name: str
+    club: str | None
+    rating: int | None
+    points: Amount
+    whists: Amount
+    remises: int
+    pass_tricks: int
+    misere_tricks: int
+    rounds: tuple[Seat, ...]  # one per round, in order
+
+
+@dataclass(frozen=True)
+class Standings:
+    tournament: TournamentFile
+    after_round: int
+    rows: tuple[Row, ...]
+    rounds: tuple[tuple[Table, ...], ...]  # the tables of rounds 1..after_round
+
+    @property
+    def complete(self) -> bool:
+        """Every table of these rounds is complete."""
+        return all(tb.complete for tables in self.rounds for tb in tables)
+
+    def playing(self) -> list[Table]:
+        return [tb for tables in self.rounds for tb in tables if not tb.complete]
+
+
+# --- one table ---------------------------------------------------------------------------------
+
+
+def deals_played(game: Game) -> int:
+    """The deals of a table: the entries that have a dealer (an adjustment or a penalty, a
+    change of terms, a late arrival are not dealt)."""
+    return sum(entry.dealer is not None for entry in game.entries)
+
+
+def _player_deals(game: Game) -> dict[str, int]:
+    counts = dict.fromkeys(game.players, 0)
+    for entry in game.entries:
+        if entry.dealer is None:
+            continue
+        out = sitting_out(game.players, entry.dealer)
+        for p in game.players:
+            if p not in out:
+                counts[p] += 1
+    return counts
+
+
+def _tie_stats(game: Game) -> dict[str, list[int]]:
+    """Every player's remises, all-pass tricks and misère tricks at a table."""
+    stats = {p: [0, 0, 0] for p in game.players}
+    for entry in game.entries:
+        deal = entry.deal
+        if isinstance(deal, Contract):
+            if deal.tricks is not None and deal.tricks < deal.level and deal.declarer in stats:
+                stats[deal.declarer][0] += 1
+        elif isinstance(deal, AllPass):
+            for name, tricks in deal.tricks:
+                if name in stats:
+                    stats[name][1] += tricks
+        elif isinstance(deal, Misere) and deal.declarer in stats:
+            stats[deal.declarer][2] += deal.tricks
+    return stats
+
+
+def read_table(base: Path, t: TournamentFile, round_: int, record: TableRecord) -> Table:
+    """Table ``record`` of round ``round_``: its ledger read, checked, scored and settled."""
+    from prefcalc import api
+
+    game = folder.table_game(base, t, round_, record)
+    sheet = api.sheet(game)
+    settled = api.settle(game, "pairwise", "exact")
+    count = deals_played(game)
+    where = _("round {round}, table {table} ({file})").format(
+        round=round_, table=record.table, file=record.file
+    )
+    if t.deals is not None:
+        if count > t.deals:
+            raise DealError(
+                ngettext(
+                    "{where}: {count} deals recorded, the round is played over {deals} deal: remove the extra ones (prefcalc undo --file {file})",
+                    "{where}: {count} deals recorded, the round is played over {deals} deals: remove the extra ones (prefcalc undo --file {file})",
+                    t.deals,
+                ).format(where=where, count=count, deals=t.deals, file=record.file)
+            )
+        complete = count == t.deals or sheet.finished
+    else:
+        closed = record.closed
+        if closed is not None and count != closed.deals:
+            raise DealError(
+                _(
+                    "{where}: the judge closed the table after {closed} deals, its ledger now holds {count}: reopen it (prefcalc tournament close --reopen) or restore the ledger"
+                ).format(where=where, closed=closed.deals, count=count)
+            )
+        complete = closed is not None
+    results = {p: settled.whists[p] for p in game.players}
+    played = _player_deals(game)
+    points = conversions.convert(results, t.scoring, played if t.per_deal else None)
+    places = conversions.place_at_table(results)
+    stats = _tie_stats(game)
+    seats = {
+        p: Seat(
+            name=p,
+            round=round_,
+            table=record.table,
+            result=results[p],
+            points=points[p],
+            deals=played[p],
+            remises=stats[p][0],
+            pass_tricks=stats[p][1],
+            misere_tricks=stats[p][2],
+            place=places[p],
+        )
+        for p in game.players
+    }
+    return Table(round_, record, game, sheet, settled, count, complete, seats)
+
+
+def read_tables(base: Path, t: TournamentFile, upto: int | None = None) -> list[tuple[Table, ...]]:
+    """The tables of rounds 1..``upto`` (default: every round drawn)."""
+    last = len(t.draws) if upto is None else upto
+    return [tuple(read_table(base, t, r.round, tb) for tb in r.tables) for r in t.draws[:last]]
+
+
+# --- across the rounds -------------------------------------------------------------------------
+
+
+def rank(t: TournamentFile, rounds: Sequence[Sequence[Table]]) -> Standings:
+    """The standings after ``rounds`` (the tables of rounds 1..k, as read)."""
+    info = {p.name: p for p in t.players}
+    by_player: dict[str, list[Seat]] = {p.name: [] for p in t.players}
+    for tables in rounds:
+        for tb in tables:
+            for seat in tb.seats.values():
+                by_player[seat.name].append(seat)
+    unsorted = []
+    for name, seats in by_player.items():
+        unsorted.append(
+            (
+                name,
+                norm(sum((Fraction(s.points) for s in seats), Fraction(0))),
+                norm(sum((Fraction(s.result) for s in seats), Fraction(0))),
+                sum(s.remises for s in seats),
+                sum(s.pass_tricks for s in seats),
+                sum(s.misere_tricks for s in seats),
+                tuple(seats),
+            )
+        )
+    unsorted.sort(
+        key=lambda r: (-r[1], -r[2], r[3], r[4], r[5], seed_key(t.seed, "place", name_key(r[0])))
+    )
+    rows = tuple(
+        Row(
+            place=k,
+            name=name,
+            club=info[name].club,
+            rating=info[name].rating,
+            points=points,
+            whists=whists,
+            remises=remises,
+            pass_tricks=passes,
+            misere_tricks=misere,
+            rounds=seats,
+        )
+        for k, (name, points, whists, remises, passes, misere, seats) in enumerate(unsorted, 1)
+    )
+    return Standings(t, len(rounds), rows, tuple(tuple(r) for r in rounds))
+
+
+def standings(base: Path, t: TournamentFile, after_round: int | None = None) -> Standings:
+    """The standings of the tournament in ``base`` after round ``after_round`` (default: the
+    last round drawn); :class:`DealError` when that round is not drawn."""
+    drawn = len(t.draws)
+    if drawn == 0:
+        raise DealError(_("no round is drawn yet (prefcalc tournament draw DIR draws round 1)"))
+    last = drawn if after_round is None else after_round
+    if not 1 <= last <= drawn:
+        raise DealError(
+            _("there is no round {round} yet: rounds 1 to {drawn} are drawn").format(
+                round=last, drawn=drawn
+            )
+        )
+    return rank(t, read_tables(base, t, last))

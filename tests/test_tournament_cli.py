@@ -1,0 +1,500 @@
+"""Tournaments end to end through the real CLI (issue 28): a 7-player tournament (a table of
+4 and one of 3) over 3 rounds and an 8-player one (two tables of 4), each table's deals
+recorded with the usual commands on its file, the standings checked against every table's
+``prefcalc settle --json``, the Swiss rounds checked to repeat no more pairs than any
+seating must."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from support import invoke
+from tournament_support import least_repeats, met_before, play, repeats, settled
+
+from prefcalc.tournament.conversions import places
+
+SEVEN = ["Anna", "Boris", "Vera", "Dima", "Egor", "Fedya", "Gleb"]
+EIGHT = [*SEVEN, "Zoya"]
+
+
+def run(args: list[str], cwd: Path) -> str:
+    done = invoke(args, cwd)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    return done.stdout
+
+
+def refused(args: list[str], cwd: Path) -> str:
+    done = invoke(args, cwd)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(("prefcalc: error: ", "prefcalc: ошибка: "))
+    return lines[0]
+
+
+def draw_round(folder: Path, cwd: Path) -> dict[str, object]:
+    data: dict[str, object] = json.loads(run(["tournament", "draw", str(folder), "--json"], cwd))
+    return data
+
+
+def tournament_json(folder: Path) -> dict[str, object]:
+    data: dict[str, object] = json.loads((folder / "tournament.json").read_text("utf-8"))
+    return data
+
+
+def test_seven_players_three_rounds(tmp_path: Path) -> None:
+    cup = tmp_path / "cup"
+    out = run(
+        [
+            "tournament",
+            "new",
+            str(cup),
+            "--players",
+            *SEVEN,
+            "--rounds",
+            "3",
+            "--deals",
+            "8",
+            "--convention",
+            "leningrad",
+            "--seed",
+            "2026",
+        ],
+        tmp_path,
+    )
+    assert "7 players, 3 rounds of 8 deals" in out
+    assert "tables: 4+3" in out
+    results: dict[str, Fraction] = {p: Fraction(0) for p in SEVEN}
+    for r in (1, 2, 3):
+        before = tournament_json(cup)["draws"]
+        drawn = draw_round(cup, tmp_path)
+        assert drawn["round"] == r
+        tables = drawn["tables"]
+        assert [len(t["players"]) for t in tables] == [4, 3]  # type: ignore[index]
+        seated = [tuple(t["players"]) for t in tables]  # type: ignore[index]
+        assert sorted(p for t in seated for p in t) == sorted(SEVEN)
+        for t in tables:  # type: ignore[attr-defined]
+            assert t["dealer"] in t["players"]
+            assert t["file"] == str(cup / f"r{r}-t{t['table']}.json")
+        if r > 1:  # Swiss: no more repeated pairs than the best seating has
+            met = met_before(before)  # type: ignore[arg-type]
+            assert repeats(seated, met) == least_repeats(SEVEN, [4, 3], met)
+        # a draw before the round is over is refused, and changes nothing
+        text = (cup / "tournament.json").read_bytes()
+        line = refused(["tournament", "draw", str(cup)], tmp_path)
+        if r < 3:
+            assert f"round {r} is not over" in line
+        else:
+            assert "all 3 rounds of the tournament are drawn: there is no round 4" in line
+        assert (cup / "tournament.json").read_bytes() == text
+        for k in range(1, len(tables) + 1):  # type: ignore[arg-type]
+            play(cup, f"r{r}-t{k}.json", 8, offset=r + k)
+            for name, value in settled(cup, f"r{r}-t{k}.json").items():
+                results[name] += value
+        standings = json.loads(run(["tournament", "standings", str(cup), "--json"], tmp_path))
+        assert standings["after_round"] == r
+        assert standings["complete"] is True
+        for row in standings["players"]:
+            assert Fraction(row["whists"]) == results[row["name"]]
+            assert Fraction(row["points"]) == results[row["name"]]  # raw scoring
+            assert len(row["rounds"]) == r
+        # ranked by points, then the tie-breaks
+        points = [Fraction(row["points"]) for row in standings["players"]]
+        assert points == sorted(points, reverse=True)
+        assert [row["place"] for row in standings["players"]] == list(range(1, 8))
+        assert sum(results.values()) == 0  # a table's results add up to zero
+    line = refused(["tournament", "draw", str(cup)], tmp_path)
+    assert "all 3 rounds of the tournament are drawn" in line
+    # the standings after round 1 still read as they were
+    first = json.loads(
+        run(["tournament", "standings", str(cup), "--json", "--round", "1"], tmp_path)
+    )
+    assert first["after_round"] == 1
+    assert all(len(row["rounds"]) == 1 for row in first["players"])
+    text = run(["tournament", "standings", str(cup)], tmp_path)
+    assert "Standings of «cup» after round 3 of 3" in text
+    assert "R1" in text and "R3" in text
+
+
+def test_eight_players_by_places(tmp_path: Path) -> None:
+    cup = tmp_path / "club cup"
+    run(
+        [
+            "tournament",
+            "new",
+            str(cup),
+            "--players",
+            ",".join(EIGHT),
+            "--rounds",
+            "3",
+            "--deals",
+            "4",
+            "--convention",
+            "sochi",
+            "--scoring",
+            "places",
+            "--seed",
+            "8",
+        ],
+        tmp_path,
+    )
+    points: dict[str, Fraction] = {p: Fraction(0) for p in EIGHT}
+    whists: dict[str, Fraction] = {p: Fraction(0) for p in EIGHT}
+    for r in (1, 2, 3):
+        before = tournament_json(cup)["draws"]
+        drawn = draw_round(cup, tmp_path)
+        seated = [tuple(t["players"]) for t in drawn["tables"]]  # type: ignore[attr-defined]
+        assert [len(t) for t in seated] == [4, 4]
+        if r > 1:
+            met = met_before(before)  # type: ignore[arg-type]
+            assert repeats(seated, met) == least_repeats(EIGHT, [4, 4], met)
+        for k in (1, 2):
+            play(cup, f"r{r}-t{k}.json", 4, offset=3 * r + k)
+            result = settled(cup, f"r{r}-t{k}.json")
+            for name, value in places(result).items():  # 4-2-1-0, ties share
+                points[name] += Fraction(value)
+            for name, value in result.items():
+                whists[name] += value
+    standings = json.loads(run(["tournament", "standings", str(cup), "--json"], tmp_path))
+    for row in standings["players"]:
+        assert Fraction(row["points"]) == points[row["name"]]
+        assert Fraction(row["whists"]) == whists[row["name"]]
+    assert sum(points.values()) == 3 * 2 * 7  # every table hands out 4 + 2 + 1 + 0
+
+
+def test_same_seed_same_draw(tmp_path: Path) -> None:
+    draws = []
+    for name in ("a", "b"):
+        folder = tmp_path / name
+        run(
+            [
+                "tournament",
+                "new",
+                str(folder),
+                "--players",
+                *EIGHT,
+                "--rounds",
+                "2",
+                "--deals",
+                "4",
+                "--convention",
+                "sochi",
+                "--seed",
+                "99",
+            ],
+            tmp_path,
+        )
+        drawn = draw_round(folder, tmp_path)
+        draws.append([(t["players"], t["dealer"]) for t in drawn["tables"]])  # type: ignore[attr-defined]
+    assert draws[0] == draws[1]
+    other = tmp_path / "c"
+    run(
+        [
+            "tournament",
+            "new",
+            str(other),
+            "--players",
+            *EIGHT,
+            "--rounds",
+            "2",
+            "--deals",
+            "4",
+            "--convention",
+            "sochi",
+            "--seed",
+            "100",
+        ],
+        tmp_path,
+    )
+    drawn = draw_round(other, tmp_path)
+    assert [(t["players"], t["dealer"]) for t in drawn["tables"]] != draws[0]  # type: ignore[attr-defined]
+
+
+def test_a_table_still_playing_is_shown_so(tmp_path: Path) -> None:
+    cup = tmp_path / "cup"
+    run(
+        [
+            "tournament",
+            "new",
+            str(cup),
+            "--players",
+            *SEVEN,
+            "--rounds",
+            "2",
+            "--deals",
+            "8",
+            "--convention",
+            "leningrad",
+            "--seed",
+            "5",
+        ],
+        tmp_path,
+    )
+    run(["tournament", "draw", str(cup)], tmp_path)
+    play(cup, "r1-t1.json", 8)
+    play(cup, "r1-t2.json", 3)
+    text = run(["tournament", "standings", str(cup)], tmp_path)
+    assert "* still playing, counted provisionally: round 1 table 2 (3 deals)" in text
+    data = json.loads(run(["tournament", "standings", str(cup), "--json"], tmp_path))
+    assert data["complete"] is False
+    states = {row["rounds"][0]["table"]: row["rounds"][0]["complete"] for row in data["players"]}
+    assert states == {1: True, 2: False}
+    line = refused(["tournament", "draw", str(cup)], tmp_path)
+    assert line.endswith("round 1 is not over: table 2 has played 3 of 8 deals")
+
+
+def test_a_round_by_time_is_closed_by_the_judge(tmp_path: Path) -> None:
+    cup = tmp_path / "cup"
+    run(
+        [
+            "tournament",
+            "new",
+            str(cup),
+            "--players",
+            *SEVEN,
+            "--rounds",
+            "2",
+            "--minutes",
+            "90",
+            "--convention",
+            "sochi",
+            "--seed",
+            "1",
+        ],
+        tmp_path,
+    )
+    run(["tournament", "draw", str(cup)], tmp_path)
+    play(cup, "r1-t1.json", 6)
+    play(cup, "r1-t2.json", 5)
+    line = refused(["tournament", "close", str(cup), "--round", "1", "--table", "1"], tmp_path)
+    assert "every player deals equally: play 2 more deals before closing (6 played)" in line
+    play(cup, "r1-t1.json", 2, offset=6)
+    out = run(["tournament", "close", str(cup), "--round", "1", "--table", "1"], tmp_path)
+    assert out.strip() == "round 1, table 1 closed: 8 deals played"
+    line = refused(["tournament", "draw", str(cup)], tmp_path)
+    assert "table 2 is not closed" in line
+    out = run(["tournament", "close", str(cup), "-r", "1", "-t", "2"], tmp_path)  # a 3-table
+    assert "5 deals played" in out
+    # a deal recorded after the close is caught
+    play(cup, "r1-t2.json", 1, offset=5)
+    line = refused(["tournament", "standings", str(cup)], tmp_path)
+    assert "closed the table after 5 deals, its ledger now holds 6" in line
+    run(["tournament", "close", str(cup), "-r", "1", "-t", "2", "--reopen"], tmp_path)
+    run(["tournament", "close", str(cup), "-r", "1", "-t", "2"], tmp_path)
+    drawn = draw_round(cup, tmp_path)
+    assert drawn["round"] == 2
+    line = refused(["tournament", "close", str(cup), "-r", "1", "-t", "2", "--reopen"], tmp_path)
+    assert "round 2 is drawn already" in line
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        (["Anna", "Boris"], "2 players cannot sit at tables of 4 and 3"),
+        (["Anna", "Boris", "Vera", "Dima", "Egor"], "5 players cannot sit at tables of 4 and 3"),
+        (["Anna", "Boris", "Vera", "ANNA"], "player 'ANNA' is registered twice (same as 'Anna')"),
+        (["Anna", "Boris", "Vera", "Аnna"], "look the same in print"),  # a Cyrillic А
+        (["Anna", "Boris", "Ve\x1bra"], "contains a control character"),
+    ],
+)
+def test_bad_players_are_refused(tmp_path: Path, players: list[str], message: str) -> None:
+    line = refused(
+        [
+            "tournament",
+            "new",
+            str(tmp_path / "cup"),
+            "--players",
+            *players,
+            "--rounds",
+            "2",
+            "--deals",
+            "8",
+            "--convention",
+            "sochi",
+        ],
+        tmp_path,
+    )
+    assert message in line
+    assert not (tmp_path / "cup" / "tournament.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--rounds", "0", "--deals", "8"], "1 to 99 rounds, not 0"),
+        (["--rounds", "3"], "--deals N or --minutes M"),
+        (["--rounds", "3", "--deals", "8", "--minutes", "60"], "--deals N or --minutes M"),
+        (["--rounds", "3", "--deals", "100000"], "1 to 1000 deals per table"),
+        (["--rounds", "3", "--deals", "8", "--seed", "-1"], "the seed is a whole number"),
+        (["--rounds", "3", "--deals", "8", "--seed", str(10**30)], "the seed is a whole number"),
+        (["--rounds", "3", "--deals", "8", "--set", "liability=7"], "liability"),
+        (["--rounds", "3", "--deals", "8", "--scoring", "elo"], "elo"),
+    ],
+)
+def test_bad_settings_are_refused(tmp_path: Path, extra: list[str], message: str) -> None:
+    line = refused(
+        [
+            "tournament",
+            "new",
+            str(tmp_path / "cup"),
+            "--players",
+            *SEVEN,
+            "--convention",
+            "sochi",
+            *extra,
+        ],
+        tmp_path,
+    )
+    assert message in line
+    assert not (tmp_path / "cup").exists() or not list((tmp_path / "cup").iterdir())
+
+
+def test_a_tournament_is_not_replaced(tmp_path: Path) -> None:
+    cup = tmp_path / "cup"
+    args = [
+        "tournament",
+        "new",
+        str(cup),
+        "--players",
+        *SEVEN,
+        "--rounds",
+        "2",
+        "--deals",
+        "8",
+        "--convention",
+        "sochi",
+        "--seed",
+        "3",
+    ]
+    run(args, tmp_path)
+    text = (cup / "tournament.json").read_bytes()
+    line = refused(args, tmp_path)
+    assert "a tournament already exists here" in line
+    assert (cup / "tournament.json").read_bytes() == text
+
+
+def test_a_table_edited_into_other_players_is_refused(tmp_path: Path) -> None:
+    cup = tmp_path / "cup"
+    run(
+        [
+            "tournament",
+            "new",
+            str(cup),
+            "--players",
+            *SEVEN,
+            "--rounds",
+            "2",
+            "--deals",
+            "4",
+            "--convention",
+            "sochi",
+            "--seed",
+            "3",
+        ],
+        tmp_path,
+    )
+    drawn = draw_round(cup, tmp_path)
+    table = drawn["tables"][1]  # type: ignore[index]
+    path = cup / "r1-t2.json"
+    data = json.loads(path.read_text("utf-8"))
+    data["players"] = (
+        ["Anna", "Boris", "Zoya"] if "Zoya" not in table["players"] else data["players"]
+    )
+    data["first_dealer"] = "Anna"
+    path.write_text(json.dumps(data), "utf-8")
+    for command in (
+        ["standings", str(cup)],
+        ["draw", str(cup)],
+        ["protocol", str(cup), "-r", "1", "-t", "2"],
+    ):
+        line = refused(["tournament", *command], tmp_path)
+        assert "round 1, table 2 (r1-t2.json): the ledger's players are Anna, Boris, Zoya" in line
+
+
+def test_a_table_with_too_many_deals_is_refused(tmp_path: Path) -> None:
+    cup = tmp_path / "cup"
+    run(
+        [
+            "tournament",
+            "new",
+            str(cup),
+            "--players",
+            *SEVEN,
+            "--rounds",
+            "2",
+            "--deals",
+            "4",
+            "--convention",
+            "sochi",
+            "--seed",
+            "3",
+        ],
+        tmp_path,
+    )
+    run(["tournament", "draw", str(cup)], tmp_path)
+    play(cup, "r1-t2.json", 5)
+    line = refused(["tournament", "standings", str(cup)], tmp_path)
+    assert (
+        "round 1, table 2 (r1-t2.json): 5 deals recorded, the round is played over 4 deals" in line
+    )
+
+
+def test_not_a_tournament_folder(tmp_path: Path) -> None:
+    line = refused(["tournament", "standings", str(tmp_path)], tmp_path)
+    assert "not a tournament folder (no tournament.json" in line
+    line = refused(["tournament", "draw", str(tmp_path / "nowhere")], tmp_path)
+    assert "not a tournament folder" in line
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_in_russian(tmp_path: Path) -> None:
+    cup = tmp_path / "кубок"
+    out = run(
+        [
+            "--lang",
+            "ru",
+            "tournament",
+            "new",
+            str(cup),
+            "--players",
+            "Аня",
+            "Боря",
+            "Вера",
+            "Дима",
+            "Егор",
+            "Федя",
+            "Глеб",
+            "--rounds",
+            "2",
+            "--deals",
+            "4",
+            "--convention",
+            "Ленинградка",
+            "--seed",
+            "4",
+        ],
+        tmp_path,
+    )
+    assert out.splitlines()[0] == "турнир «кубок»: 7 игроков, 2 тура, раздач в туре: 4"
+    out = run(["--lang", "ru", "tournament", "draw", str(cup)], tmp_path)
+    assert out.startswith("Тур 1:\nстол  игроки (по местам)")
+    assert "сдаёт первым  файл" in out
+    play(cup, "r1-t1.json", 2)
+    out = run(["--lang", "ru", "tournament", "standings", str(cup)], tmp_path)
+    assert out.startswith(
+        "Турнирная таблица «кубок» после 1-го тура из 2\nзачёт: висты без пересчёта\n"
+    )
+    assert "место  игрок" in out and "ремизы  взятки на распасах  взятки на мизерах" in out
+    assert "* ещё играют, засчитано предварительно: тур 1, стол 1 (2 раздачи)" in out
+    out = run(["--lang", "ru", "tournament", "protocol", str(cup), "-r", "1", "-t", "1"], tmp_path)
+    assert out.startswith("Протокол · кубок\nтур 1 из 2 · стол 1 · r1-t1.json\nигроки по местам: ")
+    assert "раздача  сдающий  играющий  игра / результат  висты" in out
+    assert "подписи:" in out and "судья: ________" in out
+    line = refused(["--lang", "ru", "tournament", "draw", str(cup)], tmp_path)
+    assert (
+        line == "prefcalc: ошибка: тур 1 не окончен: за столом 1 сыграно 2 из 4 раздач и ещё 1 стол"
+    )
