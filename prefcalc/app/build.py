@@ -55,11 +55,13 @@ LEFT_OUT = (
     "prefcalc/help_words.py",
     "prefcalc/export/",
     "prefcalc/history/",
+    "prefcalc/tournament/",
     "prefcalc/web/",
     "prefcalc/app/",
 )
 """What the phone's engine does without: the terminal front ends, the documents (they need
-reportlab, openpyxl, pypdfium2: no browser wheels), the server (FastAPI) and the build."""
+reportlab, openpyxl, pypdfium2: no browser wheels), the club's history and the tournaments
+(folders of games on a computer), the server (FastAPI) and the build."""
 
 BROUGHT_BACK = (
     "prefcalc/web/sheet.py",
