@@ -19,10 +19,11 @@ from prefcalc.views.sheet_layout import Box, Layout, Token, printable, running_e
 WIDTH = 330.0
 """The sheet's width in SVG units: the width it is drawn at on a 360 px phone (the page's
 margins taken off), so that a unit is about a pixel there and the sizes below are pixels."""
-HEIGHTS = {2: 250.0, 3: 320.0, 4: 360.0, 5: 430.0}
-WHIST_BANDS = {4: 0.36}
-"""The whist band's depth where it differs from the layout's: the side players' whist columns
-of a four-player sheet need the room on a phone held upright."""
+HEIGHTS = {2: 250.0, 3: 340.0, 4: 370.0, 5: 460.0}
+WHIST_BANDS = {3: 0.32, 4: 0.36}
+"""The whist band's depth where it differs from the layout's: a label and a line of values
+below the name, and the side players' whist columns of a four-player sheet, need the room on
+a phone held upright."""
 """The height for each number of players: a five-player sheet's bottom players have their
 four whist columns two by two, each with its label, so it is the tallest."""
 
@@ -49,7 +50,7 @@ LAYOUT = Layout(
 """Sizes in SVG units, about pixels on a 360 px phone: the numbers at 12.5 (at least 12 px
 there), the labels at 10.5 (at least 10 px), the names at 13."""
 
-LINE = 1.15  # the height of a line of values, as a fraction of their size
+LINE = 1.2  # the height of a line of values, as a fraction of their size
 
 _NARROW = frozenset("iljtfrI.,:;!|'()[] -ıї")
 _WIDE = frozenset("mwMWШЩЖЮМЫФшщжюмыф%@…")
@@ -246,7 +247,7 @@ def sheet_svg(sheet: Sheet, game: Game) -> str:
                     full=_("whists on {player}").format(player=label),
                 )
             )
-            values = Box(col.x0, col.y0, col.x1, col.y1 - lay.label_size * 1.05)
+            values = Box(col.x0, col.y0, col.x1, col.y1 - lay.label_size * 1.3)
             seq = entries.get((name, WHISTS, names[opp]), [])
             flowed = flow(seq, lay.value_size, values)
             _values(parts, flowed, values, lay.value_size, "whists", height)
