@@ -551,3 +551,29 @@ def test_the_sheet_folded_summary_fits_five_players(phones: Any, tmp_path: Path)
         shot(page, "score-ru-360-five-players")
     finally:
         server.stop()
+
+
+def test_russian_pages_decline_names_and_write_roubles(phones: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    page = phones(NARROW)
+    game = make_game(["Аня", "Боря", "Вера"], ["game Аня 7h 7 Боря:w Вера:p"], currency="RUB")
+    path, server = serve(tmp_path, game, lang="ru")
+    try:
+        page.goto(server.url + "/score#token=" + TOKEN)
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "live", timeout=WAIT)
+        for testid in ("declarer:Боря", "contract:6s", "tricks:6", "role:Вера:w", "role:Аня:w"):
+            page.get_by_test_id(testid).click()
+        page.get_by_test_id("wtricks:Вера:3").click()
+        expect(page.locator(".wtricks .auto-note")).to_have_text("у Ани: 1")  # the genitive
+        expect(page.locator("#message")).to_have_text("игра Боря 6п 6 Вера:в3 Аня:в1")
+        summary = page.get_by_test_id("summary").inner_text()
+        assert "₽" in summary and "RUB" not in summary, summary
+        page.goto(server.url + "/")
+        expect(page.locator("#money tbody tr")).to_have_count(3, timeout=WAIT)
+        money = page.locator("#settlement").inner_text()
+        assert "₽" in money and "RUB" not in money and "−" in money, money
+        expect(page.locator("#last-writes")).to_contain_text("Боря +12 висты на Аню")
+        shot(page, "watch-ru-360-roubles", full=True)
+    finally:
+        server.stop()
