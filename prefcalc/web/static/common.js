@@ -231,6 +231,8 @@ export function follow(table, read, live) {
     },
     (info) => live.setStream(info), // a stream that comes back greets with the version
   );
+  // a table on the phone itself (the offline app's WorkerTable) has no connection to lose
+  if (table.kind && table.kind !== "http") live.setStream({ state: "live" });
   run();
   return { refresh: run, stop: unsubscribe };
 }
