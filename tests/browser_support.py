@@ -5,7 +5,7 @@ The browser is found by ``PREFCALC_CHROMIUM``, else ``chromium`` on the PATH; wi
 tests skip, unless ``PREFCALC_REQUIRE_TOOLS=1`` (CI), where they fail. Screenshots are kept in
 ``tests/artifacts/serve`` (ignored by git; ``PREFCALC_ARTIFACTS`` moves them).
 
-The fixtures (``browser``, one chromium for the whole run; ``phones``; ``data_home``) are
+The fixtures (``browser``, one chromium for a module; ``phones``; ``data_home``) are
 made known to every test module by ``tests/conftest.py``.
 """
 
@@ -121,8 +121,10 @@ def serve(tmp_path: Path, game: Any, **options: Any) -> tuple[Path, Server]:
     return path, Server(path, **options)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One chromium for a module's tests (Playwright's sync API runs an event loop in this
+    thread while it is open: it is closed before the next module, whose tests may run one)."""
     executable = chromium()
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:

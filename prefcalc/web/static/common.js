@@ -158,34 +158,38 @@ export function renderSettle(s, body, pays) {
 }
 
 /* The badge that says whether the page is live, and why not (data-testid=status, data-state
-   "live" | "stale"): the stream of changes must be open and the last reading must have
-   worked; a reading that failed (an unreadable ledger) is said in its one line. */
+   "live" | "stale", data-why the reason: connecting, unreachable, refused, lost, error): the
+   stream of changes must be open and the last reading must have worked; a reading that the
+   server refused (an unreadable ledger) is said in its one line. */
 export class Live {
   constructor(badge, problem) {
     this.badge = badge;
     this.problem = problem;
     this.stream = { state: "stale", why: "connecting" };
-    this.error = null;
+    this.error = null; // {why: "error" | "unreachable", message}: the last reading failed
     this.render();
   }
 
   setStream(info) { this.stream = info; this.render(); }
-  setError(message) { this.error = message || null; this.render(); }
+  setError(error) { this.error = error || null; this.render(); }
   get live() { return this.stream.state === "live" && !this.error; }
 
   render() {
     const b = this.badge;
-    let text;
+    const unreachable = t("the server cannot be reached: trying again");
+    let text = t("reconnecting");
     let why = "";
-    if (this.live) text = t("live");
-    else if (this.error) { text = t("not live"); why = this.error; }
+    let code = this.stream.why || "";
+    if (this.live) { text = t("live"); code = ""; }
+    else if (this.error && this.error.why === "error") { text = t("not live"); why = this.error.message; code = "error"; }
+    else if (this.error) { why = unreachable; code = "unreachable"; }
     else if (this.stream.why === "connecting") text = t("connecting");
-    else if (this.stream.why === "refused" && this.stream.status === 503) { text = t("reconnecting"); why = t("the server has too many watchers: trying again"); }
-    else if (this.stream.why === "refused") { text = t("reconnecting"); why = this.stream.message; }
-    else { text = t("reconnecting"); why = t("the server cannot be reached: trying again"); }
+    else if (this.stream.why === "refused" && this.stream.status === 503) why = t("the server has too many watchers: trying again");
+    else if (this.stream.why === "refused") why = this.stream.message;
+    else why = unreachable;
     b.textContent = text;
     b.dataset.state = this.live ? "live" : "stale";
-    b.dataset.why = this.live ? "" : this.error ? "error" : this.stream.why || "";
+    b.dataset.why = code;
     b.title = why;
     b.classList.toggle("off", !this.live);
     document.body.dataset.state = b.dataset.state;
@@ -214,7 +218,9 @@ export function follow(table, read, live) {
           await read();
           live.setError(null);
         } catch (e) {
-          live.setError(String((e && e.message) || e));
+          // a server that cannot be reached is said so, not as the browser's words for it
+          const message = String((e && e.message) || e);
+          live.setError({ why: e && e.status === 0 ? "unreachable" : "error", message });
         }
       } while (again);
       running = null;

@@ -443,7 +443,13 @@ export function mountScore(table, root, options = {}) {
   async function said(number, words) {
     await followed.refresh();
     const item = state.log.find((it) => it.number === number);
-    const writes = item && item.writes.length ? item.writes.map(writeText).join("; ") : t("nothing written");
+    const merged = new Map(); // one line per place written: Anna +24 whists on Vera
+    for (const w of item ? item.writes : []) {
+      const key = [w.player, w.column, w.on].join("\u0000");
+      const was = merged.get(key);
+      merged.set(key, was ? { ...was, amount: was.amount + w.amount } : { ...w });
+    }
+    const writes = merged.size ? [...merged.values()].map(writeText).join("; ") : t("nothing written");
     toast(t(words, { number, writes }));
   }
 
@@ -604,7 +610,11 @@ export function mountScore(table, root, options = {}) {
     sheet.hidden = !state.sheetOpen;
     document.body.classList.toggle("sheet-open", state.sheetOpen);
     if (state.sheetOpen) {
-      try { sheet.innerHTML = await table.sheetSvg(); } catch (e) { live.setError(String(e.message || e)); }
+      try {
+        sheet.innerHTML = await table.sheetSvg();
+      } catch (e) {
+        live.setError({ why: e.status === 0 ? "unreachable" : "error", message: String(e.message || e) });
+      }
     }
   }
 
