@@ -558,7 +558,7 @@ def test_russian_pages_decline_names_and_write_roubles(phones: Any, tmp_path: Pa
 
     page = phones(NARROW)
     game = make_game(["Аня", "Боря", "Вера"], ["game Аня 7h 7 Боря:w Вера:p"], currency="RUB")
-    path, server = serve(tmp_path, game, lang="ru")
+    _path, server = serve(tmp_path, game, lang="ru")
     try:
         page.goto(server.url + "/score#token=" + TOKEN)
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "live", timeout=WAIT)
