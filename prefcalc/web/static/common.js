@@ -4,6 +4,14 @@
 
 let WORDS = {};
 
+/* A request's name (engine.js's line(text, id)): 18 random hex digits. The page keeps it
+   until the request is answered, so that a line sent again is carried out once. */
+export function randomId() {
+  const bytes = new Uint8Array(9);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /* The page's dictionary (English message -> the page's words; prefcalc/web/words.py). */
 export function setWords(words) { WORDS = words || {}; }
 

@@ -7,9 +7,10 @@
    kind:game|misere|passes, declarer:<Name>, contract:<level><s|c|d|h|nt>, tricks:<n>,
    role:<Name>:<w|p|h|r>, wtricks:<Name>:<n>, passes:<Name>:<n>, record, undo, redo, cancel,
    deal:<n>, edit, insert, delete, put-back, summary, status; the line field is
-   input[name=line]. */
-import { Refused, randomId } from "./engine.js";
-import { Live, contractLabel, deals, el, follow, lang, money, number, statusLine, t, writeText } from "./common.js";
+   input[name=line].
+
+   It imports nothing from engine.js: the table it is given is the whole of the game to it. */
+import { Live, contractLabel, deals, el, follow, lang, money, number, randomId, statusLine, t, writeText } from "./common.js";
 
 const LIST = 30; // deals in the night's list until "all" is asked for
 const SUITS = ["s", "c", "d", "h", "nt"];
@@ -427,7 +428,7 @@ export function mountScore(table, root, options = {}) {
       pending = null;
       return answer;
     } catch (e) {
-      const lost = e instanceof Refused && e.status === 0;
+      const lost = !!e && e.status === 0; // never answered: the line may have been carried out
       if (!lost) pending = null;
       toast(lost ? t("the server cannot be reached ({error})", { error: e.message }) : String(e.message || e), "error");
       return null;
