@@ -472,3 +472,45 @@ def test_the_terminal_speaks_the_language_of_the_command(ledger: Path, tmp_path:
     assert re.search(rf"записывать: http://127\.0\.0\.1:{port}/score#token=[\w.~-]+\n", text)
     assert "Ctrl-C останавливает сервер.\n" in text
     assert "listening" not in text and "watch:" not in text and "score:" not in text
+
+
+# --- the sheet's words on a phone --------------------------------------------------------------
+
+
+def test_names_are_shortened_as_a_table_shortens_them() -> None:
+    from prefcalc.web.sheet import fit, shortenings, width
+
+    assert shortenings("Борис") == ["Бор.", "Б.", "Б"]
+    assert shortenings("Александра")[:3] == ["Алекс.", "Ал.", "А."]  # never Александр.
+    assert shortenings("Дмитрий")[0] == "Дмитр." and "Дм." in shortenings("Дмитрий")
+    assert shortenings("Anna-Maria")[0] == "Anna-Mar." and shortenings("Jo") == ["J.", "J"]
+    assert shortenings("Zoë") == ["Z.", "Z"]  # never a letter cut from its mark
+    for name in ("Борис", "Александра", "Дмитрий", "Евгения", "Ëлка"):
+        for room in range(8, 120, 4):
+            shown = fit(name, 12, room)
+            assert "…" not in shown
+            assert shown == name or shown in shortenings(name)
+            assert width(shown, 12) <= room or shown == name[:1]
+
+
+def test_a_whist_label_keeps_the_case_it_can(tmp_path: Path) -> None:
+    from prefcalc.i18n import speaking
+    from prefcalc.web.sheet import whist_label
+
+    with speaking("ru"):
+        assert whist_label("Борис", 10.5, 200) == "на Бориса"
+        assert whist_label("Александра", 10.5, 60) == "на Алекс."
+        assert whist_label("Борис", 10.5, 8) == "Б"
+    assert whist_label("Boris", 10.5, 200) == "on Boris"
+
+
+def test_a_long_run_keeps_its_last_values_whole() -> None:
+    from prefcalc.views.sheet_layout import Box
+    from prefcalc.web.sheet import flow
+
+    tokens = [(str(v), False) for v in range(2, 80, 4)]
+    lines = flow(tokens, 12.5, Box(0, 0, 60, 15))
+    assert len(lines) == 1 and lines[0].startswith("…") and lines[0].endswith("78")
+    kept = lines[0][1:].split(".")
+    assert all(k in {t for t, _ in tokens} for k in kept)  # whole values, never "…0. 15"
+    assert flow([("4", False), ("12", True)], 12.5, Box(0, 0, 200, 15)) == ["4.12|"]

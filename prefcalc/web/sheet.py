@@ -105,11 +105,11 @@ def shortenings(name: str) -> list[str]:
     """``name`` shortened as a table shortens it, longest first: ``Бор.``, ``Б.``, ``Б``.
 
     A shortening ends on a consonant before a vowel, as people cut a name (``Алекс.``,
-    ``Дм.``): never inside a letter (a combining mark is no vowel, so it stays with its
-    letter), nor after a space or a sign; the initial with a dot, then the bare initial,
-    come last."""
+    ``Дм.``), two letters off at least (``Александр.`` would be another name); never inside
+    a letter (a combining mark is no vowel, so it stays with its letter), nor after a space
+    or a sign; the initial with a dot, then the bare initial, come last."""
     out: list[str] = []
-    for k in range(len(name) - 1, 1, -1):
+    for k in range(len(name) - 2, 1, -1):
         head, last, nxt = name[:k], name[k - 1], name[k]
         if not last.isalpha() or last in _VOWELS or nxt not in _VOWELS:
             continue  # a cut before a vowel: Бор|ис, Алекс|андр, Дм|итрий

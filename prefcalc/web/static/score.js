@@ -34,7 +34,7 @@ export function shorten(name, px, font) {
   const fits = (s) => measurer.measureText(s).width <= px;
   if (fits(name)) return name;
   const chars = Array.from(name);
-  for (let k = chars.length - 1; k >= 2; k--) {
+  for (let k = chars.length - 2; k >= 2; k--) { // two letters off at least: Александр. is another name
     const last = chars[k - 1];
     if (!/\p{L}/u.test(last) || VOWELS.has(last) || !VOWELS.has(chars[k])) continue;
     const short = chars.slice(0, k).join("") + ".";
