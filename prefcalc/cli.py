@@ -612,7 +612,7 @@ def new(
     convention: Annotated[
         str,
         typer.Option(
-            "--convention", "-c", help="sochi, leningrad, rostov, classic or a .toml file."
+            "--convention", "-c", help="sochi, leningrad, rostov, classic, fspr or a .toml file."
         ),
     ] = "sochi",
     target: Annotated[

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, assert_never
 from prefcalc import terms
 from prefcalc.cases import CASES, decline
 from prefcalc.i18n import N_, _, language, ngettext, pgettext
-from prefcalc.rules.amounts import Amount, to_json_number
+from prefcalc.rules.amounts import Amount, norm, to_json_number
 from prefcalc.rules.conventions import OPTIONS, Convention, to_toml_value
 from prefcalc.rules.model import (
     Adjustment,
@@ -58,11 +58,14 @@ def table(
 def status_line(sheet: Sheet, game: Game) -> str:
     """Convention and target, then where the game stands: finished, or who deals next."""
     conv = sheet.convention
-    goal = (
-        _("target {target} each")
-        if conv.closing == "each"
-        else _("target {target} × {players} in total")
-    ).format(target=sheet.target, players=len(sheet.players))
+    if conv.closing == "average":
+        goal = _("no target: played by time, every pool against the average")
+    else:
+        goal = (
+            _("target {target} each")
+            if conv.closing == "each"
+            else _("target {target} × {players} in total")
+        ).format(target=sheet.target, players=len(sheet.players))
     head = f"{terms.convention_name(conv.name)} · {goal} · {terms.deals(deal_count(game))}"
     if sheet.finished:
         return head + " · " + _("FINISHED")
@@ -101,7 +104,7 @@ def sheet_text(sheet: Sheet, game: Game, width: int = WIDTH) -> str:
         if short or max(len(line) for line in table_lines) <= width:
             break
     lines += table_lines
-    if sheet.convention.closing != "each":
+    if sheet.convention.closing == "total":
         lines.append(points_left_line(sheet))
     if sheet.opening is not None:
         circle, circles, factor = sheet.opening
@@ -197,7 +200,7 @@ def compact_text(sheet: Sheet, game: Game, width: int = WIDTH) -> str:
     lines = _compact_rows(sheet, short=False)
     if max(len(line) for line in lines) > width:
         lines = _compact_rows(sheet, short=True)
-    if sheet.convention.closing != "each":
+    if sheet.convention.closing == "total":
         lines.append(points_left_line(sheet))
     if sheet.finished:
         lines.append(_("the game is finished"))
@@ -562,27 +565,30 @@ def settlement_steps(s: Settlement) -> list[str]:
     if s.combination:
         lines.append(s.combination[0])
         lines += [f"   {line}" for line in s.combination[1:]]
-    lines.append(
-        _(
-            "1. Unclosed pools into the mountain: largest pool {largest}, "
-            "each missing point × {factor}"
-        ).format(largest=fmt(s.pool_max), factor=fmt(s.pool_factor))
-    )
-    for p in players:
-        added = s.pool_factor * (s.pool_max - s.pools[p])
+    n = len(players)
+    if s.pool_average is not None:
+        lines += _pools_against_the_average(s)
+    else:
         lines.append(
-            "   "
-            + _("{player}: pool {pool}, mountain +{added} = {mountain}").format(
-                player=p, pool=fmt(s.pools[p]), added=fmt(added), mountain=fmt(s.mountains[p])
-            )
+            _(
+                "1. Unclosed pools into the mountain: largest pool {largest}, "
+                "each missing point × {factor}"
+            ).format(largest=fmt(s.pool_max), factor=fmt(s.pool_factor))
         )
+        for p in players:
+            added = s.pool_factor * (s.pool_max - s.pools[p])
+            lines.append(
+                "   "
+                + _("{player}: pool {pool}, mountain +{added} = {mountain}").format(
+                    player=p, pool=fmt(s.pools[p]), added=fmt(added), mountain=fmt(s.mountains[p])
+                )
+            )
     lines.append(
         _("2. Amnesty: the smallest mountain {amnesty} is taken off every mountain").format(
             amnesty=fmt(s.amnesty)
         )
     )
     lines.append("   " + ", ".join(f"{p} {fmt(s.amnestied[p])}" for p in players))
-    n = len(players)
     if s.prizes:
         lines.append("   " + _("Prizes (judged on the mountains before the amnesty; game whists):"))
         lines += [
@@ -605,6 +611,20 @@ def settlement_steps(s: Settlement) -> list[str]:
                 for p in players
             )
         )
+        if s.pool_entries:
+            lines.append(
+                "   "
+                + _(
+                    "pools into whists: every player writes {rate} × pool / {n} on each opponent"
+                ).format(rate=s.pool_rate, n=n)
+            )
+            lines.append(
+                "   "
+                + ", ".join(
+                    _("{player} writes {whists}").format(player=p, whists=fmt(s.pool_entries[p]))
+                    for p in players
+                )
+            )
         lines.append(
             _(
                 "4. Pairwise balances (game whists and mountain whists, the larger side keeps the difference)"
@@ -633,6 +653,39 @@ def settlement_steps(s: Settlement) -> list[str]:
         lines.append("   " + ", ".join(f"{p} {signed(s.mountain_whists[p])}" for p in players))
         lines.append(_("4. Game whists (written on others − written on him):"))
         lines.append("   " + ", ".join(f"{p} {signed(s.game_whists[p])}" for p in players))
+        if s.pool_results:
+            lines.append(_("5. Pool whists (step 1):"))
+            lines.append("   " + ", ".join(f"{p} {signed(s.pool_results[p])}" for p in players))
+    return lines
+
+
+def _pools_against_the_average(s: Settlement) -> list[str]:
+    """Step 1 under ``closing = average`` (docs/rules.md §5.9): every pool against the
+    average pool, ``pool_whists`` a point; the mountains stay as they are."""
+    players = s.players
+    average = s.pool_average if s.pool_average is not None else 0
+    lines = [
+        _(
+            "1. Pools against the average: {total} / {n} = {average}, "
+            "each point above or below it {rate} whists (the mountains stay as they are)"
+        ).format(
+            total=fmt(sum((Fraction(s.pools[p]) for p in players), Fraction(0))),
+            n=len(players),
+            average=fmt(average),
+            rate=s.pool_rate,
+        )
+    ]
+    for p in players:
+        lines.append(
+            "   "
+            + _("{player}: pool {pool}, {difference} × {rate} = {whists}").format(
+                player=p,
+                pool=fmt(s.pools[p]),
+                difference=signed(norm(s.pools[p] - average)),
+                rate=s.pool_rate,
+                whists=signed(norm(s.pool_rate * (s.pools[p] - average))),
+            )
+        )
     return lines
 
 
@@ -741,6 +794,17 @@ def settlement_json(s: Settlement) -> dict[str, Any]:
             {"from": p.payer, "to": p.payee, "amount": float(to_decimal(p.amount, unit))}
             for p in s.payments
         ],
+        **(
+            {
+                "pools": {
+                    "average": to_json_number(s.pool_average),
+                    "whists_per_point": s.pool_rate,
+                    "whists": {p: to_json_number(v) for p, v in s.pool_results.items()},
+                }
+            }
+            if s.pool_average is not None
+            else {}
+        ),
         **(
             {
                 "prizes": [

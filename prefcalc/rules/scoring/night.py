@@ -84,7 +84,9 @@ def _step(t: Tally, conv: Convention, entry: Entry) -> Scored:
     t.number = number
     if dealer is not None:
         t.last_dealer = dealer
-    if t.first_closed is None and max(t.pool) >= t.target:  # the target in force
+    if (
+        t.first_closed is None and max(t.pool) >= t.target and conv.closing != "average"
+    ):  # the target in force (under closing = average there is none)
         t.first_closed = first_to_close(t)
         t.first_closed_at = number
     t.finished = finished(t, conv)
