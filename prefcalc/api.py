@@ -36,6 +36,7 @@ from prefcalc.rules.model import (
     Game,
     Join,
     Misere,
+    Penalty,
     Preference,
     SetTerm,
     check_currency,
@@ -169,7 +170,7 @@ def record(
         if dealer:
             raise DealError(_("a player joins between deals: a join has no dealer"))
         return join(game, parsed.player, after=parsed.after, time=time)
-    who = None if isinstance(parsed, Adjustment | SetTerm) else next_dealer
+    who = None if isinstance(parsed, Adjustment | Penalty | SetTerm) else next_dealer
     entry = _judged(night, Entry(parsed, who, time or ledger.now()), force)
     return _appended(game, night, entry)
 
@@ -207,7 +208,7 @@ def repeats(game: Game, number: int) -> int | None:
     if not 2 <= number <= len(game.entries):
         return None
     deal = game.entries[number - 1].deal
-    if isinstance(deal, Adjustment | SetTerm | Join):
+    if isinstance(deal, Adjustment | Penalty | SetTerm | Join):
         return None
     return number - 1 if _same(game.entries[number - 2].deal, deal) else None
 
@@ -262,7 +263,7 @@ def insert(
     parsed = _parse(deal, state.players, dealer, conv)
     if isinstance(parsed, Join):
         raise DealError(_("a join is recorded between deals as it happens: use join, not insert"))
-    who = None if isinstance(parsed, Adjustment | SetTerm) else dealer
+    who = None if isinstance(parsed, Adjustment | Penalty | SetTerm) else dealer
     legality.check(game, conv, parsed, who, state.players)
     head = (*game.entries[: number - 1], Entry(parsed, who, time or ledger.now()))
     later = game.entries[number - 1 :]
@@ -363,7 +364,7 @@ def edit(
             if isinstance(old.deal, Join)
             else _("a join cannot replace a deal: use prefcalc join between deals")
         )
-    who = None if isinstance(parsed, Adjustment | SetTerm) else default
+    who = None if isinstance(parsed, Adjustment | Penalty | SetTerm) else default
     legality.check(game, conv, parsed, who, state.players)
     entries = (*game.entries[: number - 1], Entry(parsed, who, old.time), *game.entries[number:])
     try:
@@ -442,7 +443,9 @@ def _parse(
     ``dealer`` tells who holds cards (``passes 2 5 3``): the players who are not sitting
     out, and under ``passes.dealer_plays_talon`` (``conv``) the dealer too, who plays the
     talon cards (his tricks in his seat's place: ``passes 2 5 3 0``)."""
-    if isinstance(deal, Contract | Misere | AllPass | Adjustment | Join | SetTerm | Preference):
+    if isinstance(
+        deal, Contract | Misere | AllPass | Adjustment | Penalty | Join | SetTerm | Preference
+    ):
         return deal
     if isinstance(deal, DealWords):
         written = deal

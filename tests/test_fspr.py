@@ -179,7 +179,10 @@ def test_at_three_each_opponent_writes_half_the_talon_bonus() -> None:
     failed = fspr3("misere Anna 0", "game Boris 7h 5 Vera:w3 Anna:w2 --talon 1")
     assert prefcalc.sheet(failed).scored[1].entry.dealer == "Boris"
     bonus = [w for w in writes(failed) if w.reason.startswith("talon bonus")]
-    assert [(w.player, w.on, w.amount) for w in bonus] == [("Vera", "Boris", 4), ("Anna", "Boris", 4)]
+    assert [(w.player, w.on, w.amount) for w in bonus] == [
+        ("Vera", "Boris", 4),
+        ("Anna", "Boris", 4),
+    ]
 
 
 def test_the_half_of_an_odd_talon_bonus_stays_exact() -> None:

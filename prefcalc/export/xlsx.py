@@ -105,6 +105,7 @@ def _kind(kind: str) -> str:
         "all-pass": pgettext("kind", "all-pass"),
         "change": pgettext("kind", "change"),
         "adjustment": pgettext("kind", "adjustment"),
+        "penalty": pgettext("kind", "penalty"),
         "preference": pgettext("kind", "preference"),
         "join": pgettext("kind", "join"),
     }
@@ -272,7 +273,7 @@ def _deal_columns(number: int, entry: Entry) -> dict[int, Any]:
         row[3] = entry.dealer
     words = deal_words(entry)
     row[4] = _kind(words.kind)
-    if words.player and words.kind not in ("adjustment", "join"):
+    if words.player and words.kind not in ("adjustment", "penalty", "join"):
         row[5] = words.player
     if words.contract:
         row[6] = words.contract

@@ -48,6 +48,7 @@ from prefcalc.rules.model import (
     Game,
     Join,
     Misere,
+    Penalty,
     Preference,
     Role,
     SetTerm,
@@ -59,6 +60,7 @@ from prefcalc.rules.model import (
     seating,
     sitting_out,
 )
+from prefcalc.rules.penalties import check_looked, check_penalty
 from prefcalc.rules.wording import bomb_name
 
 
@@ -182,8 +184,8 @@ def problems(
     dealer: str | None,
     seats: tuple[str, ...] | None = None,
 ) -> list[Refusal]:
-    """What refuses ``deal`` dealt by ``dealer`` (``None`` for an adjustment, a change of
-    terms or a join) after ``game``'s entries whatever its place: the game and rules checks
+    """What refuses ``deal`` dealt by ``dealer`` (``None`` for an adjustment, a penalty, a
+    change of terms or a join) after ``game``'s entries whatever its place: the game and rules checks
     of :func:`validate` (what a ledger file may hold at all). ``seats`` is the seating at the
     deal (default: after all of ``game``'s entries)."""
     try:
@@ -355,6 +357,14 @@ def _fits(
         if not check_note(deal.note):
             raise DealError(_("an adjustment needs a note saying why"))
         return
+    if isinstance(deal, Penalty):  # docs/rules.md §8.10
+        if dealer is not None:
+            raise DealError(_("a penalty is not dealt: it has no dealer"))
+        _known(seats, deal.player)
+        if deal.on is not None:
+            _known(seats, deal.on)
+        check_penalty(deal)
+        return
     if dealer is None:
         raise DealError(_("a deal needs its dealer"))
     if isinstance(deal, Preference):
@@ -404,13 +414,16 @@ def _fits(
                     ).format(total=total)
                 )
             raise DealError(_("all-pass tricks must add up to 10, not {total}").format(total=total))
+        check_looked(deal)
         return
     _known(seats, deal.declarer)
     _sits_out(seats, dealer, deal.declarer, _("cannot declare"))
     if isinstance(deal, Misere):
         _tricks(deal.tricks, deal.declarer)
+        check_looked(deal)
     elif isinstance(deal, Contract):
         _check_contract(seats, deal, dealer, active, half_whist)
+        check_looked(deal)
     else:
         assert_never(deal)
 
@@ -891,6 +904,7 @@ PRICE_CHECKS: Mapping[type, tuple[Check, ...]] = {
     AllPass: (_opening_blind, _blind_off),
     Preference: (_opening_kind, _preference_off),
     Adjustment: (),
+    Penalty: (),
     Join: (),
     SetTerm: (),
 }
@@ -948,8 +962,13 @@ def _below_exit(state: Before, conv: Convention, entry: Entry) -> Finding | None
 
 
 def _after_finish(state: Before, conv: Convention, entry: Entry) -> Finding | None:
-    """A deal after the game finished (an adjustment or a change of terms may come)."""
-    if state.finished and not entry.forced and not isinstance(entry.deal, Adjustment | SetTerm):
+    """A deal after the game finished (an adjustment, a penalty or a change of terms may
+    come)."""
+    if (
+        state.finished
+        and not entry.forced
+        and not isinstance(entry.deal, Adjustment | Penalty | SetTerm)
+    ):
         return Finding(FORCED, "finished")
     return None
 

@@ -23,10 +23,12 @@ from prefcalc.rules.model import (
     Game,
     Join,
     Misere,
+    Penalty,
     Preference,
     SetTerm,
     deal_count,
 )
+from prefcalc.rules.penalties import OFFENCE_WORDS
 from prefcalc.rules.scoring import Label, ReasonFormatter, Scored, Sheet, Write
 from prefcalc.rules.settlement import Settlement, minor_unit, to_decimal
 from prefcalc.views.numbers import day, money
@@ -314,7 +316,7 @@ class DealWords(NamedTuple):
     """A deal as the log, the messages and the exports show it: the one renderer of a deal
     for people (the ledger's JSON and the shorthand are the record's own formats)."""
 
-    kind: str  # contract, misère, all-pass, adjustment, change
+    kind: str  # contract, misère, all-pass, adjustment, penalty, change
     player: str  # the declarer, or the adjusted player ("" for an all-pass deal)
     contract: str  # "7♥", "misère" or ""
     tricks: int | None  # the declarer's tricks (None: not played, or not a game)
@@ -345,6 +347,7 @@ def deal_words(entry: Entry) -> DealWords:
             tricks=terms.tricks(deal.tricks or 0),
             answers=answers,
         )
+        text += looked_text(deal)
         return DealWords("contract", deal.declarer, label, deal.tricks, defenders, text + forced)
     if isinstance(deal, Misere):
         text = _("{declarer} misère{flags}, took {n}").format(
@@ -353,11 +356,13 @@ def deal_words(entry: Entry) -> DealWords:
             n=deal.tricks,
             tricks=terms.tricks(deal.tricks),
         )
+        text += looked_text(deal)
         return DealWords("misère", deal.declarer, terms.misere(), deal.tricks, (), text + forced)
     if isinstance(deal, AllPass):
         text = _("all-pass: {tricks}").format(tricks=", ".join(f"{n} {t}" for n, t in deal.tricks))
         if deal.blind:
             text += " (" + _("{players} blind").format(players=", ".join(deal.blind)) + ")"
+        text += looked_text(deal)
         return DealWords("all-pass", "", "", None, (), text + forced)
     if isinstance(deal, SetTerm):
         change = (
@@ -368,6 +373,10 @@ def deal_words(entry: Entry) -> DealWords:
     if isinstance(deal, Adjustment):
         text = _("adjustment for {player}: {note}").format(player=deal.player, note=deal.note)
         return DealWords("adjustment", deal.player, "", None, (), text + forced)
+    if isinstance(deal, Penalty):
+        contract = terms.contract(deal.level, deal.suit) if deal.level and deal.suit else ""
+        text = penalty_text(deal)
+        return DealWords("penalty", deal.player, contract, None, (), text + forced)
     if isinstance(deal, Preference):
         text = _("{player} declares the Preference combination: the game ends").format(
             player=deal.player
@@ -381,6 +390,39 @@ def deal_words(entry: Entry) -> DealWords:
         ).format(player=deal.player, after=deal.after)
         return DealWords("join", deal.player, "", None, (), text + forced)
     assert_never(deal)
+
+
+def penalty_text(deal: Penalty) -> str:
+    """A penalty in words: ``penalty for Anna: looking at the talon (Code 3.2.21), 5 into the
+    mountain`` (docs/rules.md §8.10)."""
+    offence = _(OFFENCE_WORDS[deal.offence])
+    amount = fmt(deal.amount)
+    if deal.level is not None and deal.suit is not None:
+        what = _("{contract} down {n}").format(
+            contract=terms.contract(deal.level, deal.suit), n=amount
+        )
+    elif deal.on is not None:
+        what = _("the excess of {amount} written back by {on}").format(amount=amount, on=deal.on)
+    else:
+        what = _("{amount} into the mountain").format(amount=amount)
+    return _("penalty for {player}: {offence}, {what}").format(
+        player=deal.player, offence=offence, what=what
+    )
+
+
+def looked_text(deal: Contract | Misere | AllPass) -> str:
+    """``; Boris loses a trick: looking at a trick other than the last (Code 3.9.11.2)``
+    for each player who did (on an all-pass deal or a misère: takes a trick more); ``""``."""
+    offence = _(OFFENCE_WORDS["trick"])
+    out = ""
+    for name in deal.looked:
+        line = (
+            _("{player} loses a trick: {offence}")
+            if isinstance(deal, Contract)
+            else _("{player} takes a trick more: {offence}")
+        )
+        out += "; " + line.format(player=name, offence=offence)
+    return out
 
 
 def _classic_text(deal: Contract | Misere) -> str:
@@ -827,6 +869,9 @@ A line is a deal or a command (names may be shortened to a unique prefix):
   misere Anna 0 | m a 0             a misère and the declarer's tricks
   passes 2 5 3 | p a=2 b=5 v=3      an all-pass deal (bare tricks in seating order)
   adjust Anna --mountain 5 --note "why"
+  penalty Anna peek                 a penalty of the Code (peek, dealing, illegal 8h,
+                                    cards 8h 2, miscount 8h, entry 8 Boris); --looked NAME
+                                    on a deal: he loses a trick for looking at an old one
   join Dima --after Vera            a late arrival takes his seat (up to five players)
   undo, redo                        remove the last deal / put it back
   insert N <deal>                   a forgotten deal as deal N (later dealers re-derived)

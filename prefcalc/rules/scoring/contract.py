@@ -23,6 +23,7 @@ from prefcalc.i18n import N_
 from prefcalc.rules.amounts import Amount, norm
 from prefcalc.rules.conventions import Convention
 from prefcalc.rules.model import Contract, Defender
+from prefcalc.rules.penalties import counted
 from prefcalc.rules.scoring.classic import NO_FACTOR, bomb_after, deal_factor
 from prefcalc.rules.scoring.closing import made, pool_closed
 from prefcalc.rules.scoring.sheet import Label, Reason, product, told
@@ -106,7 +107,10 @@ def score_contract(t: Tally, conv: Convention, deal: Contract) -> None:
     declarer, the defence's whists, the sitting-out dealer's consolation, the talon bonus
     (``explain`` and the exports show them so). ``t.away`` are the seats that sit the deal
     out, the dealer first; only the dealer writes his consolation, and help never goes to
-    any of them."""
+    any of them. A trick lost for looking at an old trick (``looked``) is taken off first:
+    the deal is scored with the tricks the sheet counts (docs/rules.md §8.10)."""
+    if deal.looked:
+        deal = counted(deal)
     away = t.away
     f, fx, use = (
         deal_factor(t, conv, deal) if deal.dark or deal.bomb is not None or t.classic else NO_FACTOR

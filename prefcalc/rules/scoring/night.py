@@ -16,6 +16,7 @@ from prefcalc.rules.model import (
     Game,
     Join,
     Misere,
+    Penalty,
     Preference,
     SetTerm,
     sitting_out,
@@ -30,6 +31,7 @@ from prefcalc.rules.scoring.entries import (
 )
 from prefcalc.rules.scoring.misere import score_misere
 from prefcalc.rules.scoring.passes import score_all_pass
+from prefcalc.rules.scoring.penalty import score_penalty
 from prefcalc.rules.scoring.sheet import Scored, Sheet
 from prefcalc.rules.scoring.state import State, Tally, start
 
@@ -41,6 +43,7 @@ SCORERS: Mapping[type, Scorer] = {
     AllPass: score_all_pass,
     Preference: score_preference,
     Adjustment: score_adjustment,
+    Penalty: score_penalty,
     Join: score_join,
     SetTerm: score_set_term,
 }

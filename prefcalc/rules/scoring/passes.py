@@ -14,6 +14,7 @@ from prefcalc.i18n import N_
 from prefcalc.rules.amounts import Amount, norm
 from prefcalc.rules.conventions import Convention
 from prefcalc.rules.model import AllPass
+from prefcalc.rules.penalties import counted
 from prefcalc.rules.scoring.classic import blind_bombs, score_opening
 from prefcalc.rules.scoring.closing import from_left, to_pool
 from prefcalc.rules.scoring.sheet import Reason, product, told
@@ -21,6 +22,8 @@ from prefcalc.rules.scoring.state import Tally
 
 
 def score_all_pass(t: Tally, conv: Convention, deal: AllPass) -> None:
+    if deal.looked:  # one trick more for looking at an old trick (docs/rules.md §8.10)
+        deal = counted(deal)
     if t.opening:
         score_opening(t, deal)
         return
