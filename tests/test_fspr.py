@@ -9,11 +9,13 @@ sits it out and Anna, Boris and Vera hold the cards.
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import prefcalc
+from prefcalc import api
 from prefcalc.errors import DealError, PrefcalcError
 from prefcalc.rules.conventions import preset_key
 from prefcalc.rules.model import Game
@@ -432,3 +434,43 @@ def test_the_status_line_says_there_is_no_target() -> None:
     text = sheet_text(prefcalc.sheet(game), game)
     assert "no target: played by time, every pool against the average" in text
     assert "points left" not in text
+
+
+def test_the_workbook_settles_against_the_average_with_formulas(tmp_path: Path) -> None:
+    """The XLSX's Settlement under closing = average: LibreOffice computes every formula to
+    the engine's number (the value prefcalc caches in the cell), pools against the average
+    included; the pools go into no mountain."""
+    import io
+
+    import openpyxl
+    from test_export_xlsx import close, formula_cells, recalculate, row_labelled
+
+    from prefcalc.export.xlsx import workbook_bytes
+
+    game = fspr4(*NIGHT, "penalty Anna peek", "game Boris 6s 5 Vera:w Dima:p --looked Vera")
+    data = workbook_bytes(api.report(game))
+    path = tmp_path / "fspr.xlsx"
+    path.write_bytes(data)
+    cached = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
+    formulas = formula_cells(openpyxl.load_workbook(io.BytesIO(data)))
+    assert len(formulas) > 50
+    out = recalculate([path], tmp_path)
+    computed = openpyxl.load_workbook(out / path.name, data_only=True)
+    wrong = [
+        (title, coord, formula, computed[title][coord].value, cached[title][coord].value)
+        for (title, coord), formula in formulas.items()
+        if not close(computed[title][coord].value, Fraction(cached[title][coord].value))
+    ]
+    assert not wrong, wrong[:10]
+    ws = cached["Settlement"]
+    results = prefcalc.settle(game)
+    assert results.pool_average == Fraction(7, 2)  # pools 2, 2, 4, 6 (Boris made his 6♠)
+    assert ws.cell(row_labelled(ws, "Average pool"), 2).value == 3.5
+    assert ws.cell(row_labelled(ws, "Pool to mountain factor"), 2).value == 0
+    header_row = row_labelled(ws, "Result, method 2") + 1
+    header = {ws.cell(header_row, c).value: c for c in range(1, ws.max_column + 1)}
+    for r in range(header_row + 1, header_row + 5):
+        name = ws.cell(r, 1).value
+        assert Fraction(ws.cell(r, header["Whists"]).value) == results.whists[name]
+        pool = ws.cell(r, header["Pool whists (step 1)"]).value
+        assert pool == results.pool_results[name]
