@@ -26,8 +26,9 @@ from typing import Any, ClassVar
 import pytest
 
 from prefcalc.app.build import MARK, sources_digest
+from tests.browser_support import ARTIFACTS, CHROMIUM_ARGS, PHONE
+from tests.browser_support import chromium as _chromium
 from tests.support import SAMPLE_3, invoke
-from tests.test_serve_browser import ARTIFACTS, CHROMIUM_ARGS, PHONE, _chromium
 
 SHOTS = ARTIFACTS.parent / "app"
 WAIT = 120_000  # ms: the browser's Python starts in seconds, far longer on a loaded machine
@@ -279,7 +280,7 @@ def test_serve_offers_the_app_and_its_policy_lets_the_browsers_python_run(
 
     from prefcalc import app as app_package
     from tests.support import sample_game
-    from tests.test_serve_browser import _serve
+    from tests.browser_support import serve as _serve
 
     built = _built()
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
