@@ -279,8 +279,8 @@ def test_serve_offers_the_app_and_its_policy_lets_the_browsers_python_run(
     from playwright.sync_api import expect
 
     from prefcalc import app as app_package
-    from tests.support import sample_game
     from tests.browser_support import serve as _serve
+    from tests.support import sample_game
 
     built = _built()
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
