@@ -501,3 +501,54 @@ def test_the_tournaments_penalty_log_and_tie_break(tmp_path: Path) -> None:
     # the deal's remise counts (7 counted of 7♥), the penalty's «без двух» does not
     assert seats[a].remises == 1
     assert standings.rounds[0][0].deals == 2  # penalties and adjustments are not deals
+
+
+def test_the_same_penalty_line_through_play_the_web_api_and_the_library(tmp_path: Path) -> None:
+    """One penalty line, three front ends, one entry: ``prefcalc play`` reading it from its
+    input, ``POST /api/lines`` (what the score page's line field sends), and ``api.record``
+    with the typed value. A refused line is one line (one 422) and writes nothing."""
+    from fastapi.testclient import TestClient
+
+    from prefcalc.web import create_app
+
+    token = "s3cret-token-0123456789"
+    auth = {"Authorization": f"Bearer {token}"}
+    played, served = tmp_path / "played.json", tmp_path / "served.json"
+    for path in (played, served):
+        prefcalc.save(game4(convention="fspr"), path)
+    done = invoke(["play", "--file", str(played)], tmp_path, input="штраф Anna cards 8h 3\n")
+    assert done.returncode == 0, done.stderr
+    with TestClient(create_app(served, token, poll_interval=None)) as client:
+        answer = client.post(
+            "/api/lines",
+            json={"line": "штраф Anna cards 8h 3", "id": "pen-0001-abcd"},
+            headers=auth,
+        )
+        assert answer.status_code == 200, answer.text
+        before = served.read_bytes()
+        refused = client.post(
+            "/api/lines", json={"line": "penalty Anna cards", "id": "pen-0002-abcd"}, headers=auth
+        )
+        assert refused.status_code == 422 and "\n" not in refused.json()["error"]
+        assert served.read_bytes() == before
+        log = client.get("/api/log", headers=auth).json()
+    typed = prefcalc.record(
+        game4(convention="fspr"), Penalty("Anna", "cards", 3, level=8, suit="h")
+    )
+    # the deal itself, without the time it was written at
+    deals = [prefcalc.load(p).entries[-1]._replace(time=None) for p in (played, served)]
+    assert deals == [typed.entries[-1]._replace(time=None)] * 2
+    assert prefcalc.sheet(prefcalc.load(served)) == prefcalc.sheet(prefcalc.load(played))
+    # FSPR (Leningrad's scale, remise ×2): 8♥ is worth 6, three undertricks × 6 × 2 = 36
+    # into Anna's own mountain, told with the Code's section, in the log the page reads
+    assert told(typed) == [
+        (
+            "Anna",
+            "mountain",
+            36,
+            None,
+            "penalty for ordering with a wrong number of cards (Code 3.4.6):"
+            " a remise on 8♥, 3 undertricks × 6 × 2 = 36",
+        )
+    ]
+    assert "(Code 3.4.6)" in json.dumps(log[-1], ensure_ascii=False)
