@@ -125,6 +125,17 @@ def test_the_workbook_and_the_pdf_carry_the_ratings_when_asked(tmp_path: Path) -
     rated = json.loads(
         invoke(["history", str(folder), "--ratings", "--json", "--no-cache"], tmp_path).stdout
     )["ratings"]
+    # by hand: the first night ends Anna 44/3, Boris -4/3, Vera -40/3 whists (three at 1500,
+    # 8 a pair): 1508, 1500, 1492; the second Anna 76, Vera 52, Boris -128, every pair from
+    # the ratings before it, and Boris loses 8 × (1 - E) + 8 × (1 - E') = 8 exactly (E + E' = 1)
+    e_av = 1 / (1 + 10 ** (-16 / 400))
+    e_ab = 1 / (1 + 10 ** (-8 / 400))
+    e_vb = 1 / (1 + 10 ** (8 / 400))
+    assert [(r["name"], r["games"]) for r in rated] == [("Anna", 2), ("Vera", 2), ("Boris", 2)]
+    assert [r["rating"] for r in rated] == pytest.approx(
+        [1508 + 8 * (1 - e_av) + 8 * (1 - e_ab), 1492 - 8 * (1 - e_av) + 8 * (1 - e_vb), 1492],
+        abs=0.005,  # --json gives a rating to the hundredth
+    )
     xlsx, pdf = tmp_path / "h.xlsx", tmp_path / "h.pdf"
     done = invoke(
         ["history", str(folder), "--ratings", "--xlsx", str(xlsx), "--pdf", str(pdf), "--no-cache"],
@@ -154,6 +165,7 @@ def test_the_workbook_and_the_pdf_carry_the_ratings_when_asked(tmp_path: Path) -
     for place, r in enumerate(rated, 1):
         line = next(row for row in section if r["name"] in row)
         assert line.split()[:3] == [str(place), r["name"], str(round(r["rating"]))]
+    assert [str(round(r["rating"])) for r in rated] == ["1516", "1492", "1492"]
     plain = tmp_path / "plain.xlsx"
     invoke(["history", str(folder), "--xlsx", str(plain), "--no-cache"], tmp_path)
     assert "Ratings" not in load_workbook(plain).sheetnames  # only when asked for
