@@ -158,6 +158,10 @@ def test_every_kind_has_its_section_and_its_russian() -> None:
         assert reason_text(last(illegal)[0]) == (
             "штраф за заказ недопустимой игры (Кодекс 3.4.4): без всех на 8♥, без 8 × 6 × 2 = 96"
         )
+        cards = prefcalc.record(russian, "штраф аня карты 7п")
+        assert deal_text(cards.entries[-1]) == (
+            "штраф Ане: заказ при неверном числе карт (Кодекс 3.4.6), 7♠ без 2"
+        )
         looked = prefcalc.record(russian, "игра аня 6п 6 боря:в вера:п --looked боря")
         assert deal_text(looked.entries[-1]).endswith(
             "; Боря лишается взятки: просмотр не последней взятки (Кодекс 3.9.11.2)"
