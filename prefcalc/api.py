@@ -36,6 +36,7 @@ from prefcalc.rules.model import (
     Game,
     Join,
     Misere,
+    Penalty,
     Preference,
     SetTerm,
     check_currency,
@@ -48,7 +49,7 @@ from prefcalc.rules.model import (
     sitting_out,
 )
 from prefcalc.rules.model import price_in_force as _price_in_force
-from prefcalc.rules.notation import DealWords, parse_set, parse_words, read, resolve_player
+from prefcalc.rules.notation import DealWords, parse_set, read, resolve_player, split_deal
 from prefcalc.rules.scoring import Night, Sheet, replay, score
 from prefcalc.rules.settlement import METHODS, ROUNDINGS, Method, Rounding, Settlement
 from prefcalc.rules.settlement import settle as _settle
@@ -164,12 +165,12 @@ def record(
     night = _night(game)
     state = night.state
     next_dealer = _dealer(state.players, dealer, state.next_dealer)
-    parsed = _parse(deal, state.players, next_dealer)
+    parsed = _parse(deal, state.players, next_dealer, night.convention)
     if isinstance(parsed, Join):
         if dealer:
             raise DealError(_("a player joins between deals: a join has no dealer"))
         return join(game, parsed.player, after=parsed.after, time=time)
-    who = None if isinstance(parsed, Adjustment | SetTerm) else next_dealer
+    who = None if isinstance(parsed, Adjustment | Penalty | SetTerm) else next_dealer
     entry = _judged(night, Entry(parsed, who, time or ledger.now()), force)
     return _appended(game, night, entry)
 
@@ -207,7 +208,7 @@ def repeats(game: Game, number: int) -> int | None:
     if not 2 <= number <= len(game.entries):
         return None
     deal = game.entries[number - 1].deal
-    if isinstance(deal, Adjustment | SetTerm | Join):
+    if isinstance(deal, Adjustment | Penalty | SetTerm | Join):
         return None
     return number - 1 if _same(game.entries[number - 2].deal, deal) else None
 
@@ -259,10 +260,10 @@ def insert(
     conv = night.convention
     state = night.before(game.entries, number)
     dealer = state.next_dealer
-    parsed = _parse(deal, state.players, dealer)
+    parsed = _parse(deal, state.players, dealer, conv)
     if isinstance(parsed, Join):
         raise DealError(_("a join is recorded between deals as it happens: use join, not insert"))
-    who = None if isinstance(parsed, Adjustment | SetTerm) else dealer
+    who = None if isinstance(parsed, Adjustment | Penalty | SetTerm) else dealer
     legality.check(game, conv, parsed, who, state.players)
     head = (*game.entries[: number - 1], Entry(parsed, who, time or ledger.now()))
     later = game.entries[number - 1 :]
@@ -299,7 +300,14 @@ def _rederived(
             continue
         rederived = game.first_dealer if last is None else seat_after(seats, last)
         try:
-            legality.check_deal(game, old.deal, rederived, conv.half_whist, seats)
+            legality.check_deal(
+                game,
+                old.deal,
+                rederived,
+                conv.half_whist,
+                seats,
+                dealer_talon=conv.passes_dealer_plays_talon,
+            )
         except DealError as exc:
             raise DealError(
                 _("after the {verb}, deal {k} would be dealt by {rederived}: {message}").format(
@@ -349,18 +357,23 @@ def edit(
     state = night.before(game.entries, number)
     seats = night.state.players
     default = _dealer(seats, dealer, old.dealer or state.next_dealer)
-    parsed = _parse(deal, seats, default)
+    parsed = _parse(deal, seats, default, conv)
     if isinstance(old.deal, Join) or isinstance(parsed, Join):
         raise DealError(
             _("a join is not edited: delete it (prefcalc delete N) and record the join again")
             if isinstance(old.deal, Join)
             else _("a join cannot replace a deal: use prefcalc join between deals")
         )
-    who = None if isinstance(parsed, Adjustment | SetTerm) else default
+    who = None if isinstance(parsed, Adjustment | Penalty | SetTerm) else default
     legality.check(game, conv, parsed, who, state.players)
     entries = (*game.entries[: number - 1], Entry(parsed, who, old.time), *game.entries[number:])
     try:
-        legality.check_entries(game._replace(entries=entries), conv.half_whist, first=number + 1)
+        legality.check_entries(
+            game._replace(entries=entries),
+            conv.half_whist,
+            first=number + 1,
+            dealer_talon=conv.passes_dealer_plays_talon,
+        )
     except DealError as exc:
         raise DealError(
             _("deal {number} cannot be changed so: {exc}").format(number=number, exc=exc)
@@ -381,7 +394,11 @@ def delete(game: Game, number: int, *, force: bool = False) -> Game:
     later = game.entries[number:]
     try:
         legality.check_entries(
-            game._replace(entries=head + later), conv.half_whist, first=number, shift=1
+            game._replace(entries=head + later),
+            conv.half_whist,
+            first=number,
+            shift=1,
+            dealer_talon=conv.passes_dealer_plays_talon,
         )
         entries = _rederived(game, conv, head, later, number + 1, "delete")
     except DealError as exc:
@@ -419,27 +436,36 @@ def undo(game: Game) -> Game:
     return new
 
 
-def _parse(deal: DealInput, seats: tuple[str, ...], dealer: str | None) -> Deal:
+def _parse(
+    deal: DealInput, seats: tuple[str, ...], dealer: str | None, conv: Convention | None = None
+) -> Deal:
     """The deal ``deal`` is or writes, read once, by the one grammar, against the seating;
-    ``dealer`` tells who holds cards (``passes 2 5 3``)."""
-    if isinstance(deal, Contract | Misere | AllPass | Adjustment | Join | SetTerm | Preference):
+    ``dealer`` tells who holds cards (``passes 2 5 3``): the players who are not sitting
+    out, and under ``passes.dealer_plays_talon`` (``conv``) the dealer too, who plays the
+    talon cards (his tricks in his seat's place: ``passes 2 5 3 0``)."""
+    if isinstance(
+        deal, Contract | Misere | AllPass | Adjustment | Penalty | Join | SetTerm | Preference
+    ):
         return deal
-    active = None
-    if dealer is not None:
-        out = sitting_out(seats, dealer)
-        active = tuple(p for p in seats if p not in out) if out else seats
     if isinstance(deal, DealWords):
-        return read(deal, seats, active)
-    if isinstance(deal, str):
+        written = deal
+    elif isinstance(deal, str):
         try:
             words = shlex.split(deal)
         except ValueError as exc:
             raise DealError(
                 _("cannot read {deal}: {exc}").format(deal=shown(deal), exc=exc)
             ) from None
+        written = split_deal(words)
     else:
-        words = list(deal)
-    return parse_words(words, seats, active)
+        written = split_deal(list(deal))
+    active = None
+    if dealer is not None:
+        out = sitting_out(seats, dealer)
+        if out and written.kind == "passes" and conv is not None and conv.passes_dealer_plays_talon:
+            out = out[1:]
+        active = tuple(p for p in seats if p not in out) if out else seats
+    return read(written, seats, active)
 
 
 def _dealer(seats: tuple[str, ...], given: str | None, default: str) -> str:

@@ -380,6 +380,32 @@ def adjust(
     _record(file, words, None, False)
 
 
+@app.command(context_settings=_WORDS)
+def penalty(
+    player: Annotated[str, typer.Argument(show_default=False)],
+    kind: Annotated[str, typer.Argument(metavar="KIND", show_default=False)],
+    rest: Annotated[
+        list[str] | None, typer.Argument(metavar="[CONTRACT] [N] [OTHER]", show_default=False)
+    ] = None,
+    file: FileOpt = None,
+) -> None:
+    """A penalty of the Code into PLAYER's mountain, its section in the reason: prefcalc
+    penalty Anna peek.
+
+    KIND: peek [N] (looked at the talon, 3.2.21: 5 or the agreed N), dealing [N] (broke the
+    dealing procedure, 3.2.17: 5 or N), illegal CONTRACT (insisted on an illegal contract,
+    3.4.4: «без всех» on it), cards CONTRACT [N] (ordered holding a wrong number of cards,
+    3.4.6: «без двух», or N down), miscount CONTRACT [N] (a wrong number of cards found in
+    play, 3.9.18: at least «без двух»), entry N [OTHER] (a wrong score entry, 4.2.7-4.2.10:
+    the excess N written back on him by OTHER, or into his mountain). A trick lost for looking
+    at a trick other than the last (3.9.11.2) is written with its deal: --looked NAME.
+    """
+    _record(file, ["penalty", player, kind, *(rest or [])], None, False)
+
+
+app.command("штраф", context_settings=_WORDS, hidden=True)(penalty)
+
+
 @app.command()
 def join(
     name: Annotated[str, typer.Argument(show_default=False)],
@@ -612,7 +638,7 @@ def new(
     convention: Annotated[
         str,
         typer.Option(
-            "--convention", "-c", help="sochi, leningrad, rostov, classic or a .toml file."
+            "--convention", "-c", help="sochi, leningrad, rostov, classic, fspr or a .toml file."
         ),
     ] = "sochi",
     target: Annotated[

@@ -39,6 +39,7 @@ COMMANDS = (
     "misere",
     "passes",
     "adjust",
+    "penalty",
     "join",
     "undo",
     "redo",
@@ -285,8 +286,8 @@ def _line_deal(words: list[str], game: Game) -> Record:
         words = ["game", *words]
     else:
         words = [kind, *words[1:]]
-    if words[0] in ("adjust", "join"):
-        return Record(words[0], tuple(words[1:]))  # its options belong to it
+    if words[0] in ("adjust", "join", "penalty"):
+        return Record(words[0], tuple(words[1:]))  # its words belong to it
     dealer: str | None = None
     force = False
     rest: list[str] = []

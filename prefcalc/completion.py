@@ -25,7 +25,7 @@ RU_CONTRACTS = tuple(f"{level}{suit}" for level in LEVELS for suit in RU_SUITS)
 ROLES = ("w", "p", "h", "w0", "w1", "w2", "w3", "w4")
 RU_ROLES = ("в", "п", "пв", "в0", "в1", "в2", "в3", "в4")
 HALF_WHIST = frozenset({"h", "пв"})
-RU_COMMANDS = ("игра", "мизер", "распасы", "рас", "помощь", "выход")
+RU_COMMANDS = ("игра", "мизер", "распасы", "рас", "штраф", "помощь", "выход")
 """The Russian words a line may start with (``м`` and ``р`` are one letter: nothing to
 complete)."""
 

@@ -116,7 +116,8 @@ def running_balance(sheet: Sheet) -> list[dict[str, Amount]]:
     plus ``pool_to_mountain`` × the points missing to the largest pool, player i's result is
     ``10 × (average m − m_i) + net game whists`` (the amnesty changes no difference to the
     average), i.e. ``(10 × (Σm − N × m_i) + N × net_i) / N``, in whole numbers while the
-    sheet is whole. The prizes (docs/rules.md §8.6) are game whists: the first to close
+    sheet is whole; under ``closing = average`` no pool goes into a mountain and player i
+    adds ``pool_whists × (N × pool_i − Σ pools) / N`` (docs/rules.md §5.9). The prizes (docs/rules.md §8.6) are game whists: the first to close
     writes ``prizes.first_close`` on every other seated player from the deal he closed on
     (``Sheet.first_closed_at``); the smallest ``m`` writes ``prizes.min_mountain`` on every
     player not tied with it, after every deal.
@@ -129,7 +130,10 @@ def running_balance(sheet: Sheet) -> list[dict[str, Amount]]:
     later = {s.entry.deal.player for s in sheet.scored if isinstance(s.entry.deal, Join)}
     here = [p not in later for p in players]
     conv = sheet.convention
-    factor = conv.pool_to_mountain
+    # closing = average (docs/rules.md §5.9): no pool goes into a mountain; every pool is
+    # worth pool_whists a point against the average, i.e. rate × (k × pool_i − Σ pools) / k
+    rate = conv.pool_whists if conv.closing == "average" else 0
+    factor = 0 if rate else conv.pool_to_mountain
     first_prize = conv.prizes_first_close if sheet.first_closed is not None else 0
     closer = seat[sheet.first_closed] if sheet.first_closed is not None else -1
     closed_at = sheet.first_closed_at if sheet.first_closed_at is not None else -1
@@ -162,6 +166,7 @@ def running_balance(sheet: Sheet) -> list[dict[str, Amount]]:
             top = max(pool[i] for i in seated)
             full = [mountain[i] + factor * (top - pool[i]) if here[i] else 0 for i in range(n)]
             total = sum(full)
+            pooled = sum(pool[i] for i in seated) if rate else 0
             won = _prizes(
                 seated, full, closer if scored.number >= closed_at else -1, first_prize, low_prize
             )
@@ -171,6 +176,8 @@ def running_balance(sheet: Sheet) -> list[dict[str, Amount]]:
                     last[p] = 0
                     continue
                 num = 10 * (total - k * full[i]) + k * (net[i] + won[i])
+                if rate:
+                    num += rate * (k * pool[i] - pooled)
                 if num.__class__ is int:
                     last[p] = num // k if num % k == 0 else Fraction(num, k)
                 else:

@@ -90,5 +90,6 @@ def convention_name(name: str) -> str:
         "Leningrad": pgettext("convention", "Leningrad"),
         "Rostov": pgettext("convention", "Rostov"),
         "Classic": pgettext("convention", "Classic"),
+        "FSPR": pgettext("convention", "FSPR"),
     }
     return words.get(name, name)

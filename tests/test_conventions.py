@@ -77,6 +77,13 @@ SECTION_8: dict[str, Any] = {
     "preference_combo": False,
     "prizes.first_close": 0,
     "prizes.min_mountain": 0,
+    # the options the FSPR preset brought (docs/tournament.md §9): today's rules when unset
+    "pool_whists": 20,
+    "talon_bonus_three": False,
+    "talon_required": False,
+    "dealer_return_liability": 1,
+    "passes.dealer_plays_talon": False,
+    "passes.dealer_zero_bonus": False,
 }
 
 

@@ -104,3 +104,68 @@ def test_names_match_across_games_and_order_is_by_date(tmp_path: Path) -> None:
     assert data["ratings"][0]["rating"] == names["Vera"]["rating"]  # rated over every game
     again = invoke(["history", str(folder), "--ratings", "--json", "--no-cache"], tmp_path)
     assert again.stdout == done.stdout  # deterministic
+
+
+def test_the_workbook_and_the_pdf_carry_the_ratings_when_asked(tmp_path: Path) -> None:
+    import subprocess
+
+    from openpyxl import load_workbook
+    from support import require_tool
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    one = make_game(["Anna", "Boris", "Vera"], ["game Anna 7h 7 Boris:w Vera:p"])
+    two = make_game(["Anna", "Boris", "Vera"], ["game Boris 8s 6 Anna:w Vera:p"])
+    (folder / "a.json").write_text(
+        game_to_json_text(one._replace(created="2026-11-01T20:00:00+01:00")), "utf-8"
+    )
+    (folder / "b.json").write_text(
+        game_to_json_text(two._replace(created="2026-12-01T20:00:00+01:00")), "utf-8"
+    )
+    rated = json.loads(
+        invoke(["history", str(folder), "--ratings", "--json", "--no-cache"], tmp_path).stdout
+    )["ratings"]
+    # by hand: the first night ends Anna 44/3, Boris -4/3, Vera -40/3 whists (three at 1500,
+    # 8 a pair): 1508, 1500, 1492; the second Anna 76, Vera 52, Boris -128, every pair from
+    # the ratings before it, and Boris loses 8 × (1 - E) + 8 × (1 - E') = 8 exactly (E + E' = 1)
+    e_av = 1 / (1 + 10 ** (-16 / 400))
+    e_ab = 1 / (1 + 10 ** (-8 / 400))
+    e_vb = 1 / (1 + 10 ** (8 / 400))
+    assert [(r["name"], r["games"]) for r in rated] == [("Anna", 2), ("Vera", 2), ("Boris", 2)]
+    assert [r["rating"] for r in rated] == pytest.approx(
+        [1508 + 8 * (1 - e_av) + 8 * (1 - e_ab), 1492 - 8 * (1 - e_av) + 8 * (1 - e_vb), 1492],
+        abs=0.005,  # --json gives a rating to the hundredth
+    )
+    xlsx, pdf = tmp_path / "h.xlsx", tmp_path / "h.pdf"
+    done = invoke(
+        ["history", str(folder), "--ratings", "--xlsx", str(xlsx), "--pdf", str(pdf), "--no-cache"],
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    ws = load_workbook(xlsx)["Ratings"]
+    assert [ws.cell(1, c).value for c in range(1, 6)] == [
+        "Place",
+        "Player",
+        "Rating",
+        "Games rated",
+        "Last game",
+    ]
+    rows = [[ws.cell(r, c).value for c in range(1, 6)] for r in range(2, 2 + len(rated))]
+    assert [row[1] for row in rows] == [r["name"] for r in rated]  # best first
+    assert [row[2] for row in rows] == [r["rating"] for r in rated]
+    assert [row[3] for row in rows] == [r["games"] for r in rated]
+    assert ws.cell(2, 3).number_format == "0"  # shown to a whole point
+    text = subprocess.run(
+        [require_tool("poppler (pdftotext)", "pdftotext"), "-layout", str(pdf), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    section = text[text.index("Ratings") :].splitlines()
+    for place, r in enumerate(rated, 1):
+        line = next(row for row in section if r["name"] in row)
+        assert line.split()[:3] == [str(place), r["name"], str(round(r["rating"]))]
+    assert [str(round(r["rating"])) for r in rated] == ["1516", "1492", "1492"]
+    plain = tmp_path / "plain.xlsx"
+    invoke(["history", str(folder), "--xlsx", str(plain), "--no-cache"], tmp_path)
+    assert "Ratings" not in load_workbook(plain).sheetnames  # only when asked for

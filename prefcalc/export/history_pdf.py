@@ -1,6 +1,7 @@
-"""The club history as a PDF (``prefcalc history --pdf FILE``): the standings table, the
-running balance over the season and the made-contract rates (charts drawn with reportlab's
-graphics, :mod:`prefcalc.export.charts`), then one line per game.
+"""The club history as a PDF (``prefcalc history --pdf FILE``): the standings table (with
+``--ratings``, the players' Elo ratings under it), the running balance over the season and
+the made-contract rates (charts drawn with reportlab's graphics,
+:mod:`prefcalc.export.charts`), then one line per game.
 
 It uses the pool sheet's page layout (``templates/sheet-layout.toml``), fonts and writer, so
 names in any script print the same way as on the sheet.
@@ -16,10 +17,11 @@ from prefcalc.export.charts import bar_rows, line_chart
 from prefcalc.export.fonts import FontBook
 from prefcalc.export.pdf import Flow, Writer
 from prefcalc.history.club import History, Night, Standing
-from prefcalc.i18n import _, ngettext, pgettext
+from prefcalc.history.ratings import Rating
+from prefcalc.i18n import N_, _, ngettext, pgettext
 from prefcalc.rules.amounts import Amount
 from prefcalc.store.files import write_atomic
-from prefcalc.views.history import money_cells
+from prefcalc.views.history import money_cells, ratings_rows
 from prefcalc.views.numbers import day
 from prefcalc.views.sheet_layout import load_layout, printable
 from prefcalc.views.text import money_text, signed
@@ -108,6 +110,17 @@ def _standings_rows(players: Sequence[Standing]) -> list[list[str]]:
     return rows
 
 
+RATINGS_NOTE = N_(
+    "Pairwise Elo over the games in date order, everybody from 1500 (K = 16 per pair, shared "
+    "among the opponents at the table)."
+)
+
+
+def _ratings_rows(ratings: Sequence[Rating]) -> list[list[str]]:
+    """The rows of ``history --ratings``, as the text shows them (:mod:`prefcalc.views.history`)."""
+    return ratings_rows(list(ratings))
+
+
 def _games_rows(games: Sequence[Night]) -> list[list[str]]:
     rows = [
         [
@@ -168,6 +181,13 @@ def build_history_pdf(h: History, paper: str = "a4") -> tuple[bytes, list[str]]:
         flow.heading(_("Standings"), size + 3)
         right = [False, True, True, True, True, False, False, True, True, True, True]
         _table(flow, _standings_rows(h.players), right)
+        if h.ratings is not None:  # history --ratings (docs/tournament.md §8)
+            flow.gap(lead)
+            flow.need(size * 1.9 * min(len(h.ratings) + 1, 6) + lead * 3)
+            flow.heading(_("Ratings"), size + 3)
+            flow.page.items.append((flow.left, flow.y, _(RATINGS_NOTE), False, size, 0.3))
+            flow.y -= lead * 1.6
+            _table(flow, _ratings_rows(h.ratings), [True, False, True, True, True])
         # made-contract rates
         flow.gap(lead)
         flow.need(size * 1.9 * min(len(h.players) + 1, 6) + lead * 3)

@@ -12,6 +12,9 @@ Three sheets:
     made-contract rates.
 ``Balance``
     Every player's running balance in whists after each game, and a native line chart of it.
+``Ratings`` (with ``--ratings``)
+    The pairwise Elo ratings, best first (docs/tournament.md §8): place, player, rating
+    (shown to a whole point, kept to the hundredth), games rated, what the last game changed.
 
 The numbers are values (the history is not a spreadsheet model): whists exact (a fraction
 shows as ``73 1/3``), money in the currency's minor unit.
@@ -44,6 +47,7 @@ from prefcalc.export.xlsx import (
     show_axes,
 )
 from prefcalc.history.club import LEVELS, History, Night
+from prefcalc.history.ratings import Rating
 from prefcalc.i18n import N_, _, pgettext
 from prefcalc.rules.amounts import Amount
 from prefcalc.rules.model import name_key
@@ -52,6 +56,7 @@ from prefcalc.store.files import write_atomic
 GAMES = N_("Games")
 STANDINGS = N_("Standings")
 BALANCE = N_("Balance")
+RATINGS = N_("Ratings")
 
 
 def _points(ws: Any, row: int, col: int, value: Amount) -> None:
@@ -235,6 +240,23 @@ def _write_balance(ws: Any, h: History) -> None:
         ws.add_chart(chart, f"{get_column_letter(len(labels) + 2)}2")
 
 
+def _write_ratings(ws: Any, ratings: list[Rating]) -> None:
+    """``history --ratings --xlsx``: the ratings, best first, as numbers (a rating shown
+    rounded to a whole point, as the text does; the value keeps two decimals)."""
+    labels = [_("Place"), _("Player"), _("Rating"), _("Games rated"), _("Last game")]
+    _header(ws, 1, labels)
+    widths = [len(x) for x in labels]
+    for r, rating in enumerate(ratings, 2):
+        ws.cell(r, 1, r - 1)
+        _label(ws, r, 2, rating.name)
+        widths[1] = max(widths[1], min(len(rating.name), 40))
+        ws.cell(r, 3, round(rating.rating, 2)).number_format = "0"
+        ws.cell(r, 4, rating.games)
+        ws.cell(r, 5, round(rating.change, 2)).number_format = "+0.0;-0.0;0.0"
+    _widths(ws, widths)
+    ws.freeze_panes = "A2"
+
+
 def build_history_workbook(h: History) -> Any:
     wb = Workbook()
     add_styles(wb)
@@ -243,6 +265,8 @@ def build_history_workbook(h: History) -> Any:
     _write_games(games, h)
     _write_standings(wb.create_sheet(_(STANDINGS)), h)
     _write_balance(wb.create_sheet(_(BALANCE)), h)
+    if h.ratings is not None:
+        _write_ratings(wb.create_sheet(_(RATINGS)), h.ratings)
     return wb
 
 

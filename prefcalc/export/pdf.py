@@ -935,9 +935,12 @@ def target_text(sheet: Sheet) -> tuple[str, str]:
 
     Under ``closing = each`` every pool must reach the target: ``("20", "")``. Under
     ``closing = total`` the pools together must reach target × players: ``("60", "15 × 4")``.
+    Under ``closing = average`` there is no target (played by time): ``("—", "")``.
     """
     if sheet.convention.closing == "each":
         return str(sheet.target), ""
+    if sheet.convention.closing == "average":
+        return "—", ""
     players = len(sheet.players)
     return str(sheet.target * players), f"{sheet.target} × {players}"
 
@@ -969,6 +972,8 @@ def _sheet_page(writer: Writer, report: Report, footer: bool = True) -> None:
         if note
         else _("target {target}").format(target=target)
     )
+    if sheet.convention.closing == "average":
+        aim = _("no target: played by time")
     title = _(
         "Preference pool sheet · {convention} · {target} · 1 whist = {price} · {date} · "
         "players clockwise from the top: {players} · {state}"

@@ -105,6 +105,7 @@ def _kind(kind: str) -> str:
         "all-pass": pgettext("kind", "all-pass"),
         "change": pgettext("kind", "change"),
         "adjustment": pgettext("kind", "adjustment"),
+        "penalty": pgettext("kind", "penalty"),
         "preference": pgettext("kind", "preference"),
         "join": pgettext("kind", "join"),
     }
@@ -272,7 +273,7 @@ def _deal_columns(number: int, entry: Entry) -> dict[int, Any]:
         row[3] = entry.dealer
     words = deal_words(entry)
     row[4] = _kind(words.kind)
-    if words.player and words.kind not in ("adjustment", "join"):
+    if words.player and words.kind not in ("adjustment", "penalty", "join"):
         row[5] = words.player
     if words.contract:
         row[6] = words.contract
@@ -597,6 +598,7 @@ def _write_settlement(
     refs: _SheetRefs,
     factor_ref: str,
     cache: Cached,
+    pool_ref: str = "",
 ) -> None:
     sheet = report.sheet
     players = sheet.players
@@ -625,11 +627,27 @@ def _write_settlement(
     g.put(5, 2, n)
     g.text(6, 1, _("Pool to mountain factor"))
     s1 = exact["pairwise"]
-    g.formula(6, 2, f"={factor_ref}", s1.pool_factor)
-    price_ref, n_ref, factor = "$B$4", "$B$5", "$B$6"
+    # closing = average (docs/rules.md §5.9): no pool goes into a mountain, every pool is
+    # worth the whists per pool point against the average pool instead
+    pools = s1.pool_average is not None
+    if pools:
+        g.put(6, 2, 0)
+        g.text(6, 3, _("closing = average: the pools go into no mountain"))
+        g.text(7, 1, _("Whists per pool point"))
+        g.formula(7, 2, f"={pool_ref}", s1.pool_rate)
+    else:
+        g.formula(6, 2, f"={factor_ref}", s1.pool_factor)
+    price_ref, n_ref, factor, rate = "$B$4", "$B$5", "$B$6", "$B$7"
 
     # 1. Unclosed pools into the mountain, then the amnesty.
-    g.text(8, 1, _("1. Unclosed pools into the mountain, then the amnesty"), _TITLE)
+    g.text(
+        8,
+        1,
+        _("1. Pools against the average, the mountains, then the amnesty")
+        if pools
+        else _("1. Unclosed pools into the mountain, then the amnesty"),
+        _TITLE,
+    )
     g.header(
         9,
         [
@@ -639,10 +657,12 @@ def _write_settlement(
             _("Added: factor × (largest pool − pool)"),
             _("Mountain with the pools"),
             _("Mountain after the amnesty"),
+            *([_("Pool whists: whists per point × (pool − average pool)")] if pools else []),
         ],
     )
     top, bottom = 10, 9 + n
     largest, amnesty = bottom + 1, bottom + 2
+    pool_average = amnesty + 1
     m_row = {p: top + i for i, p in enumerate(players)}
     for p, r in m_row.items():
         g.text(r, 1, p)
@@ -652,25 +672,43 @@ def _write_settlement(
         g.formula(r, 4, f"={factor}*($B${largest}-B{r})", added)
         g.formula(r, 5, f"=C{r}+D{r}", s1.mountains[p])
         g.formula(r, 6, f"=E{r}-$B${amnesty}", s1.amnestied[p])
+        if pools:
+            g.formula(r, 7, f"={rate}*(B{r}-$B${pool_average})", s1.pool_results[p])
     g.text(largest, 1, _("Largest pool"))
     g.formula(largest, 2, f"=MAX(B{top}:B{bottom})", s1.pool_max)
     g.text(amnesty, 1, _("Amnesty: the smallest mountain"))
     g.formula(amnesty, 2, f"=MIN(E{top}:E{bottom})", s1.amnesty)
+    if pools:
+        g.text(pool_average, 1, _("Average pool"))
+        g.formula(pool_average, 2, f"=SUM(B{top}:B{bottom})/{n_ref}", s1.pool_average or 0)
 
     # Prizes (docs/rules.md §8.6): game whists of both methods, as values.
     prize_ref: dict[tuple[str, str], str] = {}
     prize_won: dict[tuple[str, str], Amount] = {}
-    row = amnesty + 2
+    row = amnesty + (3 if pools else 2)
     if s1.prizes:
         row = _write_prizes(g, row, s1, prize_ref, prize_won)
 
     # 2. Method 1: pairwise.
     g.text(row, 1, _("2. Method 1 (pairwise)"), _TITLE)
-    g.header(row + 1, [_("Player"), _("10 × mountain / N: every opponent writes this on him")])
+    g.header(
+        row + 1,
+        [
+            _("Player"),
+            _("10 × mountain / N: every opponent writes this on him"),
+            *(
+                [_("Whists per pool point × pool / N: he writes this on every opponent")]
+                if pools
+                else []
+            ),
+        ],
+    )
     entry_row = {p: row + 2 + i for i, p in enumerate(players)}
     for p, r in entry_row.items():
         g.text(r, 1, p)
         g.formula(r, 2, f"=10*F{m_row[p]}/{n_ref}", s1.mountain_entries[p])
+        if pools:
+            g.formula(r, 3, f"={rate}*B{m_row[p]}/{n_ref}", s1.pool_entries[p])
     row += 3 + n
     g.text(row, 1, _("Whists each player holds on each opponent: game whists + mountain whists"))
     g.header(
@@ -685,6 +723,9 @@ def _write_settlement(
             if b != a:
                 held = sheet.whists[a][b] + s1.mountain_entries[b] + prize_won.get((a, b), 0)
                 formula = f"={refs.whists(a, b)}+$B${entry_row[b]}"
+                if pools:
+                    held += s1.pool_entries[a]
+                    formula += f"+$C${entry_row[a]}"
                 if prize_ref:
                     formula += f"+{prize_ref[(a, b)]}"
                 g.formula(r, 2 + players.index(b), formula, held)
@@ -729,6 +770,7 @@ def _write_settlement(
             f"=10*($B${average}-F{m_row[p]})",
             f"=SUM({refs.written_by(p)})-SUM({refs.written_on(p)})"
             + (_prize_net(players, p, prize_ref) if prize_ref else ""),
+            *([f"=G{m_row[p]}"] if pools else []),
         ]
         for p in players
     }
@@ -736,9 +778,16 @@ def _write_settlement(
         g,
         row,
         _("Result, method 2"),
-        [_("Mountain result: 10 × (average − mountain)"), _("Game whists: on others − on him")],
+        [
+            _("Mountain result: 10 × (average − mountain)"),
+            _("Game whists: on others − on him"),
+            *([_("Pool whists (step 1)")] if pools else []),
+        ],
         columns,
-        {p: [s2.mountain_whists[p], s2.game_whists[p]] for p in players},
+        {
+            p: [s2.mountain_whists[p], s2.game_whists[p], *([s2.pool_results[p]] if pools else [])]
+            for p in players
+        },
         exact["average"],
         price_ref,
         fmt,
@@ -846,9 +895,9 @@ def _write_result(
         for k, formula in enumerate(formulas[p]):
             g.formula(r, 2 + k, formula, row_values[k])
         if add:
-            whists = sum(row_values[:2], Fraction(0))
+            whists = sum(row_values[: len(steps)], Fraction(0))
             row_values.append(whists)
-            sum_of = "+".join(f"{get_column_letter(2 + k)}{r}" for k in range(2))
+            sum_of = "+".join(f"{get_column_letter(2 + k)}{r}" for k in range(len(steps)))
             g.formula(r, w_col, "=" + sum_of, whists)
         money = Fraction(row_values[-1]) * Fraction(s.whist_price)
         row_values.append(money)
@@ -880,8 +929,9 @@ def _option_value(value: Any) -> Any:
     return to_toml_value(value)
 
 
-def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str]:
-    """Write the Rules sheet; return the references of the target and of pool_to_mountain."""
+def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str, str]:
+    """Write the Rules sheet; return the references of the target, of pool_to_mountain and
+    of pool_whists."""
     g = _Grid(ws)
     conv = sheet.convention
     g.text(1, 1, _("Convention"), HEADER_STYLE)
@@ -896,7 +946,7 @@ def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str]:
     g.text(5, 1, _("First dealer"), HEADER_STYLE)
     g.text(5, 2, game.first_dealer)
     g.header(7, [_("Option"), _("Value"), _("Meaning")])
-    factor_row = 0
+    factor_row = pool_row = 0
     for i, option in enumerate(OPTIONS):
         r = 8 + i
         g.text(r, 1, option.key)
@@ -908,11 +958,13 @@ def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str]:
         g.text(r, 3, _(option.doc))
         if option.key == "pool_to_mountain":
             factor_row = r
+        elif option.key == "pool_whists":
+            pool_row = r
     ws.column_dimensions["A"].width = 26.0
     ws.column_dimensions["B"].width = 22.0
     ws.column_dimensions["C"].width = 100.0
     ws.freeze_panes = "A8"
-    return f"{ref(RULES)}!$B$4", f"{ref(RULES)}!$B${factor_row}"
+    return f"{ref(RULES)}!$B$4", f"{ref(RULES)}!$B${factor_row}", f"{ref(RULES)}!$B${pool_row}"
 
 
 # --- the workbook -------------------------------------------------------------------------------
@@ -931,10 +983,10 @@ def _build(report: Report) -> tuple[Any, Cached]:
     keys = _written_keys(sheet.players)
     refs = _SheetRefs(sheet.players)
     cache: Cached = {}
-    target_ref, factor_ref = _write_rules(rules, game, sheet)
+    target_ref, factor_ref, pool_ref = _write_rules(rules, game, sheet)
     _write_deals(deals, game, sheet, keys)
     _write_sheet(totals, report, keys, refs, target_ref, cache)
-    _write_settlement(settlement, report, refs, factor_ref, cache)
+    _write_settlement(settlement, report, refs, factor_ref, cache, pool_ref)
     return wb, cache
 
 

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
         TwoWhisters,
     )
 
-PRESETS = ("sochi", "leningrad", "rostov", "classic")
+PRESETS = ("sochi", "leningrad", "rostov", "classic", "fspr")
 
 PRESET_ALIASES = {
     "сочинка": "sochi",
@@ -55,6 +55,8 @@ PRESET_ALIASES = {
     "piter": "leningrad",
     "ростовка": "rostov",
     "классика": "classic",
+    # the sport federation's Leningrad-based code of its tournaments (docs/tournament.md §9)
+    "фспр": "fspr",
     # Gusarik is the two-player game, not a scoring of its own: the bundled Gusarik evening
     # is scored by the Sochi rules, so the name starts a Sochi game (of two players)
     "гусарик": "sochi",
@@ -275,10 +277,13 @@ class Convention(NamedTuple):
     passes_exit: tuple[int, ...]
     passes_misere_ends: bool
     passes_ends_streak: EndsStreak
+    passes_dealer_plays_talon: bool
+    passes_dealer_zero_bonus: bool
     closing: Closing
     help: HelpRule
     help_whists: int
     pool_to_mountain: Amount
+    pool_whists: int
     bombs_opening: tuple[int, ...]
     bombs_blind: bool
     bombs_order: BombOrder
@@ -286,7 +291,10 @@ class Convention(NamedTuple):
     dark_six_whisted: bool
     liability_after_close: Amount | Literal["none"]
     talon_bonus: bool
+    talon_bonus_three: bool
+    talon_required: bool
     return_whist: bool
+    dealer_return_liability: Amount
     preference_combo: bool
     prizes_first_close: int
     prizes_min_mountain: int

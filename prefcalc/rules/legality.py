@@ -48,6 +48,7 @@ from prefcalc.rules.model import (
     Game,
     Join,
     Misere,
+    Penalty,
     Preference,
     Role,
     SetTerm,
@@ -59,6 +60,7 @@ from prefcalc.rules.model import (
     seating,
     sitting_out,
 )
+from prefcalc.rules.penalties import check_looked, check_penalty
 from prefcalc.rules.wording import bomb_name
 
 
@@ -155,7 +157,13 @@ def validate(state: Before, convention: Convention, entry: Entry) -> list[Refusa
     entry); a price or place finding on a field a rule already refuses is not repeated."""
     deal = entry.deal
     try:
-        _fits(tuple(state.players), deal, entry.dealer, convention.half_whist)
+        _fits(
+            tuple(state.players),
+            deal,
+            entry.dealer,
+            convention.half_whist,
+            dealer_talon=convention.passes_dealer_plays_talon,
+        )
     except DealError as exc:
         return [Refusal("", exc.message)]
     found = _rules(convention, deal)
@@ -176,12 +184,19 @@ def problems(
     dealer: str | None,
     seats: tuple[str, ...] | None = None,
 ) -> list[Refusal]:
-    """What refuses ``deal`` dealt by ``dealer`` (``None`` for an adjustment, a change of
-    terms or a join) after ``game``'s entries whatever its place: the game and rules checks
+    """What refuses ``deal`` dealt by ``dealer`` (``None`` for an adjustment, a penalty, a
+    change of terms or a join) after ``game``'s entries whatever its place: the game and rules checks
     of :func:`validate` (what a ledger file may hold at all). ``seats`` is the seating at the
     deal (default: after all of ``game``'s entries)."""
     try:
-        check_deal(game, deal, dealer, convention.half_whist, seats)
+        check_deal(
+            game,
+            deal,
+            dealer,
+            convention.half_whist,
+            seats,
+            dealer_talon=convention.passes_dealer_plays_talon,
+        )
     except DealError as exc:
         return [Refusal("", exc.message)]
     return _rules(convention, deal)
@@ -246,15 +261,25 @@ def _tricks(value: int | None, owner: str) -> None:
         )
 
 
-def check_entries(game: Game, half_whist: bool = True, first: int = 1, shift: int = 0) -> None:
+def check_entries(
+    game: Game,
+    half_whist: bool = True,
+    first: int = 1,
+    shift: int = 0,
+    *,
+    dealer_talon: bool = False,
+) -> None:
     """Check every entry from number ``first`` on against the seating of its moment (after a
     join is deleted or an earlier deal edited); a refusal names the deal, its number plus
-    ``shift`` (the number it had before a deletion)."""
+    ``shift`` (the number it had before a deletion). ``half_whist`` and ``dealer_talon``
+    are the convention's (``passes.dealer_plays_talon``), as :func:`check_deal` takes them."""
     seats = game.players
     for number, entry in enumerate(game.entries, 1):
         if number >= first:
             try:
-                check_deal(game, entry.deal, entry.dealer, half_whist, seats)
+                check_deal(
+                    game, entry.deal, entry.dealer, half_whist, seats, dealer_talon=dealer_talon
+                )
             except DealError as exc:
                 raise DealError(
                     exc.message, _("deal {number}").format(number=number + shift)
@@ -283,15 +308,32 @@ def check_deal(
     dealer: str | None,
     half_whist: bool = True,
     seats: tuple[str, ...] | None = None,
+    *,
+    dealer_talon: bool = False,
 ) -> None:
     """Raise :class:`DealError` unless ``deal`` fits ``game`` (context-free checks).
 
     ``seats`` is the seating when the deal is played (default: after all of ``game``'s
-    entries, i.e. ``game`` holds the entries before the deal)."""
-    _fits(seating(game) if seats is None else seats, deal, dealer, half_whist)
+    entries, i.e. ``game`` holds the entries before the deal). The two options the checks
+    read are given as flags: ``half_whist`` and ``dealer_talon``
+    (``passes.dealer_plays_talon``: the sitting-out dealer's all-pass tricks are written)."""
+    _fits(
+        seating(game) if seats is None else seats,
+        deal,
+        dealer,
+        half_whist,
+        dealer_talon=dealer_talon,
+    )
 
 
-def _fits(seats: tuple[str, ...], deal: Deal, dealer: str | None, half_whist: bool) -> None:
+def _fits(
+    seats: tuple[str, ...],
+    deal: Deal,
+    dealer: str | None,
+    half_whist: bool,
+    *,
+    dealer_talon: bool = False,
+) -> None:
     """Raise :class:`DealError` unless ``deal`` dealt by ``dealer`` fits a table seated as
     ``seats`` (the game checks of :func:`validate`)."""
     if isinstance(deal, Join):
@@ -315,6 +357,14 @@ def _fits(seats: tuple[str, ...], deal: Deal, dealer: str | None, half_whist: bo
         if not check_note(deal.note):
             raise DealError(_("an adjustment needs a note saying why"))
         return
+    if isinstance(deal, Penalty):  # docs/rules.md §8.10
+        if dealer is not None:
+            raise DealError(_("a penalty is not dealt: it has no dealer"))
+        _known(seats, deal.player)
+        if deal.on is not None:
+            _known(seats, deal.on)
+        check_penalty(deal)
+        return
     if dealer is None:
         raise DealError(_("a deal needs its dealer"))
     if isinstance(deal, Preference):
@@ -325,12 +375,17 @@ def _fits(seats: tuple[str, ...], deal: Deal, dealer: str | None, half_whist: bo
     active = tuple(p for p in seats if p not in out) if out else seats
     if isinstance(deal, AllPass):
         names = [name for name, _ in deal.tricks]
+        # passes.dealer_plays_talon: the sitting-out dealer leads the talon cards and his
+        # tricks (0-2) are written with everybody's (at five, only the dealer's)
+        talon = dealer if dealer_talon and out else None
         for name in names:
             _known(seats, name)
-            _sits_out(seats, dealer, name, _("takes no all-pass tricks"))
+            if name != talon:
+                _sits_out(seats, dealer, name, _("takes no all-pass tricks"))
         if len(set(names)) != len(names):
             raise DealError(_("a player is listed twice in the all-pass tricks"))
-        missing = [p for p in active if p not in names]
+        holding = (*active, talon) if talon is not None else active
+        missing = [p for p in holding if p not in names]
         if missing:
             raise DealError(
                 _("all-pass tricks of every active player are needed: missing {missing}").format(
@@ -339,6 +394,12 @@ def _fits(seats: tuple[str, ...], deal: Deal, dealer: str | None, half_whist: bo
             )
         for name, count in deal.tricks:
             _tricks(count, name)
+            if name == talon and count > 2:
+                raise DealError(
+                    _(
+                        "{name} deals and plays only the two talon cards: at most 2 tricks, not {count}"
+                    ).format(name=name, count=count)
+                )
         for name in deal.blind:
             _known(seats, name)
             _sits_out(seats, dealer, name, _("cannot pass blind"))
@@ -353,13 +414,16 @@ def _fits(seats: tuple[str, ...], deal: Deal, dealer: str | None, half_whist: bo
                     ).format(total=total)
                 )
             raise DealError(_("all-pass tricks must add up to 10, not {total}").format(total=total))
+        check_looked(deal)
         return
     _known(seats, deal.declarer)
     _sits_out(seats, dealer, deal.declarer, _("cannot declare"))
     if isinstance(deal, Misere):
         _tricks(deal.tricks, deal.declarer)
+        check_looked(deal)
     elif isinstance(deal, Contract):
         _check_contract(seats, deal, dealer, active, half_whist)
+        check_looked(deal)
     else:
         assert_never(deal)
 
@@ -388,7 +452,7 @@ def _check_contract(
     if len(set(names)) != len(names):
         raise DealError(_("a defender is listed twice"))
     if deal.talon is not None:
-        if not sitting_out(seats, dealer):
+        if len(seats) == 2:  # at three, talon_bonus_three says (a price check)
             raise DealError(
                 _("the talon bonus is written by a sitting-out dealer: only at 4 or 5 players")
             )
@@ -409,7 +473,7 @@ def _check_contract(
         )
     roles = sorted(d.role for d in deal.defenders)
     if deal.returned_by is not None:
-        _check_dealer_return(seats, deal, dealer, roles)
+        _check_dealer_return(seats, deal, dealer, roles, half_whist)
         return
     if "r" in roles:
         _check_returned(deal, roles, half_whist)
@@ -459,10 +523,11 @@ def _check_contract(
 
 
 def _check_dealer_return(
-    seats: tuple[str, ...], deal: Contract, dealer: str, roles: list[Role]
+    seats: tuple[str, ...], deal: Contract, dealer: str, roles: list[Role], half_whist: bool
 ) -> None:
-    """A whist returned by the sitting-out dealer after both defenders passed (docs/rules.md §8.4):
-    a played game with the dealer as the only whister."""
+    """A whist returned by the sitting-out dealer after both defenders declined: both passed,
+    or pass – half-whist – pass (docs/rules.md §8.4): a played game with the dealer as the
+    only whister."""
     if deal.returned_by != dealer or not sitting_out(seats, dealer):
         raise DealError(
             _(
@@ -471,8 +536,14 @@ def _check_dealer_return(
             if sitting_out(seats, dealer)
             else _("only a sitting-out dealer (4 or 5 players) can return the whist")
         )
-    if roles != ["p", "p"]:
-        raise DealError(_("the dealer returns the whist only when both defenders passed (p p)"))
+    if roles == ["h", "p"]:  # pass – half-whist – pass: the half-whist was not taken back
+        _check_half_whist(deal, half_whist)
+    elif roles != ["p", "p"]:
+        raise DealError(
+            _(
+                "the dealer returns the whist only when both defenders passed (p p) or after pass – half-whist – pass (h p)"
+            )
+        )
     if deal.tricks is None:
         raise DealError(_("a returned whist is played: give the declarer's tricks (0-10)"))
     if any(d.tricks not in (None, 0) for d in deal.defenders):
@@ -646,6 +717,18 @@ def _talon(conv: Convention, deal: Deal) -> Refusal | None:
     return None
 
 
+def _talon_required(conv: Convention, deal: Deal) -> Refusal | None:
+    """``talon_required`` (FSPR): no game and no misère is ordered without the talon."""
+    if isinstance(deal, Contract | Misere) and deal.no_talon and conv.talon_required:
+        return Refusal(
+            "no_talon",
+            _(
+                "a game or misère is not ordered without the talon under this convention (talon_required = true)"
+            ),
+        )
+    return None
+
+
 def _returned(conv: Convention, deal: Deal) -> Refusal | None:
     if not isinstance(deal, Contract) or conv.return_whist:
         return None
@@ -702,6 +785,7 @@ RULE_CHECKS: tuple[RuleCheck, ...] = (
     _preference,
     _blind,
     _talon,
+    _talon_required,
     _returned,
     _six_spades,
 )
@@ -792,6 +876,21 @@ def _talon_off(state: Before, conv: Convention, entry: Entry) -> Finding | None:
     return None
 
 
+def _talon_three(state: Before, conv: Convention, entry: Entry) -> Finding | None:
+    """At three players the talon bonus is written under ``talon_bonus_three`` only (each
+    opponent half of it); otherwise it needs a sitting-out dealer."""
+    deal = entry.deal
+    if (
+        isinstance(deal, Contract)
+        and deal.talon is not None
+        and conv.talon_bonus
+        and len(state.players) == 3
+        and not conv.talon_bonus_three
+    ):
+        return Finding("talon", "talon_three")
+    return None
+
+
 def _preference_off(state: Before, conv: Convention, entry: Entry) -> Finding | None:
     """The "Preference" combination is scored under ``preference_combo`` only."""
     if isinstance(entry.deal, Preference) and not conv.preference_combo:
@@ -800,11 +899,12 @@ def _preference_off(state: Before, conv: Convention, entry: Entry) -> Finding | 
 
 
 PRICE_CHECKS: Mapping[type, tuple[Check, ...]] = {
-    Contract: (_opening_kind, _dark_off, _bomb_named, _talon_off),
+    Contract: (_opening_kind, _dark_off, _bomb_named, _talon_off, _talon_three),
     Misere: (_opening_kind, _dark_off, _bomb_named),
     AllPass: (_opening_blind, _blind_off),
     Preference: (_opening_kind, _preference_off),
     Adjustment: (),
+    Penalty: (),
     Join: (),
     SetTerm: (),
 }
@@ -862,8 +962,13 @@ def _below_exit(state: Before, conv: Convention, entry: Entry) -> Finding | None
 
 
 def _after_finish(state: Before, conv: Convention, entry: Entry) -> Finding | None:
-    """A deal after the game finished (an adjustment or a change of terms may come)."""
-    if state.finished and not entry.forced and not isinstance(entry.deal, Adjustment | SetTerm):
+    """A deal after the game finished (an adjustment, a penalty or a change of terms may
+    come)."""
+    if (
+        state.finished
+        and not entry.forced
+        and not isinstance(entry.deal, Adjustment | Penalty | SetTerm)
+    ):
         return Finding(FORCED, "finished")
     return None
 
@@ -911,6 +1016,9 @@ _TELL: Mapping[str, Callable[..., str]] = {
         "{declarer} holds no {bomb} ×{factor} (bombs: {held})"
     ).format(declarer=declarer, bomb=bomb_name(bomb), factor=bomb, held=_held(held)),
     "talon": lambda: _("the talon bonus needs talon_bonus = true: not written"),
+    "talon_three": lambda: _(
+        "the talon bonus is written by a sitting-out dealer: only at 4 or 5 players (at 3 under talon_bonus_three = true): not written"
+    ),
     "preference": lambda: _("the Preference combination needs preference_combo = true: not scored"),
     "below_exit": _below_exit_text,
     "finished": lambda: _("the game had already finished (record it as forced to go on)"),

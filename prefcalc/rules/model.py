@@ -6,8 +6,8 @@ than frozen dataclasses, which matters because every CLI call imports this modul
 
 A :class:`Game` holds the players in seating order (2 to 5), the convention reference, the
 target and the money terms, and the list of recorded :class:`Entry` items, each wrapping one
-deal (:class:`Contract`, :class:`Misere`, :class:`AllPass`), a manual :class:`Adjustment` or a
-late arrival (:class:`Join`). ``Game.players`` is the seating at the start; :func:`seating`
+deal (:class:`Contract`, :class:`Misere`, :class:`AllPass`), a manual :class:`Adjustment`, a
+penalty of the Code (:class:`Penalty`) or a late arrival (:class:`Join`). ``Game.players`` is the seating at the start; :func:`seating`
 replays the joins for the seating at any point, and :func:`sitting_out` says who sits a deal
 out (the dealer at four, the dealer and the next dealer at five; nobody at two, Gusarik).
 Nothing derived (pool, mountain, whists) is ever stored here.
@@ -67,6 +67,9 @@ class Contract(NamedTuple):
     """The tricks the talon gave the declarer (``talon_bonus``, 4-5 players, docs/rules.md §8.3)."""
     returned_by: str | None = None
     """The sitting-out dealer who returned the whist after both defenders passed (8.4)."""
+    looked: tuple[str, ...] = ()
+    """The players who looked at a trick other than the last (the Code, 3.9.11.2): each loses
+    a trick of this deal (:func:`prefcalc.rules.penalties.counted`, docs/rules.md §8.10)."""
 
     @property
     def label(self) -> str:
@@ -89,6 +92,9 @@ class Misere(NamedTuple):
     dark: bool = False
     no_talon: bool = False
     bomb: int | None = None
+    looked: tuple[str, ...] = ()
+    """The declarer, if he looked at a trick other than the last (the Code, 3.9.11.2): one
+    trick is added to his (docs/rules.md §8.10)."""
 
 
 class AllPass(NamedTuple):
@@ -97,6 +103,9 @@ class AllPass(NamedTuple):
 
     tricks: tuple[tuple[str, int], ...]
     blind: tuple[str, ...] = ()
+    looked: tuple[str, ...] = ()
+    """The players who looked at a trick other than the last (the Code, 3.9.11.2): one trick
+    is added to each one's (docs/rules.md §8.10)."""
 
 
 class Adjustment(NamedTuple):
@@ -107,6 +116,43 @@ class Adjustment(NamedTuple):
     mountain: Amount = 0
     whists: tuple[tuple[str, Amount], ...] = ()
     note: str = ""
+
+
+Offence: TypeAlias = Literal["peek", "dealing", "illegal", "cards", "miscount", "entry"]
+"""The offences of the 1996 Code a :class:`Penalty` is recorded for (docs/rules.md §8.10):
+looked at the talon (3.2.21), broke the dealing procedure (3.2.17), insisted on an illegal
+contract (3.4.4), ordered holding a wrong number of cards (3.4.6), a wrong number of cards
+found in play (3.9.18), a wrong score entry (4.2.7-4.2.10). A trick lost for looking at an
+old trick (3.9.11.2) is written with its deal (``looked``)."""
+
+OFFENCES: tuple[Offence, ...] = ("peek", "dealing", "illegal", "cards", "miscount", "entry")
+REMISE_OFFENCES: tuple[Offence, ...] = ("illegal", "cards", "miscount")
+"""The offences penalised by a remise on a contract (``level``, ``suit``; ``amount``: the
+undertricks)."""
+
+
+class Penalty(NamedTuple):
+    """A penalty of the Code written against ``player`` (docs/rules.md §8.10): an entry with no
+    dealer, like an adjustment, priced by the convention and told with the Code's section.
+
+    ``amount`` is what the offence costs as recorded: the points into his mountain (``peek``,
+    ``dealing``; ``entry`` without ``on``), the excess whists written back on him by ``on``
+    (``entry``), or the undertricks of the remise on the contract ``level``/``suit``
+    (``illegal``: all of them, «без всех»; ``cards``, ``miscount``: two, or more)."""
+
+    player: str
+    offence: Offence
+    amount: Amount
+    level: int | None = None
+    suit: Suit | None = None
+    on: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The contract of a remise offence (``8♥``), ``""`` for the others."""
+        if self.level is None or self.suit is None:
+            return ""
+        return f"{self.level}{SUIT_SYMBOLS[self.suit]}"
 
 
 class Preference(NamedTuple):
@@ -138,7 +184,7 @@ class SetTerm(NamedTuple):
 
 SET_KEYS: tuple[Literal["target", "whist_price"], ...] = ("target", "whist_price")
 
-Deal = Contract | Misere | AllPass | Adjustment | Join | SetTerm | Preference
+Deal = Contract | Misere | AllPass | Adjustment | Penalty | Join | SetTerm | Preference
 
 
 class Entry(NamedTuple):

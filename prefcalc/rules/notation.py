@@ -8,6 +8,9 @@ Forms (the same words as the CLI commands)::
     misere Anna 0                        a misère and the declarer's tricks
     passes Anna=2 Boris=5 Vera=3         an all-pass deal
     adjust Anna --pool 2 --mountain 4 --whists Boris=10 --note "peeked at the talon"
+    penalty Anna peek                    a penalty of the Code: 5 into Anna's mountain
+    penalty Anna cards 8h 2              «без двух» on 8♥ (a remise on the contract)
+    game Anna 6s 6 Boris:w Vera:p --looked Boris   Boris loses a trick for looking at one
 
 Player names may be abbreviated to any unique prefix, in any case (``a`` for Anna).
 
@@ -22,7 +25,7 @@ import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, assert_never
+from typing import Any, Literal, assert_never
 
 from prefcalc.errors import DealError, NotationError, shown
 from prefcalc.i18n import N_, _
@@ -36,6 +39,8 @@ from prefcalc.rules.model import (
     Defender,
     Join,
     Misere,
+    Offence,
+    Penalty,
     Preference,
     Role,
     SetTerm,
@@ -44,6 +49,7 @@ from prefcalc.rules.model import (
     check_term,
     name_key,
 )
+from prefcalc.rules.penalties import DEFAULT_POINTS, DEFAULT_UNDERTRICKS
 
 _SUIT_ALIASES: dict[str, Suit] = {
     "s": "s", "♠": "s", "♤": "s",
@@ -168,16 +174,24 @@ def parse_defender(text: str, players: Sequence[str]) -> Defender:
     return Defender(resolve_player(name, players), _ROLES[match.group(1)], tricks)
 
 
-_GAME_FLAGS = ("--dark", "--no-talon", "--bomb", "--talon", "--returned-by")
-_MISERE_FLAGS = ("--dark", "--no-talon", "--bomb")
+_GAME_FLAGS = ("--dark", "--no-talon", "--bomb", "--talon", "--returned-by", "--looked")
+_MISERE_FLAGS = ("--dark", "--no-talon", "--bomb", "--looked")
 FLAGS_OF = {
     "game": (_GAME_FLAGS, N_("a contract")),
     "misere": (_MISERE_FLAGS, N_("a misère")),
-    "passes": (("--blind",), N_("an all-pass deal")),
+    "passes": (("--blind", "--looked"), N_("an all-pass deal")),
 }
 """The flags each kind of deal takes, and how a refusal names the kind."""
 
-NOTATION_FLAGS = ("--dark", "--no-talon", "--bomb", "--talon", "--returned-by", "--blind")
+NOTATION_FLAGS = (
+    "--dark",
+    "--no-talon",
+    "--bomb",
+    "--talon",
+    "--returned-by",
+    "--blind",
+    "--looked",
+)
 """The flags a deal's words may carry (Classic, docs/rules.md §8): front ends pass them on."""
 
 _ATTRIBUTES = {
@@ -187,9 +201,10 @@ _ATTRIBUTES = {
     "--talon": "talon",
     "--returned-by": "returned_by",
     "--blind": "blind",
+    "--looked": "looked",
 }
 """Each flag's attribute of :class:`DealFlags` (the only place the spellings are known)."""
-_VALUED = frozenset({"--bomb", "--blind", "--talon", "--returned-by"})
+_VALUED = frozenset({"--bomb", "--blind", "--talon", "--returned-by", "--looked"})
 """Flags followed by a value (``--bomb 4`` or ``--bomb=4``)."""
 
 
@@ -222,6 +237,9 @@ class DealFlags:
     """``--returned-by NAME``: the sitting-out dealer who returned the whist."""
     blind: tuple[str, ...] = ()
     """``--blind A,B``: the players who passed blind."""
+    looked: tuple[str, ...] = ()
+    """``--looked A,B``: the players who looked at a trick other than the last (the Code,
+    3.9.11.2): each loses a trick of the deal."""
 
     def __post_init__(self) -> None:
         if self.bomb is not None and not _is_bomb(self.bomb):
@@ -252,10 +270,22 @@ def blind_names(text: str) -> tuple[str, ...]:
     return names
 
 
+def looked_names(text: str) -> tuple[str, ...]:
+    """``A,B`` (the value of ``--looked``) -> ``("A", "B")``, the names as typed."""
+    names = tuple(part.strip() for part in text.split(",") if part.strip())
+    if not names:
+        raise NotationError(
+            _("--looked needs the names of the players who looked at a trick other than the last")
+        )
+    return names
+
+
 def _flag_value(key: str, text: str) -> Any:
     """A valued flag's word typed, as its attribute holds it."""
     if key == "--blind":
         return blind_names(text)
+    if key == "--looked":
+        return looked_names(text)
     if key == "--returned-by":
         return text
     try:
@@ -391,7 +421,12 @@ def parse_game(
         bomb=flags.bomb,
         talon=flags.talon,
         returned_by=returned_by,
+        looked=_looked(flags, players),
     )
+
+
+def _looked(flags: DealFlags, players: Sequence[str]) -> tuple[str, ...]:
+    return tuple(resolve_player(name, players) for name in flags.looked)
 
 
 def _check_not_played(level: int, tricks: int | None) -> None:
@@ -434,6 +469,7 @@ def parse_misere(
         dark=flags.dark,
         no_talon=flags.no_talon,
         bomb=flags.bomb,
+        looked=_looked(flags, players),
     )
 
 
@@ -475,7 +511,11 @@ def parse_passes(
             tricks.append(
                 (player, parse_tricks(count, _("{name}'s tricks").format(name=shown(name))) or 0)
             )
-    return AllPass(tuple(tricks), tuple(resolve_player(name, players) for name in flags.blind))
+    return AllPass(
+        tuple(tricks),
+        tuple(resolve_player(name, players) for name in flags.blind),
+        _looked(flags, players),
+    )
 
 
 def parse_whists(pairs: Sequence[str], players: Sequence[str]) -> tuple[tuple[str, Amount], ...]:
@@ -556,6 +596,71 @@ def make_adjustment(
     return Adjustment(player, pool, mountain, parse_whists(whists, players), note)
 
 
+PENALTY_KINDS: dict[str, Offence | Literal["trick"]] = {
+    "peek": "peek", "прикуп": "peek",
+    "dealing": "dealing", "сдача": "dealing",
+    "illegal": "illegal", "недопустимая": "illegal",
+    "cards": "cards", "карты": "cards",
+    "miscount": "miscount", "розыгрыш": "miscount",
+    "entry": "entry", "запись": "entry",
+    "trick": "trick", "взятка": "trick",
+}  # fmt: skip
+"""The offences of ``penalty PLAYER KIND`` by every name the notation takes (docs/rules.md
+§8.10); ``trick`` is written with its deal (``--looked``)."""
+
+PENALTY_USAGE = N_(
+    "penalty PLAYER KIND [N]: peek [N] (5), dealing [N] (5), illegal CONTRACT, cards CONTRACT [N] (2), miscount CONTRACT [N] (2), entry N [OTHER]"
+)
+
+
+def parse_penalty(words: Sequence[str], players: Sequence[str]) -> Penalty:
+    """``Anna peek``, ``Anna peek 3``, ``Anna dealing 5``, ``Anna illegal 8h`` («без всех»),
+    ``Anna cards 8h 2``, ``Anna miscount 7s 3``, ``Anna entry 8 Boris`` (the excess Anna wrote
+    on Boris, written back on her) or ``Anna entry 8`` (into her mountain): a penalty of the
+    Code (docs/rules.md §8.10), its defaults filled in (the record holds the number used)."""
+    if len(words) < 2:
+        raise NotationError(_(PENALTY_USAGE))
+    player = resolve_player(words[0], players)
+    kind = PENALTY_KINDS.get(words[1].strip().lower())
+    rest = list(words[2:])
+    if kind is None:
+        raise NotationError(
+            _("unknown penalty '{kind}' ({usage})").format(
+                kind=shown(words[1]), usage=_(PENALTY_USAGE)
+            )
+        )
+    if kind == "trick":
+        raise NotationError(
+            _(
+                "a trick lost for looking at a trick (Code 3.9.11.2) is written with its deal: add --looked {player} to it (edit N for a deal already recorded)"
+            ).format(player=player)
+        )
+    if kind == "peek" or kind == "dealing":
+        if len(rest) > 1:
+            raise NotationError(_(PENALTY_USAGE))
+        amount = _amount(rest[0], _("the penalty")) if rest else DEFAULT_POINTS
+        return Penalty(player, kind, amount)
+    if kind == "entry":
+        if not 1 <= len(rest) <= 2:
+            raise NotationError(_(PENALTY_USAGE))
+        on = resolve_player(rest[1], players) if len(rest) == 2 else None
+        return Penalty(player, "entry", _amount(rest[0], _("the excess")), on=on)
+    if not 1 <= len(rest) <= (1 if kind == "illegal" else 2):
+        raise NotationError(_(PENALTY_USAGE))
+    level, suit = parse_contract(rest[0])
+    if kind == "illegal":
+        return Penalty(player, "illegal", level, level, suit)
+    n = DEFAULT_UNDERTRICKS
+    if len(rest) == 2:
+        try:
+            n = parse_whole(rest[1])
+        except AmountError:
+            raise NotationError(
+                _("the undertricks are a whole number, not '{text}'").format(text=shown(rest[1]))
+            ) from None
+    return Penalty(player, "cards" if kind == "cards" else "miscount", n, level, suit)
+
+
 def parse_join(words: Sequence[str], players: Sequence[str]) -> Join:
     """``Dima`` or ``Dima --after Vera``: a late arrival and the seat he takes."""
     rest = list(words)
@@ -578,12 +683,13 @@ def parse_preference(words: Sequence[str], players: Sequence[str]) -> Preference
     return Preference(resolve_player(words[0], players))
 
 
-KINDS = ("game", "misere", "passes", "adjust", "join", "preference", "set")
+KINDS = ("game", "misere", "passes", "adjust", "penalty", "join", "preference", "set")
 KIND_ALIASES: dict[str, str] = {
     "game": "game", "игра": "game",
     "misere": "misere", "мизер": "misere",
     "passes": "passes", "распасы": "passes", "распас": "passes", "рас": "passes",
     "adjust": "adjust",
+    "penalty": "penalty", "штраф": "penalty",
     "join": "join",
     "preference": "preference",
     "set": "set",
@@ -655,6 +761,8 @@ def read(deal: DealWords, players: Sequence[str], active: Sequence[str] | None =
         return parse_passes(rest, players, active, flags)
     if kind == "adjust":
         return parse_adjust(rest, players)
+    if kind == "penalty":
+        return parse_penalty(rest, players)
     if kind == "join":
         return parse_join(rest, players)
     if kind == "set":
@@ -686,7 +794,23 @@ def _flags(deal: Contract | Misere) -> str:
             out += f" --talon {deal.talon}"
         if deal.returned_by is not None:
             out += f" --returned-by {deal.returned_by}"
+    if deal.looked:
+        out += f" --looked {','.join(deal.looked)}"
     return out
+
+
+def _penalty_words(deal: Penalty) -> list[str]:
+    """A penalty's words after ``penalty``, as :func:`parse_penalty` reads them."""
+    words = [deal.player, deal.offence]
+    if deal.level is not None and deal.suit is not None:
+        words.append(f"{deal.level}{deal.suit}")
+        if deal.offence != "illegal":
+            words.append(exact_text(deal.amount))
+    else:
+        words.append(exact_text(deal.amount))
+        if deal.on is not None:
+            words.append(deal.on)
+    return words
 
 
 def describe(deal: Deal) -> str:
@@ -701,7 +825,10 @@ def describe(deal: Deal) -> str:
         return f"misere {deal.declarer} {deal.tricks}" + _flags(deal)
     if isinstance(deal, AllPass):
         blind = f" --blind {','.join(deal.blind)}" if deal.blind else ""
-        return "passes " + " ".join(f"{name}={n}" for name, n in deal.tricks) + blind
+        looked = f" --looked {','.join(deal.looked)}" if deal.looked else ""
+        return "passes " + " ".join(f"{name}={n}" for name, n in deal.tricks) + blind + looked
+    if isinstance(deal, Penalty):
+        return "penalty " + " ".join(_penalty_words(deal))
     if isinstance(deal, Join):
         return f"join {deal.player}" + (f" --after {deal.after}" if deal.after else "")
     if isinstance(deal, SetTerm):

@@ -199,8 +199,8 @@ TwoWhisters = Literal["split", "both", "each"]
 PassesScoring = Literal["mountain", "whists"]
 AfterLast = Literal["hold", "arithmetic", "geometric"]
 Ties = Literal["each", "split"]
-EndsStreak = Literal["any", "whisted"]
-Closing = Literal["each", "total"]
+EndsStreak = Literal["any", "whisted", "whisted_made"]
+Closing = Literal["each", "total", "average"]
 HelpRule = Literal["most", "hole", "none"]
 
 
@@ -240,7 +240,19 @@ class PassesOptions(Frozen):
     )
     misere_ends: Flag | None = option(N_("a misere ends an all-pass streak"))
     ends_streak: Annotated[EndsStreak, _Lower] | None = option(
-        N_("which contract ends an all-pass streak: 'any', or only a 'whisted' and played one")
+        N_(
+            "which contract ends an all-pass streak: 'any', only a 'whisted' and played one, or only a whisted one that was made ('whisted_made')"
+        )
+    )
+    dealer_plays_talon: Flag | None = option(
+        N_(
+            "4-5 players: the sitting-out dealer leads the two talon cards in an all-pass deal and writes the tricks he takes (0-2)"
+        ),
+        off=False,
+    )
+    dealer_zero_bonus: Flag | None = option(
+        N_("dealer_plays_talon: a dealer who takes no trick gets the zero bonus too"),
+        off=False,
     )
 
 
@@ -348,7 +360,7 @@ class ConventionFile(Frozen):
     passes: PassesOptions | None = None
     closing: Annotated[Closing, _Lower] | None = option(
         N_(
-            "the game ends when 'each' pool reaches the target, or the pools' 'total' reaches target x players"
+            "the game ends when 'each' pool reaches the target, or the pools' 'total' reaches target x players; 'average': no target (play by time), each pool against the average at the settlement"
         )
     )
     help: Annotated[HelpRule, _Lower] | None = option(
@@ -361,6 +373,12 @@ class ConventionFile(Frozen):
     )
     pool_to_mountain: Factor | None = option(
         N_("settlement: every point missing to the largest pool adds this much mountain")
+    )
+    pool_whists: Positive | None = option(
+        N_(
+            "closing = 'average', settlement: whists per pool point above or below the average pool"
+        ),
+        off=20,
     )
     bombs: BombsOptions | None = None
     dark_games: Flag | None = option(
@@ -381,11 +399,25 @@ class ConventionFile(Frozen):
         ),
         off=False,
     )
+    talon_bonus_three: Flag | None = option(
+        N_("talon_bonus at 3 players: each of the declarer's two opponents writes half of it"),
+        off=False,
+    )
+    talon_required: Flag | None = option(
+        N_("a game or misere is never ordered without the talon: --no-talon is refused"),
+        off=False,
+    )
     return_whist: Flag | None = option(
         N_(
             "the sitting-out dealer may return the whist after both passed (--returned-by), the first defender after a half-whist (r)"
         ),
         off=False,
+    )
+    dealer_return_liability: Share | None = option(
+        N_(
+            "a dealer's return of the whist: his liability for the norm (1 responsible, 0 not liable)"
+        ),
+        off=1,
     )
     preference_combo: Flag | None = option(
         N_(
@@ -418,7 +450,9 @@ def field_path(loc: tuple[int | str, ...], tags: frozenset[str] = frozenset()) -
     return out
 
 
-DEAL_KINDS = frozenset({"contract", "misere", "passes", "adjust", "preference", "join", "set"})
+DEAL_KINDS = frozenset(
+    {"contract", "misere", "passes", "adjust", "penalty", "preference", "join", "set"}
+)
 
 
 def first_error(exc: ValidationError, tags: frozenset[str] = DEAL_KINDS) -> tuple[str, str]:

@@ -8,7 +8,7 @@ exactly where docs/rules.md §5.5 says each method rounds on paper.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from typing import Literal, get_args
@@ -73,6 +73,17 @@ class Settlement:
     """Prize whists (docs/rules.md §8.6), counted as game whists by both methods."""
     combination: tuple[str, ...] = ()
     """How the "Preference" combination ended the game (docs/rules.md §8.5), one line per write."""
+    pool_average: Amount | None = None
+    """Under ``closing = average`` (docs/rules.md §5.9): the average pool every pool is compared
+    with (the pools then go into no mountain: ``pool_factor`` is 0); ``None`` otherwise."""
+    pool_rate: int = 0
+    """Under ``closing = average``: the whists of a pool point (``pool_whists``)."""
+    pool_results: dict[str, Amount] = field(default_factory=dict)
+    """Under ``closing = average``: ``pool_whists × (pool − average pool)``, each player's pool
+    result (method 2 adds it; method 1 gets the same through :attr:`pool_entries`)."""
+    pool_entries: dict[str, Amount] = field(default_factory=dict)
+    """Under ``closing = average``, method 1: ``pool_whists × pool / N``, the whists each
+    player writes on every opponent for his pool."""
 
 
 @dataclass(frozen=True)
@@ -162,9 +173,19 @@ def settle(
         raise ValueError(f"unknown rounding {rounding!r}")
     players = sheet.players
     n = len(players)
-    factor = sheet.convention.pool_to_mountain
+    conv = sheet.convention
+    average_pools = conv.closing == "average"
+    factor = 0 if average_pools else conv.pool_to_mountain
     pool_max = max(sheet.pool.values())
     mountains = {p: norm(sheet.mountain[p] + factor * (pool_max - sheet.pool[p])) for p in players}
+    pool_average: Amount | None = None
+    pool_results: dict[str, Amount] = {}
+    pool_entries: dict[str, Amount] = {}
+    if average_pools:  # docs/rules.md §5.9: every pool against the average, pool_whists a point
+        rate = conv.pool_whists
+        pool_average = norm(Fraction(sum(sheet.pool.values(), Fraction(0))) / n)
+        pool_results = {p: norm(rate * (sheet.pool[p] - pool_average)) for p in players}
+        pool_entries = {p: norm(Fraction(rate * sheet.pool[p]) / n) for p in players}
     low = min(mountains.values())
     m = {p: norm(mountains[p] - low) for p in players}
     average = norm(Fraction(sum(m.values()), n))
@@ -181,10 +202,19 @@ def settle(
     if method == "pairwise":
         if rounding == "whole":
             entries = {p: round_half_up(v) for p, v in entries.items()}
+            pool_entries = {p: round_half_up(v) for p, v in pool_entries.items()}
+        pooled = pool_entries or dict.fromkeys(players, 0)
         for a in players:
             for b in players:
                 if a != b:
-                    diff = norm(whists[a][b] + entries[b] - whists[b][a] - entries[a])
+                    diff = norm(
+                        whists[a][b]
+                        + entries[b]
+                        + pooled[a]
+                        - whists[b][a]
+                        - entries[a]
+                        - pooled[b]
+                    )
                     if rounding == "whole":
                         diff = round_half_up(diff)
                     pairwise[(a, b)] = diff
@@ -198,7 +228,11 @@ def settle(
                 zip(players, largest_remainder(list(mountain_whists.values())), strict=True)
             )
             game = dict(zip(players, largest_remainder(list(game.values())), strict=True))
-        result = {p: norm(mountain_whists[p] + game[p]) for p in players}
+            if pool_results:
+                pool_results = dict(
+                    zip(players, largest_remainder(list(pool_results.values())), strict=True)
+                )
+        result = {p: norm(mountain_whists[p] + game[p] + pool_results.get(p, 0)) for p in players}
     money_exact = [Fraction(result[p]) * Fraction(whist_price) for p in players]
     money = dict(zip(players, largest_remainder(money_exact, minor_unit(currency)), strict=True))
     return Settlement(
@@ -223,6 +257,10 @@ def settle(
         payments=tuple(payments(money, players)),
         prizes=won,
         combination=_combination(sheet),
+        pool_average=pool_average,
+        pool_rate=conv.pool_whists if average_pools else 0,
+        pool_results=pool_results,
+        pool_entries=pool_entries,
     )
 
 

@@ -70,7 +70,8 @@ def from_table(table: Mapping[str, Any], source: str, strict: bool = True) -> Co
 
 
 def load_preset(name: str) -> Convention:
-    """Load a bundled preset by name (``sochi``, ``leningrad``, ``rostov``)."""
+    """Load a bundled preset by name (``sochi``, ``leningrad``, ``rostov``, ``classic``,
+    ``fspr``) or by the name the table calls it (``Сочинка``, ``ФСПР``)."""
     key = preset_key(name) or name.strip().lower()
     if key not in PRESETS:
         raise ConventionError(

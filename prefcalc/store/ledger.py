@@ -37,6 +37,7 @@ from prefcalc.rules.model import (
     Game,
     Join,
     Misere,
+    Penalty,
     Preference,
     SetTerm,
     Suit,
@@ -123,6 +124,8 @@ def deal_to_json(entry: Entry) -> dict[str, Any]:
         out.update(kind="passes", tricks=dict(deal.tricks))
         if deal.blind:
             out["blind"] = list(deal.blind)
+        if deal.looked:
+            out["looked"] = list(deal.looked)
     elif isinstance(deal, SetTerm):
         out.update(kind="set", key=deal.key, value=_amount_json(deal.value))
     elif isinstance(deal, Adjustment):
@@ -134,6 +137,13 @@ def deal_to_json(entry: Entry) -> dict[str, Any]:
         if deal.whists:
             out["whists"] = {other: _amount_json(amount) for other, amount in deal.whists}
         out["note"] = deal.note
+    elif isinstance(deal, Penalty):
+        out.update(kind="penalty", player=deal.player, offence=deal.offence)
+        if deal.level is not None and deal.suit is not None:
+            out["contract"] = f"{deal.level}{deal.suit}"
+        out["amount"] = _amount_json(deal.amount)
+        if deal.on is not None:
+            out["on"] = deal.on
     elif isinstance(deal, Preference):
         out.update(kind="preference", player=deal.player)
     elif isinstance(deal, Join):
@@ -160,6 +170,8 @@ def _classic_json(deal: Contract | Misere, out: dict[str, Any]) -> None:
             out["talon"] = deal.talon
         if deal.returned_by is not None:
             out["returned_by"] = deal.returned_by
+    if deal.looked:
+        out["looked"] = list(deal.looked)
 
 
 _encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(..., ensure_ascii=False)
@@ -673,9 +685,12 @@ def _deal_from_text(x: dict[str, Any]) -> Deal:
             bomb=x.get("bomb"),
             talon=x.get("talon"),
             returned_by=x.get("returned_by"),
+            looked=tuple(x.get("looked", ())),
         )
     if kind == "passes":
-        return AllPass(tuple(x["tricks"].items()), tuple(x.get("blind", ())))
+        return AllPass(
+            tuple(x["tricks"].items()), tuple(x.get("blind", ())), tuple(x.get("looked", ()))
+        )
     if kind == "misere":
         return Misere(
             x["declarer"],
@@ -683,6 +698,15 @@ def _deal_from_text(x: dict[str, Any]) -> Deal:
             x.get("dark", False),
             x.get("no_talon", False),
             x.get("bomb"),
+            tuple(x.get("looked", ())),
+        )
+    if kind == "penalty":
+        level: int | None = None
+        suit: Suit | None = None
+        if "contract" in x:
+            level, suit = parse_contract(x["contract"])
+        return Penalty(
+            x["player"], x["offence"], norm(to_amount(x["amount"])), level, suit, x.get("on")
         )
     if kind == "adjust":
         whists = tuple((k, to_amount(v)) for k, v in x.get("whists", {}).items())

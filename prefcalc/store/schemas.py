@@ -112,6 +112,10 @@ class ContractRecord(_Entry):
     bomb: Annotated[int, Field(ge=2, le=1024, strict=True)] | None = None
     talon: Annotated[int, Field(ge=0, le=3, strict=True)] | None = None
     returned_by: Name | None = None
+    looked: Annotated[tuple[Name, ...], Field(max_length=4)] = Field(
+        default=(),
+        description="who looked at a trick other than the last (the Code, 3.9.11.2): each loses a trick",
+    )
 
 
 class MisereRecord(_Entry):
@@ -121,12 +125,20 @@ class MisereRecord(_Entry):
     dark: bool = False
     no_talon: bool = False
     bomb: Annotated[int, Field(ge=2, le=1024, strict=True)] | None = None
+    looked: Annotated[tuple[Name, ...], Field(max_length=1)] = Field(
+        default=(),
+        description="the declarer, if he looked at a trick other than the last (3.9.11.2)",
+    )
 
 
 class PassesRecord(_Entry):
     kind: Literal["passes"]
     tricks: Annotated[dict[Name, Tricks], Field(max_length=5)]
     blind: Annotated[tuple[Name, ...], Field(max_length=5)] = ()
+    looked: Annotated[tuple[Name, ...], Field(max_length=5)] = Field(
+        default=(),
+        description="who looked at a trick other than the last (3.9.11.2): one trick more each",
+    )
 
 
 class AdjustRecord(_Entry):
@@ -136,6 +148,28 @@ class AdjustRecord(_Entry):
     mountain: ExactNumber = 0
     whists: Annotated[dict[Name, ExactNumber], Field(max_length=5)] = {}
     note: Text
+
+
+class PenaltyRecord(_Entry):
+    """A penalty of the 1996 Code (docs/rules.md §8.10): no dealer."""
+
+    kind: Literal["penalty"]
+    player: Name
+    offence: Literal["peek", "dealing", "illegal", "cards", "miscount", "entry"] = Field(
+        description=(
+            "peek (3.2.21), dealing (3.2.17), illegal (3.4.4), cards (3.4.6), "
+            "miscount (3.9.18), entry (4.2.7-4.2.10)"
+        )
+    )
+    contract: Annotated[str, StringConstraints(min_length=2, max_length=8)] | None = Field(
+        default=None, description="illegal, cards, miscount: the contract of the remise"
+    )
+    amount: ExactNumber = Field(
+        description="the points or whists written, or the remise's undertricks"
+    )
+    on: Name | None = Field(
+        default=None, description="entry: the player who writes the excess back on the offender"
+    )
 
 
 class PreferenceRecord(_Entry):
@@ -160,6 +194,7 @@ DealRecord = Annotated[
     | MisereRecord
     | PassesRecord
     | AdjustRecord
+    | PenaltyRecord
     | PreferenceRecord
     | JoinRecord
     | SetRecord,

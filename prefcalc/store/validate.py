@@ -28,6 +28,7 @@ from prefcalc.rules.model import (
     Game,
     Join,
     Misere,
+    Penalty,
     Preference,
     SetTerm,
     Suit,
@@ -47,6 +48,7 @@ from prefcalc.store.schemas import (
     LedgerFile,
     MisereRecord,
     PassesRecord,
+    PenaltyRecord,
     PreferenceRecord,
     SetRecord,
 )
@@ -181,6 +183,7 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
             or rec.bomb is not None
             or rec.talon is not None
             or rec.returned_by is not None
+            or rec.looked
         ):
             return Contract(
                 rec.declarer,
@@ -193,14 +196,26 @@ def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> D
                 bomb=rec.bomb,
                 talon=rec.talon,
                 returned_by=rec.returned_by,
+                looked=rec.looked,
             )
         return Contract(rec.declarer, known[0], known[1], rec.tricks, tuple(defenders))
     if isinstance(rec, PassesRecord):
-        if rec.blind:
-            return AllPass(tuple(rec.tricks.items()), rec.blind)
+        if rec.blind or rec.looked:
+            return AllPass(tuple(rec.tricks.items()), rec.blind, rec.looked)
         return AllPass(tuple(rec.tricks.items()))
     if isinstance(rec, MisereRecord):
-        return Misere(rec.declarer, rec.tricks, rec.dark, rec.no_talon, rec.bomb)
+        return Misere(rec.declarer, rec.tricks, rec.dark, rec.no_talon, rec.bomb, rec.looked)
+    if isinstance(rec, PenaltyRecord):
+        if rec.dealer is not None:
+            raise fail(f"deals[{k}].dealer", _("a penalty is not dealt: it has no dealer"))
+        level: int | None = None
+        suit: Suit | None = None
+        if rec.contract is not None:
+            try:
+                level, suit = parse_contract(rec.contract)
+            except PrefcalcError as exc:
+                raise fail(f"deals[{k}].contract", exc.message) from None
+        return Penalty(rec.player, rec.offence, norm(rec.amount), level, suit, rec.on)
     if isinstance(rec, AdjustRecord):
         return Adjustment(rec.player, rec.pool, rec.mountain, tuple(rec.whists.items()), rec.note)
     if isinstance(rec, JoinRecord):

@@ -141,7 +141,7 @@ def new(
         typer.Option(
             "--convention",
             "-c",
-            help="sochi, leningrad, rostov, classic or a .toml file.",
+            help="sochi, leningrad, rostov, classic, fspr or a .toml file.",
             show_default=False,
         ),
     ] = None,
@@ -202,7 +202,7 @@ def new(
     if convention is None:
         raise DealError(
             _(
-                "give the rules: --convention NAME (sochi, leningrad, rostov, classic or a .toml file)"
+                "give the rules: --convention NAME (sochi, leningrad, rostov, classic, fspr or a .toml file)"
             )
         )
     t = api.new(

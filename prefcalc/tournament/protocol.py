@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from prefcalc.rules.amounts import Amount, norm
-from prefcalc.rules.model import Entry, Join, SetTerm
+from prefcalc.rules.model import Adjustment, AllPass, Contract, Entry, Misere, Penalty
 from prefcalc.rules.scoring import Write
 from prefcalc.tournament.model import TournamentFile
 from prefcalc.tournament.standings import Table
@@ -100,9 +100,11 @@ def protocol(t: TournamentFile, table: Table) -> Protocol:
 
 
 @dataclass(frozen=True)
-class Penalty:
-    """One penalty or correction written at a table: an entry that is not a deal (no
-    dealer), not a change of terms and not a late arrival, with what it wrote."""
+class PenaltyLine:
+    """One line of the penalty log (docs/tournament.md §7): a penalty of the Code, a manual
+    adjustment (a correction, or a penalty recorded as one), or a deal in which a player lost
+    a trick for looking at an old trick, with what it wrote (for such a deal nothing of its
+    own: the trick moved within the deal's writes)."""
 
     round: int
     table: int
@@ -112,36 +114,42 @@ class Penalty:
     writes: tuple[Write, ...]
 
 
-_NOT_PENALTIES = (SetTerm, Join)
-
-
 def is_penalty(entry: Entry) -> bool:
-    """Whether an entry belongs in the penalty log: a manual adjustment today, and every
-    entry kind of its own the judge records (a penalty) tomorrow: whatever has no dealer and
-    a ``player``, but a change of terms or a late arrival."""
+    """Whether an entry belongs in the penalty log: a :class:`~prefcalc.rules.model.Penalty`,
+    an :class:`~prefcalc.rules.model.Adjustment`, or a deal with a trick lost for looking
+    (``looked``)."""
     deal = entry.deal
-    return (
-        entry.dealer is None
-        and not isinstance(deal, _NOT_PENALTIES)
-        and isinstance(getattr(deal, "player", None), str)
-    )
+    if isinstance(deal, Penalty | Adjustment):
+        return True
+    return isinstance(deal, Contract | Misere | AllPass) and bool(deal.looked)
 
 
-def penalty_log(rounds: Sequence[Sequence[Table]]) -> list[Penalty]:
+def _offender(entry: Entry) -> str:
+    deal = entry.deal
+    if isinstance(deal, Penalty | Adjustment):
+        return deal.player
+    if isinstance(deal, Contract | Misere | AllPass):
+        return ", ".join(deal.looked)
+    return ""
+
+
+def penalty_log(rounds: Sequence[Sequence[Table]]) -> list[PenaltyLine]:
     """Every penalty of the tournament's tables, round by round, table by table."""
-    out: list[Penalty] = []
+    out: list[PenaltyLine] = []
     for tables in rounds:
         for table in tables:
             for scored in table.sheet.scored:
                 if is_penalty(scored.entry):
+                    deal = scored.entry.deal
+                    own = isinstance(deal, Penalty | Adjustment)
                     out.append(
-                        Penalty(
+                        PenaltyLine(
                             round=table.round,
                             table=table.number,
                             number=scored.number,
-                            player=str(getattr(scored.entry.deal, "player", "")),
+                            player=_offender(scored.entry),
                             entry=scored.entry,
-                            writes=scored.writes,
+                            writes=scored.writes if own else (),
                         )
                     )
     return out

@@ -30,6 +30,7 @@ from prefcalc.errors import DealError
 from prefcalc.i18n import _, ngettext
 from prefcalc.rules.amounts import Amount, norm
 from prefcalc.rules.model import AllPass, Contract, Game, Misere, name_key, sitting_out
+from prefcalc.rules.penalties import counted_deal
 from prefcalc.rules.scoring import Sheet
 from prefcalc.rules.settlement import Settlement
 from prefcalc.tournament import conversions, folder
@@ -129,10 +130,14 @@ def _player_deals(game: Game) -> dict[str, int]:
 
 
 def _tie_stats(game: Game) -> dict[str, list[int]]:
-    """Every player's remises, all-pass tricks and misère tricks at a table."""
+    """Every player's remises, all-pass tricks and misère tricks at a table, the tricks as
+    the sheet counts them (after a trick lost for looking at an old trick). *Pin*
+    (docs/tournament.md §5.5): a penalty's remise (a :class:`~prefcalc.rules.model.Penalty`,
+    «без всех», «без двух») is not a remise here: it is paid in the whists already, and the
+    tie-break counts the contracts declared and lost at the table."""
     stats = {p: [0, 0, 0] for p in game.players}
     for entry in game.entries:
-        deal = entry.deal
+        deal = counted_deal(entry.deal)
         if isinstance(deal, Contract):
             if deal.tricks is not None and deal.tricks < deal.level and deal.declarer in stats:
                 stats[deal.declarer][0] += 1

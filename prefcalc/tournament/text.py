@@ -22,16 +22,18 @@ from prefcalc.rules.model import (
     Contract,
     Entry,
     Misere,
+    Penalty,
     Preference,
 )
+from prefcalc.rules.penalties import counted
 from prefcalc.rules.scoring import Write
 from prefcalc.tournament.model import RoundRecord, TournamentFile
 from prefcalc.tournament.plans import plan
-from prefcalc.tournament.protocol import Penalty, Protocol
+from prefcalc.tournament.protocol import PenaltyLine, Protocol
 from prefcalc.tournament.standings import Seat, Standings, Table
 from prefcalc.views.numbers import MINUS
 from prefcalc.views.numbers import number as fmt
-from prefcalc.views.text import deal_text, local_time, signed, table
+from prefcalc.views.text import deal_text, local_time, looked_text, signed, table
 
 PLAYING = "*"
 """Marks a result of a table still playing (provisional)."""
@@ -283,13 +285,16 @@ def contract_cell(entry: Entry) -> str:
         label = terms.contract(deal.level, deal.suit)
         if deal.tricks is None:
             return f"{label} / —"
-        return f"{label} / {_signed_int(deal.tricks - deal.level)}"
+        tricks = counted(deal).tricks or 0  # after a trick lost for looking (§7)
+        return f"{label} / {_signed_int(tricks - deal.level)}"
     if isinstance(deal, Misere):
-        return f"{terms.misere()} / {_signed_int(-deal.tricks)}"
+        return f"{terms.misere()} / {_signed_int(-counted(deal).tricks)}"
     if isinstance(deal, AllPass):
         return terms.all_pass()
     if isinstance(deal, Adjustment):
         return pgettext("protocol", "adjustment")
+    if isinstance(deal, Penalty):
+        return pgettext("protocol", "penalty")
     if isinstance(deal, Preference):
         return pgettext("protocol", "Preference")
     return ""
@@ -305,11 +310,11 @@ def whists_cell(entry: Entry) -> str:
             f"{d.player} {terms.role(d.role, alone)}"
             + (f" {d.tricks}" if d.tricks is not None else "")
             for d in deal.defenders
-        )
+        ) + looked_text(deal)
     if isinstance(deal, AllPass):
-        return ", ".join(f"{name} {n}" for name, n in deal.tricks)
+        return ", ".join(f"{name} {n}" for name, n in deal.tricks) + looked_text(deal)
     if isinstance(deal, Misere):
-        return ""
+        return looked_text(deal).removeprefix("; ")
     if isinstance(deal, Adjustment):
         return f"{deal.player}: {deal.note}"
     return deal_text(entry)
@@ -434,7 +439,7 @@ def writes_text(writes: Sequence[Write]) -> str:
     )
 
 
-def penalty_rows(penalties: Sequence[Penalty]) -> list[list[str]]:
+def penalty_rows(penalties: Sequence[PenaltyLine]) -> list[list[str]]:
     rows = [[_("round"), _("table"), _("entry"), _("player"), _("what"), _("written")]]
     for p in penalties:
         rows.append(

@@ -153,13 +153,19 @@ def history_text(h: History) -> str:
     return "\n".join(lines)
 
 
-def ratings_lines(ratings: list[Rating]) -> list[str]:
-    """``history --ratings``: the pairwise Elo ratings, best first."""
-    lines = [_("Ratings (pairwise Elo over the games in date order, from 1500):")]
+def ratings_rows(ratings: list[Rating]) -> list[list[str]]:
+    """The table of ``history --ratings`` (its header first): place, player, the rating to a
+    whole point, the games rated, the last game's change (the text and the PDF show it)."""
     rows = [[_("place"), _("player"), _("rating"), _("games"), _("last game")]]
     for k, r in enumerate(ratings, 1):
         rows.append([str(k), r.name, fmt(round(r.rating)), str(r.games), _change(r.change)])
-    lines += table(rows, right=[True, False, True, True, True])
+    return rows
+
+
+def ratings_lines(ratings: list[Rating]) -> list[str]:
+    """``history --ratings``: the pairwise Elo ratings, best first."""
+    lines = [_("Ratings (pairwise Elo over the games in date order, from 1500):")]
+    lines += table(ratings_rows(ratings), right=[True, False, True, True, True])
     return lines
 
 

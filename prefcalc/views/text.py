@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, assert_never
 from prefcalc import terms
 from prefcalc.cases import CASES, decline
 from prefcalc.i18n import N_, _, language, ngettext, pgettext
-from prefcalc.rules.amounts import Amount, to_json_number
+from prefcalc.rules.amounts import Amount, norm, to_json_number
 from prefcalc.rules.conventions import OPTIONS, Convention, to_toml_value
 from prefcalc.rules.model import (
     Adjustment,
@@ -23,10 +23,12 @@ from prefcalc.rules.model import (
     Game,
     Join,
     Misere,
+    Penalty,
     Preference,
     SetTerm,
     deal_count,
 )
+from prefcalc.rules.penalties import OFFENCE_WORDS
 from prefcalc.rules.scoring import Label, ReasonFormatter, Scored, Sheet, Write
 from prefcalc.rules.settlement import Settlement, minor_unit, to_decimal
 from prefcalc.views.numbers import day, money
@@ -58,11 +60,14 @@ def table(
 def status_line(sheet: Sheet, game: Game) -> str:
     """Convention and target, then where the game stands: finished, or who deals next."""
     conv = sheet.convention
-    goal = (
-        _("target {target} each")
-        if conv.closing == "each"
-        else _("target {target} × {players} in total")
-    ).format(target=sheet.target, players=len(sheet.players))
+    if conv.closing == "average":
+        goal = _("no target: played by time, every pool against the average")
+    else:
+        goal = (
+            _("target {target} each")
+            if conv.closing == "each"
+            else _("target {target} × {players} in total")
+        ).format(target=sheet.target, players=len(sheet.players))
     head = f"{terms.convention_name(conv.name)} · {goal} · {terms.deals(deal_count(game))}"
     if sheet.finished:
         return head + " · " + _("FINISHED")
@@ -101,7 +106,7 @@ def sheet_text(sheet: Sheet, game: Game, width: int = WIDTH) -> str:
         if short or max(len(line) for line in table_lines) <= width:
             break
     lines += table_lines
-    if sheet.convention.closing != "each":
+    if sheet.convention.closing == "total":
         lines.append(points_left_line(sheet))
     if sheet.opening is not None:
         circle, circles, factor = sheet.opening
@@ -197,7 +202,7 @@ def compact_text(sheet: Sheet, game: Game, width: int = WIDTH) -> str:
     lines = _compact_rows(sheet, short=False)
     if max(len(line) for line in lines) > width:
         lines = _compact_rows(sheet, short=True)
-    if sheet.convention.closing != "each":
+    if sheet.convention.closing == "total":
         lines.append(points_left_line(sheet))
     if sheet.finished:
         lines.append(_("the game is finished"))
@@ -311,7 +316,7 @@ class DealWords(NamedTuple):
     """A deal as the log, the messages and the exports show it: the one renderer of a deal
     for people (the ledger's JSON and the shorthand are the record's own formats)."""
 
-    kind: str  # contract, misère, all-pass, adjustment, change
+    kind: str  # contract, misère, all-pass, adjustment, penalty, change
     player: str  # the declarer, or the adjusted player ("" for an all-pass deal)
     contract: str  # "7♥", "misère" or ""
     tricks: int | None  # the declarer's tricks (None: not played, or not a game)
@@ -342,6 +347,7 @@ def deal_words(entry: Entry) -> DealWords:
             tricks=terms.tricks(deal.tricks or 0),
             answers=answers,
         )
+        text += looked_text(deal)
         return DealWords("contract", deal.declarer, label, deal.tricks, defenders, text + forced)
     if isinstance(deal, Misere):
         text = _("{declarer} misère{flags}, took {n}").format(
@@ -350,11 +356,13 @@ def deal_words(entry: Entry) -> DealWords:
             n=deal.tricks,
             tricks=terms.tricks(deal.tricks),
         )
+        text += looked_text(deal)
         return DealWords("misère", deal.declarer, terms.misere(), deal.tricks, (), text + forced)
     if isinstance(deal, AllPass):
         text = _("all-pass: {tricks}").format(tricks=", ".join(f"{n} {t}" for n, t in deal.tricks))
         if deal.blind:
             text += " (" + _("{players} blind").format(players=", ".join(deal.blind)) + ")"
+        text += looked_text(deal)
         return DealWords("all-pass", "", "", None, (), text + forced)
     if isinstance(deal, SetTerm):
         change = (
@@ -365,6 +373,10 @@ def deal_words(entry: Entry) -> DealWords:
     if isinstance(deal, Adjustment):
         text = _("adjustment for {player}: {note}").format(player=deal.player, note=deal.note)
         return DealWords("adjustment", deal.player, "", None, (), text + forced)
+    if isinstance(deal, Penalty):
+        contract = terms.contract(deal.level, deal.suit) if deal.level and deal.suit else ""
+        text = penalty_text(deal)
+        return DealWords("penalty", deal.player, contract, None, (), text + forced)
     if isinstance(deal, Preference):
         text = _("{player} declares the Preference combination: the game ends").format(
             player=deal.player
@@ -378,6 +390,39 @@ def deal_words(entry: Entry) -> DealWords:
         ).format(player=deal.player, after=deal.after)
         return DealWords("join", deal.player, "", None, (), text + forced)
     assert_never(deal)
+
+
+def penalty_text(deal: Penalty) -> str:
+    """A penalty in words: ``penalty for Anna: looking at the talon (Code 3.2.21), 5 into the
+    mountain`` (docs/rules.md §8.10)."""
+    offence = _(OFFENCE_WORDS[deal.offence])
+    amount = fmt(deal.amount)
+    if deal.level is not None and deal.suit is not None:
+        what = _("{contract} down {n}").format(
+            contract=terms.contract(deal.level, deal.suit), n=amount
+        )
+    elif deal.on is not None:
+        what = _("the excess of {amount} written back by {on}").format(amount=amount, on=deal.on)
+    else:
+        what = _("{amount} into the mountain").format(amount=amount)
+    return _("penalty for {player}: {offence}, {what}").format(
+        player=deal.player, offence=offence, what=what
+    )
+
+
+def looked_text(deal: Contract | Misere | AllPass) -> str:
+    """``; Boris loses a trick: looking at a trick other than the last (Code 3.9.11.2)``
+    for each player who did (on an all-pass deal or a misère: takes a trick more); ``""``."""
+    offence = _(OFFENCE_WORDS["trick"])
+    out = ""
+    for name in deal.looked:
+        line = (
+            _("{player} loses a trick: {offence}")
+            if isinstance(deal, Contract)
+            else _("{player} takes a trick more: {offence}")
+        )
+        out += "; " + line.format(player=name, offence=offence)
+    return out
 
 
 def _classic_text(deal: Contract | Misere) -> str:
@@ -562,27 +607,30 @@ def settlement_steps(s: Settlement) -> list[str]:
     if s.combination:
         lines.append(s.combination[0])
         lines += [f"   {line}" for line in s.combination[1:]]
-    lines.append(
-        _(
-            "1. Unclosed pools into the mountain: largest pool {largest}, "
-            "each missing point × {factor}"
-        ).format(largest=fmt(s.pool_max), factor=fmt(s.pool_factor))
-    )
-    for p in players:
-        added = s.pool_factor * (s.pool_max - s.pools[p])
+    n = len(players)
+    if s.pool_average is not None:
+        lines += _pools_against_the_average(s)
+    else:
         lines.append(
-            "   "
-            + _("{player}: pool {pool}, mountain +{added} = {mountain}").format(
-                player=p, pool=fmt(s.pools[p]), added=fmt(added), mountain=fmt(s.mountains[p])
-            )
+            _(
+                "1. Unclosed pools into the mountain: largest pool {largest}, "
+                "each missing point × {factor}"
+            ).format(largest=fmt(s.pool_max), factor=fmt(s.pool_factor))
         )
+        for p in players:
+            added = s.pool_factor * (s.pool_max - s.pools[p])
+            lines.append(
+                "   "
+                + _("{player}: pool {pool}, mountain +{added} = {mountain}").format(
+                    player=p, pool=fmt(s.pools[p]), added=fmt(added), mountain=fmt(s.mountains[p])
+                )
+            )
     lines.append(
         _("2. Amnesty: the smallest mountain {amnesty} is taken off every mountain").format(
             amnesty=fmt(s.amnesty)
         )
     )
     lines.append("   " + ", ".join(f"{p} {fmt(s.amnestied[p])}" for p in players))
-    n = len(players)
     if s.prizes:
         lines.append("   " + _("Prizes (judged on the mountains before the amnesty; game whists):"))
         lines += [
@@ -605,6 +653,20 @@ def settlement_steps(s: Settlement) -> list[str]:
                 for p in players
             )
         )
+        if s.pool_entries:
+            lines.append(
+                "   "
+                + _(
+                    "pools into whists: every player writes {rate} × pool / {n} on each opponent"
+                ).format(rate=s.pool_rate, n=n)
+            )
+            lines.append(
+                "   "
+                + ", ".join(
+                    _("{player} writes {whists}").format(player=p, whists=fmt(s.pool_entries[p]))
+                    for p in players
+                )
+            )
         lines.append(
             _(
                 "4. Pairwise balances (game whists and mountain whists, the larger side keeps the difference)"
@@ -633,6 +695,39 @@ def settlement_steps(s: Settlement) -> list[str]:
         lines.append("   " + ", ".join(f"{p} {signed(s.mountain_whists[p])}" for p in players))
         lines.append(_("4. Game whists (written on others − written on him):"))
         lines.append("   " + ", ".join(f"{p} {signed(s.game_whists[p])}" for p in players))
+        if s.pool_results:
+            lines.append(_("5. Pool whists (step 1):"))
+            lines.append("   " + ", ".join(f"{p} {signed(s.pool_results[p])}" for p in players))
+    return lines
+
+
+def _pools_against_the_average(s: Settlement) -> list[str]:
+    """Step 1 under ``closing = average`` (docs/rules.md §5.9): every pool against the
+    average pool, ``pool_whists`` a point; the mountains stay as they are."""
+    players = s.players
+    average = s.pool_average if s.pool_average is not None else 0
+    lines = [
+        _(
+            "1. Pools against the average: {total} / {n} = {average}, "
+            "each point above or below it {rate} whists (the mountains stay as they are)"
+        ).format(
+            total=fmt(sum((Fraction(s.pools[p]) for p in players), Fraction(0))),
+            n=len(players),
+            average=fmt(average),
+            rate=s.pool_rate,
+        )
+    ]
+    for p in players:
+        lines.append(
+            "   "
+            + _("{player}: pool {pool}, {difference} × {rate} = {whists}").format(
+                player=p,
+                pool=fmt(s.pools[p]),
+                difference=signed(norm(s.pools[p] - average)),
+                rate=s.pool_rate,
+                whists=signed(norm(s.pool_rate * (s.pools[p] - average))),
+            )
+        )
     return lines
 
 
@@ -743,6 +838,17 @@ def settlement_json(s: Settlement) -> dict[str, Any]:
         ],
         **(
             {
+                "pools": {
+                    "average": to_json_number(s.pool_average),
+                    "whists_per_point": s.pool_rate,
+                    "whists": {p: to_json_number(v) for p, v in s.pool_results.items()},
+                }
+            }
+            if s.pool_average is not None
+            else {}
+        ),
+        **(
+            {
                 "prizes": [
                     {"from": p.writer, "on": p.on, "whists": to_json_number(p.amount), "why": p.why}
                     for p in s.prizes
@@ -763,6 +869,9 @@ A line is a deal or a command (names may be shortened to a unique prefix):
   misere Anna 0 | m a 0             a misère and the declarer's tricks
   passes 2 5 3 | p a=2 b=5 v=3      an all-pass deal (bare tricks in seating order)
   adjust Anna --mountain 5 --note "why"
+  penalty Anna peek                 a penalty of the Code (peek, dealing, illegal 8h,
+                                    cards 8h 2, miscount 8h, entry 8 Boris); --looked NAME
+                                    on a deal: he loses a trick for looking at an old one
   join Dima --after Vera            a late arrival takes his seat (up to five players)
   undo, redo                        remove the last deal / put it back
   insert N <deal>                   a forgotten deal as deal N (later dealers re-derived)

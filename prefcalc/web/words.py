@@ -96,7 +96,7 @@ def script_words(lang: str) -> dict[str, Any]:
                 "{n} deals": [ngettext("{n} deal", "{n} deals", n) for n in (1, 2, 5)],
             }
         )
-        for name in ("Sochi", "Leningrad", "Rostov", "Classic"):
+        for name in ("Sochi", "Leningrad", "Rostov", "Classic", "FSPR"):
             words[name] = terms.convention_name(name)
     words["lang"] = lang
     return words

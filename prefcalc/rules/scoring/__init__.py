@@ -12,6 +12,9 @@ the convention (docs/rules.md §2-§5, §8), read like the rule book:
                             game and the first to close
 :mod:`.entries`             adjustments, late arrivals, changes of the terms, the
                             "Preference" combination
+:mod:`.penalty`             a penalty of the Code (a trick lost for looking at an old
+                            trick is scored with its deal,
+                            :func:`prefcalc.rules.penalties.counted`)
 :mod:`.night`               the dispatch table from a kind of entry to its scorer, the
                             step, the replay and the sheet
 :mod:`.state`               the running sheet: :class:`State` and its working copy

@@ -93,8 +93,9 @@ def score_opening(t: Tally, deal: AllPass) -> None:
             why = Reason(N_("opening circle {circle}: no tricks"), {"circle": circle})
             to_pool(t, i, factor, why, helps=False)
     for name, _ in deal.tricks:
-        t.bombs[t.seat[name]].append(factor)
-        t.events.append((name, "earned", factor))
+        if t.seat[name] not in t.away:  # the dealer playing the talon holds no cards
+            t.bombs[t.seat[name]].append(factor)
+            t.events.append((name, "earned", factor))
 
 
 def blind_bombs(t: Tally, conv: Convention, deal: AllPass) -> None:

@@ -162,9 +162,13 @@ def pool_closed(t: Tally) -> bool:
 
 def finished(t: Tally, conv: Convention) -> bool:
     """Whether the game is over: every pool at the target (``closing = each``), or the
-    pools together at the target times the players (``total``)."""
-    if conv.closing == "each":
+    pools together at the target times the players (``total``); never by the pools under
+    ``average`` (played by time: the game ends when the table stops)."""
+    closing = conv.closing
+    if closing == "each":
         return min(t.pool) >= t.target
+    if closing == "average":
+        return False
     return sum(t.pool) >= t.target * len(t.pool)
 
 

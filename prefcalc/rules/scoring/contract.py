@@ -23,6 +23,7 @@ from prefcalc.i18n import N_
 from prefcalc.rules.amounts import Amount, norm
 from prefcalc.rules.conventions import Convention
 from prefcalc.rules.model import Contract, Defender
+from prefcalc.rules.penalties import counted
 from prefcalc.rules.scoring.classic import NO_FACTOR, bomb_after, deal_factor
 from prefcalc.rules.scoring.closing import made, pool_closed
 from prefcalc.rules.scoring.sheet import Label, Reason, product, told
@@ -84,14 +85,21 @@ def lone_rule(conv: Convention, deal: Contract) -> LoneWhister:
 
 
 def ends_streak(conv: Convention, deal: Contract) -> bool:
-    """Whether a contract ends the all-pass streak (``passes.ends_streak``): any contract, or
-    only a whisted and played one. A dealer's return and role ``r`` make the game whisted
-    (the returner or the ``r`` player is its whister, docs/rules.md §8.8)."""
-    if conv.passes_ends_streak == "any":
+    """Whether a contract ends the all-pass streak (``passes.ends_streak``): any contract,
+    only a whisted and played one, or only a whisted one that was made (``whisted_made``:
+    neither a game both defenders passed nor a remise). A dealer's return and role ``r``
+    make the game whisted (the returner or the ``r`` player is its whister, docs/rules.md
+    §8.8)."""
+    rule = conv.passes_ends_streak
+    if rule == "any":
         return True
-    return deal.tricks is not None and (
+    tricks = deal.tricks
+    whisted = tricks is not None and (
         deal.returned_by is not None or any(d.role in ("w", "r") for d in deal.defenders)
     )
+    if rule == "whisted":
+        return whisted
+    return whisted and tricks is not None and tricks >= deal.level
 
 
 def score_contract(t: Tally, conv: Convention, deal: Contract) -> None:
@@ -99,7 +107,10 @@ def score_contract(t: Tally, conv: Convention, deal: Contract) -> None:
     declarer, the defence's whists, the sitting-out dealer's consolation, the talon bonus
     (``explain`` and the exports show them so). ``t.away`` are the seats that sit the deal
     out, the dealer first; only the dealer writes his consolation, and help never goes to
-    any of them."""
+    any of them. A trick lost for looking at an old trick (``looked``) is taken off first:
+    the deal is scored with the tricks the sheet counts (docs/rules.md §8.10)."""
+    if deal.looked:
+        deal = counted(deal)
     away = t.away
     f, fx, use = (
         deal_factor(t, conv, deal) if deal.dark or deal.bomb is not None or t.classic else NO_FACTOR
@@ -273,7 +284,7 @@ def shortfall(
     liability = conv.liability
     note: Reason | str = ""
     after = conv.liability_after_close
-    if after != "none" and pool_closed(t):
+    if after != "none" and conv.closing != "average" and pool_closed(t):
         liability = after
         note = Reason(N_(" (liability {liability} after a pool closed)"), {"liability": after})
     base = norm(k.w * liability)
@@ -315,29 +326,43 @@ def shortfall(
 
 
 def dealer_return(t: Tally, conv: Convention, k: Terms) -> None:
-    """Both defenders passed and the sitting-out dealer returned the whist (docs/rules.md §8.4):
-    he is the only whister: ``d × W``, fully responsible for the norm (liability 1, also
-    after a pool closed) and on a remise writes the consolation of both defenders
-    (``2 × u × C``); the passers write nothing, and there is no dealer's consolation."""
+    """Both defenders declined (both passed, or pass – half-whist – pass) and the
+    sitting-out dealer returned the whist (docs/rules.md §8.4): he is the only whister:
+    ``d × W``, answering for the norm at ``dealer_return_liability`` (1 by default: fully
+    responsible, also after a pool closed; 0: not liable) and on a remise writes the
+    consolation of both defenders (``2 × u × C``); the defenders write nothing, and there
+    is no dealer's consolation."""
     dealer = t.away[0]
     need = norm_of(conv, k.level)
     failed: tuple[int, ...] = ()
-    if k.d < need:
-        t.to_mountain(
-            dealer,
-            product(
-                N_(
-                    "dealer's return, whister's shortfall on {contract}: "
-                    "{missing} missing × {w}{fx} = {amount}"
-                ),
+    liability = conv.dealer_return_liability  # 1 by default; the FSPR dealer: 0
+    if k.d < need and liability:
+        template = N_(
+            "dealer's return, whister's shortfall on {contract}: "
+            "{missing} missing × {w}{fx} = {amount}"
+        )
+        if liability == 1:
+            term = product(
+                template,
                 ("missing", "w", "f"),
                 contract=k.label,
                 missing=need - k.d,
                 w=k.w,
                 f=k.f,
                 fx=k.fx,
-            ),
-        )
+            )
+        else:
+            base = norm(k.w * liability)
+            term = product(
+                template,
+                ("missing", "per_trick"),
+                contract=k.label,
+                missing=need - k.d,
+                per_trick=base if k.f == 1 else norm(base * k.f),
+                w=base,
+                fx=k.fx,
+            )
+        t.to_mountain(dealer, term)
         failed = (dealer,)
     declarer(t, conv, k, failed + t.away)
     whists_for_tricks(t, k, dealer, k.d)
@@ -363,9 +388,14 @@ def dealer_return(t: Tally, conv: Convention, k: Terms) -> None:
 def talon_bonus(t: Tally, conv: Convention, deal: Contract, k: Terms) -> None:
     """The 4-player dealer's talon bonus (docs/rules.md §8.3): the sitting-out dealer writes
     ``N × W × F`` whists on the declarer for the N tricks the talon gave him, made or not
-    (under ``talon_bonus`` only)."""
+    (under ``talon_bonus`` only); at three players, under ``talon_bonus_three``, each of the
+    declarer's two opponents writes half of it (:func:`talon_halves`)."""
     n = deal.talon or 0
-    if not conv.talon_bonus or not t.away or not n:
+    if not conv.talon_bonus or not n:
+        return
+    if not t.away:
+        if len(t.players) == 3 and conv.talon_bonus_three:
+            talon_halves(t, deal, k, n)
         return
     t.to_whists(
         t.away[0],
@@ -380,3 +410,16 @@ def talon_bonus(t: Tally, conv: Convention, deal: Contract, k: Terms) -> None:
             fx=k.fx,
         ),
     )
+
+
+def talon_halves(t: Tally, deal: Contract, k: Terms, n: int) -> None:
+    """The talon bonus at three players (``talon_bonus_three``, docs/rules.md §8.3): each of
+    the declarer's two opponents writes ``N × W × F / 2`` on him, whoever dealt."""
+    half = norm(Fraction(n * k.w * k.f, 2))
+    template = N_("talon bonus on {contract}: {n:trick} × {w}{fx} / 2 = {amount}")
+    for x in deal.defenders:
+        t.to_whists(
+            t.seat[x.player],
+            k.declarer,
+            told(template, half, contract=k.label, n=n, w=k.w, fx=k.fx),
+        )

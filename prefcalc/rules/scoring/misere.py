@@ -4,6 +4,7 @@ into his pool, or writes ``misere_penalty × remise_factor × F`` per trick into
 from prefcalc.i18n import N_
 from prefcalc.rules.conventions import Convention
 from prefcalc.rules.model import Misere
+from prefcalc.rules.penalties import counted
 from prefcalc.rules.scoring.classic import NO_FACTOR, bomb_after, deal_factor
 from prefcalc.rules.scoring.closing import made
 from prefcalc.rules.scoring.sheet import Reason, product
@@ -11,6 +12,8 @@ from prefcalc.rules.scoring.state import Tally
 
 
 def score_misere(t: Tally, conv: Convention, deal: Misere) -> None:
+    if deal.looked:  # one trick more for looking at an old trick (docs/rules.md §8.10)
+        deal = counted(deal)
     i = t.seat[deal.declarer]
     f, fx, use = (
         deal_factor(t, conv, deal) if deal.dark or deal.bomb is not None or t.classic else NO_FACTOR

@@ -16,6 +16,7 @@ from prefcalc.rules.model import (
     Game,
     Join,
     Misere,
+    Penalty,
     Preference,
     SetTerm,
     sitting_out,
@@ -30,6 +31,7 @@ from prefcalc.rules.scoring.entries import (
 )
 from prefcalc.rules.scoring.misere import score_misere
 from prefcalc.rules.scoring.passes import score_all_pass
+from prefcalc.rules.scoring.penalty import score_penalty
 from prefcalc.rules.scoring.sheet import Scored, Sheet
 from prefcalc.rules.scoring.state import State, Tally, start
 
@@ -41,6 +43,7 @@ SCORERS: Mapping[type, Scorer] = {
     AllPass: score_all_pass,
     Preference: score_preference,
     Adjustment: score_adjustment,
+    Penalty: score_penalty,
     Join: score_join,
     SetTerm: score_set_term,
 }
@@ -84,7 +87,9 @@ def _step(t: Tally, conv: Convention, entry: Entry) -> Scored:
     t.number = number
     if dealer is not None:
         t.last_dealer = dealer
-    if t.first_closed is None and max(t.pool) >= t.target:  # the target in force
+    if (
+        t.first_closed is None and max(t.pool) >= t.target and conv.closing != "average"
+    ):  # the target in force (under closing = average there is none)
         t.first_closed = first_to_close(t)
         t.first_closed_at = number
     t.finished = finished(t, conv)

@@ -1,6 +1,9 @@
-"""An all-pass deal (docs/rules.md §3): the tricks priced into the mountains (or as whists
+"""An all-pass deal (docs/rules.md §4.4): the tricks priced into the mountains (or as whists
 under ``passes.scoring = whists``), then the pool writes in seating order from the dealer's
-left: the no-trick bonus, and the sitting-out dealer's bonus last. The k-th all-pass deal in
+left: the no-trick bonus, and the sitting-out dealer's bonus last. Under
+``passes.dealer_plays_talon`` the sitting-out dealer's tricks (the two talon cards he led)
+are among the deal's and priced like everybody's; he gets the no-trick bonus only under
+``passes.dealer_zero_bonus``. The k-th all-pass deal in
 a row is priced ``passes.prices`` (``passes.after_last`` beyond them); a deal of Classic's
 opening circles is scored by its own rule (:func:`~prefcalc.rules.scoring.classic.score_opening`).
 """
@@ -11,6 +14,7 @@ from prefcalc.i18n import N_
 from prefcalc.rules.amounts import Amount, norm
 from prefcalc.rules.conventions import Convention
 from prefcalc.rules.model import AllPass
+from prefcalc.rules.penalties import counted
 from prefcalc.rules.scoring.classic import blind_bombs, score_opening
 from prefcalc.rules.scoring.closing import from_left, to_pool
 from prefcalc.rules.scoring.sheet import Reason, product, told
@@ -18,6 +22,8 @@ from prefcalc.rules.scoring.state import Tally
 
 
 def score_all_pass(t: Tally, conv: Convention, deal: AllPass) -> None:
+    if deal.looked:  # one trick more for looking at an old trick (docs/rules.md §8.10)
+        deal = counted(deal)
     if t.opening:
         score_opening(t, deal)
         return
@@ -31,8 +37,10 @@ def score_all_pass(t: Tally, conv: Convention, deal: AllPass) -> None:
     zero = conv.passes_zero_bonus
     bonus = zero if isinstance(zero, int) else price
     if bonus and low == 0:
+        # the dealer playing the talon (passes.dealer_plays_talon) only under dealer_zero_bonus
+        dealer = t.away[0] if t.away and not conv.passes_dealer_zero_bonus else -1
         for name, n in from_left(t, deal.tricks):
-            if n == 0:
+            if n == 0 and t.seat[name] != dealer:
                 to_pool(t, t.seat[name], bonus, Reason(N_("all-pass: no tricks"), {}), helps=False)
     if t.away and conv.passes_dealer_bonus:  # the dealer only, also at five (docs/rules.md §8.8)
         why = Reason(N_("all-pass: dealer's bonus"), {})
