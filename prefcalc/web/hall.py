@@ -38,7 +38,7 @@ from starlette.routing import Mount
 from starlette.types import Receive, Scope, Send
 
 from prefcalc import __version__
-from prefcalc.errors import PrefcalcError
+from prefcalc.errors import DealError, PrefcalcError
 from prefcalc.i18n import N_, speaking
 from prefcalc.web import events
 from prefcalc.web.middleware import OwnHosts, SecurityHeaders, error
@@ -55,6 +55,10 @@ MAX_FILE = 64 * 1024 * 1024
 """Bytes of one file the hall's watch hashes at most (a ledger is far smaller)."""
 
 UNKNOWN_TABLE = N_("no such table in this tournament: {reason}")
+
+class UnknownTable(PrefcalcError):
+    """The tournament has no such round or table."""
+
 
 TokenOf = Callable[[Path], str]
 """The score token of a table's ledger (``serve``: the one kept for that ledger)."""
@@ -163,7 +167,10 @@ class Hall:
         from prefcalc.tournament import folder
 
         t = folder.load(self.folder)
-        record = t.table(round_, number)
+        try:
+            record = t.table(round_, number)
+        except DealError as exc:
+            raise UnknownTable(str(exc)) from None
         folder.table_game(self.folder, t, round_, record)
         return self.folder / record.file
 
@@ -272,10 +279,14 @@ class TableDispatch:
         params = scope.get("path_params", {})
         try:
             app = await self.hall.table_app(int(params["round"]), int(params["table"]))
-        except PrefcalcError as exc:
+        except UnknownTable as exc:
             if scope["type"] == "http":
                 message = say(self.hall.lang, UNKNOWN_TABLE, reason=str(exc))
                 await error(404, message)(scope, receive, send)
+            return
+        except PrefcalcError as exc:  # its ledger is not the table drawn, or unreadable
+            if scope["type"] == "http":
+                await error(422, str(exc))(scope, receive, send)
             return
         await app(scope, receive, send)
 
