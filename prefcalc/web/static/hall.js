@@ -51,7 +51,7 @@ export function mountHall(table, page = document) {
     document.title = "prefcalc · " + h.name;
     document.body.dataset.round = String(h.round);
     document.body.dataset.deals = String(h.tables.reduce((n, tb) => n + tb.deals, 0));
-    $("status").textContent = h.title;
+    $("status").hidden = true; // the standings' title says the round
     $("none").hidden = h.round > 0;
     $("standings-card").hidden = h.round === 0;
     renderStandings(h);
