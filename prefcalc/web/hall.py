@@ -56,6 +56,7 @@ MAX_FILE = 64 * 1024 * 1024
 
 UNKNOWN_TABLE = N_("no such table in this tournament: {reason}")
 
+
 class UnknownTable(PrefcalcError):
     """The tournament has no such round or table."""
 
