@@ -1014,11 +1014,33 @@ def serve(
         bool, typer.Option("--read-only", help="No scoring: watching only.")
     ] = False,
     file: FileOpt = None,
+    tournament: Annotated[
+        Path | None,
+        typer.Option(
+            "--tournament",
+            help="Serve a tournament's folder: the hall's page (the standings live, every"
+            " table) and a score link per table of the round, each with its own token.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """The sheet live on every phone at the table (a watch link), and scoring from a phone
     (a score link with a secret token, kept for the game: the next serve gives the same
     link); both printed with a QR code. The pages speak the language in use (--lang ru|en,
     PREFCALC_LANG, then the locale)."""
+    if tournament is not None:
+        from prefcalc.web import serve_tournament
+
+        if token is not None:
+            raise PrefcalcError(
+                _("--token gives one game's token: each table of a tournament has its own")
+            )
+        if file is not None:
+            raise PrefcalcError(_("--file and --tournament serve different things: give one"))
+        serve_tournament(
+            tournament, host=host, port=port, read_only=read_only, lang=language(), new=new_token
+        )
+        return
     from prefcalc.web import serve as run
 
     run(

@@ -18,7 +18,7 @@ from prefcalc.web import games
 from prefcalc.web.app import create_app
 from prefcalc.web.tokens import check_token, new_token, score_token
 
-__all__ = ["addresses", "create_app", "listen", "new_token", "serve"]
+__all__ = ["addresses", "create_app", "listen", "new_token", "serve", "serve_tournament"]
 
 
 def addresses(host: str) -> list[str]:
@@ -195,6 +195,93 @@ def serve(
         if qr:
             _qr(score, out)
     games.print_install(out, _url(first, real_port, "/app/"), qr, _qr)
+    out.write(_("Ctrl-C stops the server.") + "\n")
+    out.flush()
+    sock.listen(2048)
+    server.run(sockets=[sock])
+
+
+def serve_tournament(
+    folder: Path,
+    host: str = "0.0.0.0",
+    port: int = 8000,
+    read_only: bool = False,
+    lang: str = "en",
+    out: TextIO = sys.stdout,
+    qr: bool = True,
+    new: bool = False,
+) -> None:
+    """Serve the tournament in ``folder`` until interrupted: the hall's page, and each table
+    of the round with its own score link (its token kept for its ledger, as ``serve``
+    keeps one per game; ``new``: new tokens for the round's tables)."""
+    import uvicorn
+
+    from prefcalc.web.hall import create_hall_app, table_links
+
+    tables = table_links(folder)  # a folder that is not a tournament is refused before anything
+    sock = listen(host, port)
+    kept: dict[Path, str] = {}
+    try:  # each table of the round gets its token now (and is kept), a read-only hall none
+        for _round, _table, ledger in tables:
+            kept[ledger] = new_token() if read_only else score_token(ledger, None, new)
+    except BaseException:
+        sock.close()
+        raise
+
+    def token_of(ledger: Path) -> str:
+        """A table's token: the one printed, else (a round drawn since) the one kept."""
+        if ledger not in kept:
+            kept[ledger] = new_token() if read_only else score_token(ledger)
+        return kept[ledger]
+
+    real_port = int(sock.getsockname()[1])
+    shown = addresses(host)
+    app = create_hall_app(
+        folder, token_of, read_only=read_only, lang=lang, hosts=host_names(host, shown)
+    )
+    config = uvicorn.Config(
+        app,
+        access_log=False,  # the tokens never reach a log
+        log_level="warning",
+        server_header=False,
+        timeout_graceful_shutdown=1,
+    )
+    hall = app.state.hall
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            hall.close()  # the event streams end their responses before the server stops
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
+    first = shown[0]
+    listening = ", ".join(f"{a}:{real_port}" for a in shown)
+    out.write(f"prefcalc serve --tournament: {folder}\n")
+    if host.startswith("127."):
+        out.write(_("listening on {addresses} (this computer only)").format(addresses=listening))
+    else:
+        out.write(_("listening on {addresses}").format(addresses=listening))
+    out.write("\n")
+    url = _url(first, real_port, "/")
+    out.write(_("the hall: {url}").format(url=url) + "\n")
+    if qr:
+        _qr(url, out)
+    if not tables:
+        out.write(
+            _("no round is drawn yet: the tables appear on the hall's page once drawn") + "\n"
+        )
+    elif read_only:
+        out.write(_("score: off (--read-only)") + "\n")
+    for round_, number, ledger in [] if read_only else tables:
+        score = _url(first, real_port, f"/t/{round_}/{number}/score#token={kept[ledger]}")
+        out.write(
+            _("round {round}, table {table}, score: {url}").format(
+                round=round_, table=number, url=score
+            )
+            + "\n"
+        )
+        if qr:
+            _qr(score, out)
     out.write(_("Ctrl-C stops the server.") + "\n")
     out.flush()
     sock.listen(2048)

@@ -37,7 +37,8 @@ class Pages:
     async def render(self, request: Request, name: str) -> HTMLResponse:
         """The page ``name``; in Russian its words carry the players' names in their cases
         (``WORDS.cases``: the script declines a name as the catalog asks, ``{player:acc}``)."""
-        context = self.context
+        # under a tournament's hall the table's pages live at /t/<round>/<table>/ (its root path)
+        context = {**self.context, "base": request.scope.get("root_path", "")}
         if self.table.lang != "en":
             context = {**context, "words": {**context["words"], "cases": await self._cases()}}
         return self.templates.TemplateResponse(request, name, context, headers=NO_STORE)

@@ -1,0 +1,62 @@
+/* The hall's page of `prefcalc serve --tournament`: the round, the live standings and a card
+   per table of the round, read again whenever a table's ledger (or the tournament) changes.
+   Its words are the page's own (rendered by the server in its language) and common.js's. */
+import { Live, deals, el, follow, t } from "./common.js";
+
+export function mountHall(table, page = document) {
+  const $ = (id) => page.getElementById(id);
+  const live = new Live($("live"), $("problem"));
+  const card = $("table-card");
+
+  function renderStandings(h) {
+    const body = $("standings").querySelector("tbody");
+    const playing = new Set();
+    for (const tb of h.tables) if (!tb.complete) tb.players.forEach((p) => playing.add(p));
+    body.replaceChildren(...h.standings.map((row) => {
+      const tr = el("tr", null, null, { "data-testid": "standing", "data-name": row.name, "data-points": row.points });
+      tr.append(
+        el("td", row.place, "place"),
+        el("td", row.name + (playing.has(row.name) ? " *" : ""), "name"),
+        el("td", row.points_text),
+        el("td", row.whists_text),
+      );
+      return tr;
+    }));
+    $("standings-title").textContent = h.title;
+    $("provisional").hidden = playing.size === 0;
+  }
+
+  function renderTable(tb) {
+    const node = card.content.firstElementChild.cloneNode(true);
+    const slot = (name) => node.querySelector("[data-slot=" + name + "]");
+    node.dataset.table = String(tb.table);
+    node.dataset.state = tb.complete ? "finished" : "playing";
+    node.dataset.deals = String(tb.deals);
+    slot("number").textContent = String(tb.table);
+    const parts = [deals(tb.deals)];
+    if (tb.dealer && !tb.complete) parts.push(t("{player} deals next", { player: tb.dealer }));
+    slot("line").textContent = parts.join(" · ");
+    slot("balances").replaceChildren(...tb.balances.map((b) => {
+      const tr = el("tr", null, null, { "data-name": b.name });
+      tr.append(el("td", b.name, b.name === tb.dealer && !tb.complete ? "dealer" : null), el("td", b.whists_text));
+      return tr;
+    }));
+    slot("watch").setAttribute("href", tb.watch);
+    return node;
+  }
+
+  async function read() {
+    const h = await table.get("/api/hall");
+    $("event").textContent = h.name;
+    document.title = "prefcalc · " + h.name;
+    document.body.dataset.round = String(h.round);
+    document.body.dataset.deals = String(h.tables.reduce((n, tb) => n + tb.deals, 0));
+    $("status").hidden = true; // the standings' title says the round
+    $("none").hidden = h.round > 0;
+    $("standings-card").hidden = h.round === 0;
+    renderStandings(h);
+    $("tables").replaceChildren(...h.tables.map(renderTable));
+  }
+
+  return follow(table, read, live);
+}

@@ -1,0 +1,117 @@
+"""``prefcalc serve --tournament`` in a real browser (Debian's chromium, Playwright) at a
+phone's viewport (issue 28): the hall's page shows the standings and every table, and a deal
+recorded through a table's score link moves the hall's standings live."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from prefcalc import api
+from prefcalc.rules.model import active_players
+from prefcalc.tournament import api as tournament
+from tests.browser_support import NARROW, PHONE, WAIT, no_horizontal_scroll, shot
+
+pytestmark = pytest.mark.usefixtures("data_home")
+
+PLAYERS = ["Anna", "Boris", "Vera", "Dima", "Egor", "Fedya", "Gleb"]
+
+
+def token_of(ledger: Path) -> str:
+    return f"hall-browser-token-{ledger.stem}"
+
+
+class HallServer:
+    """uvicorn in a thread on 127.0.0.1 serving the hall (as browser_support.Server does)."""
+
+    def __init__(self, folder: Path) -> None:
+        import uvicorn
+
+        from prefcalc.web import listen
+        from prefcalc.web.hall import create_hall_app
+
+        self.app = create_hall_app(folder, token_of, poll_interval=0.05)
+        self.sock = listen("127.0.0.1", 0)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        ready = threading.Event()
+        loops: list[asyncio.AbstractEventLoop] = []
+
+        class Uvicorn(uvicorn.Server):
+            async def startup(self, sockets: Any = None) -> None:
+                await super().startup(sockets)
+                loops.append(asyncio.get_running_loop())
+                ready.set()
+
+        config = uvicorn.Config(self.app, access_log=False, log_level="warning")
+        self.server = Uvicorn(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+        self.thread.start()
+        assert ready.wait(60), "the server did not start"
+        self.loop = loops[0]
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.app.state.hall.close)
+        self.server.should_exit = True
+        self.thread.join(60)
+        self.sock.close()
+
+
+@pytest.fixture
+def hall(tmp_path: Path) -> Any:
+    folder = tmp_path / "cup"
+    tournament.new(folder, PLAYERS, rounds=2, deals=4, convention="sochi", seed=7)
+    tournament.draw(folder)
+    server = HallServer(folder)
+    yield folder, server
+    server.stop()
+
+
+def test_the_hall_on_a_phone_follows_a_deal_scored_at_a_table(hall: Any, phones: Any) -> None:
+    folder, server = hall
+    page = phones(PHONE)
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=status][data-state=live]", timeout=WAIT)
+    page.wait_for_selector("body[data-round='1']", timeout=WAIT)
+    rows = page.get_by_test_id("standing")
+    assert rows.count() == len(PLAYERS)
+    cards = page.get_by_test_id("table-card")
+    assert cards.count() == 2
+    assert cards.nth(0).get_attribute("data-state") == "playing"
+    assert all(rows.nth(k).get_attribute("data-points") == "0" for k in range(len(PLAYERS)))
+    no_horizontal_scroll(page)
+    shot(page, "hall-390-before", full=True)
+
+    ledger = folder / "r1-t1.json"
+    game = api.load(ledger)
+    declarer, whister, _passer = active_players(game, game.next_dealer)
+    scorer = phones(PHONE)
+    scorer.goto(f"{server.url}/t/1/1/score#token={token_of(ledger)}")
+    scorer.wait_for_selector("[data-testid=status][data-state=live]", timeout=WAIT)
+    for testid in (f"declarer:{declarer}", "contract:7h", "tricks:7", f"role:{whister}:w"):
+        scorer.get_by_test_id(testid).click()
+    scorer.get_by_test_id("record").click()
+    scorer.wait_for_selector("body[data-deals='1']", timeout=WAIT)
+
+    page.wait_for_selector("body[data-deals='1']", timeout=WAIT)  # live: no reload
+    assert cards.nth(0).get_attribute("data-deals") == "1"
+    expected = tournament.standings(folder).rows
+    shown = [
+        (rows.nth(k).get_attribute("data-name"), rows.nth(k).get_attribute("data-points"))
+        for k in range(len(PLAYERS))
+    ]
+    from prefcalc.tournament.text import exact
+
+    assert shown == [(r.name, exact(r.points)) for r in expected]
+    assert any(points != "0" for _name, points in shown)
+    shot(page, "hall-390-after", full=True)
+    narrow = phones(NARROW)
+    narrow.goto(server.url + "/")
+    narrow.wait_for_selector("body[data-deals='1']", timeout=WAIT)
+    no_horizontal_scroll(narrow)
+    shot(narrow, "hall-360", full=True)
