@@ -213,20 +213,15 @@ class Engine:
         return sheet_json(api.sheet(game), game)
 
     def log(self, name: str, last: int | None = None) -> list[Answer]:
-        from prefcalc.views.text import log_json, reason_text
+        """The night's deals as serve's ``/api/log`` gives them to the score page
+        (:func:`prefcalc.web.night.log_items`: ``log --json`` with each deal's players, who
+        sat out, its lowest contract and its shorthand in the page's language)."""
+        from prefcalc.web.night import log_items
 
         if last is not None and (isinstance(last, bool) or not isinstance(last, int) or last < 0):
             raise NotationError(_("last is a count of deals (0 or more)"))
-        sheet = api.sheet(self.game(name))
-        if last is not None:
-            sheet = sheet._replace(scored=sheet.scored[len(sheet.scored) - last :] if last else ())
-        items = log_json(sheet)
-        if self.lang != "en":  # as serve's log: each write's reason in the page's words too
-            with speaking(self.lang):
-                for item, scored in zip(items, sheet.scored, strict=True):
-                    for out, w in zip(item["writes"], scored.writes, strict=True):
-                        out["said"] = reason_text(w)
-        return items
+        game = self.game(name)
+        return log_items(game, api.sheet(game), last, self.lang)
 
     def settle(self, name: str, method: str = "pairwise", rounding: str = "exact") -> Answer:
         from prefcalc.views.text import settlement_json
