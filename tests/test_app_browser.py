@@ -321,11 +321,14 @@ def test_hostile_files_and_lines_are_one_line_and_change_nothing(
     assert phone.locator("body").get_attribute("data-deals") == "0", said
     _record(phone, "game Анна 7h 7 Борис:w Вера:p", 1)
     expect(phone.locator("#status")).to_contain_text("Сочинка")
-    # the page's own messages decline the names as the engine's do, as serve's pages do
-    expect(phone.locator("#message")).to_contain_text("висты на Анну")
     expect(phone.get_by_test_id("deal:1")).to_contain_text("игра Анна 7ч 7")
+    # the page's own messages decline the names as the engine's do, as serve's pages do
+    for testid in ("declarer:Борис", "contract:6s", "role:Вера:w", "tricks:6", "record"):
+        phone.get_by_test_id(testid).click()
+    expect(phone.locator("body")).to_have_attribute("data-deals", "2", timeout=WAIT)
+    expect(phone.locator("#message")).to_contain_text("висты на Бориса", timeout=WAIT)
     phone.get_by_test_id("view:watch").click()
-    expect(phone.locator("#last-writes")).to_contain_text("висты на Анну", timeout=WAIT)
+    expect(phone.locator("#last-writes")).to_contain_text("висты на Бориса", timeout=WAIT)
     expect(phone.locator("#payments")).to_contain_text("Анне")
     assert "{" not in phone.locator("#game").inner_text()
     _shot(phone, "russian-game")
