@@ -9,8 +9,8 @@ loopback that counts what it sends.
 - the start with the service worker's cache warm: a reload in the running browser, to the
   same;
 - a deal recorded in the worker: from Enter in the score page's line field to the page
-  showing it, the
-  ledger kept in the phone's storage on the way (median of 30), and the engine's own time.
+  showing it, the ledger kept in the phone's storage on the way (median of 30), and the
+  engine's own time.
 
 The issue sets a ceiling for the bytes only; the times are held to targets of ours (the
 "floor" printed is that target, a ratio at most 1.0 meets it), measured on whatever machine
