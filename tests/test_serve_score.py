@@ -456,6 +456,35 @@ def test_a_corrupt_ledger_and_a_refused_stream_are_stale_until_they_recover(
         server.stop()
 
 
+def test_a_page_that_could_not_read_tries_again_without_being_told(
+    phones: Any, tmp_path: Path
+) -> None:
+    """The change that mends a ledger is announced to no one (the watch's events are
+    dropped here on purpose): the page that could not read tries again by itself and comes
+    back live with the mended sheet."""
+    from playwright.sync_api import expect
+
+    page = phones(NARROW)
+    game = make_game(["Аня", "Боря", "Вера"], ["game Аня 7h 7 Боря:w Вера:p"])
+    path, server = serve(tmp_path, game, lang="ru")
+    status = page.get_by_test_id("status")
+    good = path.read_bytes()
+    try:
+        page.goto(server.url + "/score#token=" + TOKEN)
+        expect(status).to_have_attribute("data-state", "live", timeout=WAIT)
+        path.write_text('{"players": ["Аня"', encoding="utf-8")
+        expect(status).to_have_attribute("data-state", "stale", timeout=WAIT)
+        expect(status).to_have_attribute("data-why", "error")
+        watcher = server.table.watcher
+        watcher._publish = lambda message: None  # the fault: no event reaches any page
+        path.write_bytes(good)
+        expect(status).to_have_attribute("data-state", "live", timeout=WAIT)
+        expect(page.locator("body")).to_have_attribute("data-deals", "1")
+    finally:
+        vars(server.table.watcher).pop("_publish", None)  # the streams hear the server stop
+        server.stop()
+
+
 def test_the_host_and_the_token_are_refused(phones: Any, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 

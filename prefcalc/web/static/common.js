@@ -211,24 +211,36 @@ export class Live {
 /* Follow a table: read() now, and again after every change it announces (one reading at a
    time; a change during a reading makes one more after it); a stream that comes back greets
    with the ledger's version, read again if it is not the one shown (a change was missed).
-   A reading that fails makes the badge stale with its line, until a reading works. */
+   A reading that fails makes the badge stale with its line, and is tried again after 1 s,
+   2 s, 4 s ... 8 s until one works, whether or not the stream announces a change (a change
+   announced while the page could not read it is never the page's last word). */
 export function follow(table, read, live) {
   let running = null;
   let again = false;
   let version = null;
+  let retry = null;
+  let delay = READ_RETRY_FIRST;
+  let stopped = false;
 
   const run = () => {
     if (running) { again = true; return running; }
     running = (async () => {
       do {
         again = false;
+        clearTimeout(retry);
+        retry = null;
         try {
           await read();
           live.setError(null);
+          delay = READ_RETRY_FIRST;
         } catch (e) {
           // a server that cannot be reached is said so, not as the browser's words for it
           const message = String((e && e.message) || e);
           live.setError({ why: e && e.status === 0 ? "unreachable" : "error", message });
+          if (!again && !stopped) {
+            retry = setTimeout(run, delay);
+            delay = Math.min(delay * 2, READ_RETRY_MOST);
+          }
         }
       } while (again);
       running = null;
@@ -248,5 +260,13 @@ export function follow(table, read, live) {
   // a table on the phone itself (the offline app's WorkerTable) has no connection to lose
   if (table.kind && table.kind !== "http") live.setStream({ state: "live" });
   run();
-  return { refresh: run, stop: unsubscribe };
+  const stop = () => {
+    stopped = true;
+    clearTimeout(retry);
+    unsubscribe();
+  };
+  return { refresh: run, stop };
 }
+
+const READ_RETRY_FIRST = 1000; // ms: a failed reading is tried again after this, doubled ...
+const READ_RETRY_MOST = 8000; // ... up to this
