@@ -411,3 +411,42 @@ def test_two_windows_of_one_game_never_lose_a_deal(
         assert _show_json(tmp_path, exported)["deals"] == 5
     finally:
         context.close()
+
+
+TAMPER = """async (name) => {
+  const db = await new Promise((ok, no) => { const r = indexedDB.open("prefcalc"); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+  const tx = db.transaction("games", "readwrite");
+  const games = tx.objectStore("games");
+  const kept = await new Promise((ok) => { const r = games.get(name); r.onsuccess = () => ok(r.result); });
+  kept.balance = { ...kept.balance, Anna: "1000" };
+  kept.writtenWith = "0.0.1";
+  games.put(kept);
+  await new Promise((ok) => { tx.oncomplete = ok; });
+  db.close();
+}"""
+"""What a phone keeps of a game as another prefcalc would have left it: the money it scored."""
+
+
+def test_a_game_another_prefcalc_scored_otherwise_is_said_so(
+    phone: Any, server: StaticServer
+) -> None:
+    """Locked rules: the phone keeps with every write the money the prefcalc writing it
+    scored; opened by a prefcalc that scores the same record otherwise, the page says so,
+    and writes nothing."""
+    from playwright.sync_api import expect
+
+    phone.goto(server.url)
+    _ready(phone)
+    phone.fill("input[name=players]", "Anna Boris Vera")
+    phone.click("[data-testid=start]")
+    expect(phone.locator("body")).to_have_attribute("data-deals", "0", timeout=WAIT)
+    _record(phone, "game Anna 7h 7 Boris:w Vera:p", 1)
+    expect(phone.get_by_test_id("rescored")).to_be_hidden()
+    name = phone.locator("body").get_attribute("data-game")
+    phone.evaluate(TAMPER, name)
+    phone.reload()
+    _ready(phone)
+    said = phone.get_by_test_id("rescored")
+    expect(said).to_be_visible(timeout=WAIT)
+    expect(said).to_contain_text("otherwise than prefcalc 0.0.1")
+    expect(phone.locator("body")).to_have_attribute("data-deals", "1", timeout=WAIT)

@@ -230,3 +230,14 @@ def test_the_names_in_the_russian_cases_for_the_pages_messages(root: Path) -> No
         assert "Vera" not in forms  # a Latin name stays as typed
     finally:
         ok(root, "lang", lang="en")
+
+
+def test_the_summary_keeps_the_money_as_this_prefcalc_scores_it(root: Path) -> None:
+    name = _new(root)
+    assert ok(root, "summary", name=name)["balance"] == {"Anna": "0", "Boris": "0", "Vera": "0"}
+    ok(root, "line", name=name, line="game Anna 7h 7 Boris:w Vera:p")
+    game = api.load_current(root / f"{name}.json")
+    settled = api.settle(game)
+    kept = ok(root, "summary", name=name)["balance"]
+    assert kept == {p: str(settled.money[p]) for p in ("Anna", "Boris", "Vera")}
+    assert kept != {"Anna": "0", "Boris": "0", "Vera": "0"}

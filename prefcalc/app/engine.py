@@ -182,7 +182,17 @@ class Engine:
             "convention": sheet.convention.name,
             "preset": game.convention.preset,
             "target": sheet.target,
+            "balance": self.balance(game),
         }
+
+    def balance(self, game: Any) -> dict[str, str]:
+        """Each player's money (pairwise, exact: a Fraction's text) as this engine scores the
+        game: the phone keeps it with every write, and a later prefcalc that scores the same
+        record otherwise is said so when the game is opened (locked rules)."""
+        from prefcalc.rules.model import seating
+
+        settled = api.settle(game, "pairwise", "exact")
+        return {p: str(settled.money[p]) for p in seating(game) if p in settled.money}
 
     def line(self, name: str, line: str) -> Answer:
         """Carry out one ``play`` line; the answer holds what it printed, and the ledger's

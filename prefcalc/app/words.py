@@ -42,6 +42,10 @@ APP_WORDS = (
     N_("imported"),
     N_("last written with prefcalc {version}"),
     N_("scored now by prefcalc {version}"),
+    N_(
+        "prefcalc {version} scores this game otherwise than prefcalc {then} did when it was"
+        " written: the ledger is as it was; export it to see it with that prefcalc"
+    ),
     N_("Scoring"),
     N_("The sheet"),
     N_("the file is too large for a ledger (at most {size} MB)"),

@@ -96,6 +96,7 @@ async function openGame(name) {
   $("game").hidden = false;
   $("game-title").textContent = (kept.seating || kept.players || []).join(", ");
   recordedWith(kept);
+  await rescored(kept);
   await loadCases();
   mountView(state.view);
 }
@@ -107,6 +108,21 @@ function recordedWith(kept) {
   const wrote = kept.writtenWith ? t("last written with prefcalc {version}", { version: kept.writtenWith }) : "";
   const now = state.engine && state.engine.hello ? t("scored now by prefcalc {version}", { version: state.engine.hello.version }) : "";
   $("recorded-with").textContent = [made, wrote, now].filter(Boolean).join(" · ");
+}
+
+/* Whether this prefcalc scores the game as the one that last wrote it did (the money it kept
+   with the ledger): if not, it is said, and nothing is written over. */
+async function rescored(kept) {
+  const node = $("rescored");
+  node.hidden = true;
+  if (!kept.balance) return;
+  const now = await state.engine.call("summary", { name: kept.name });
+  if (JSON.stringify(now.balance) === JSON.stringify(kept.balance)) return;
+  node.textContent = t("prefcalc {version} scores this game otherwise than prefcalc {then} did when it was written: the ledger is as it was; export it to see it with that prefcalc", {
+    version: state.engine.hello.version,
+    then: kept.writtenWith || "?",
+  });
+  node.hidden = false;
 }
 
 /* The score page or the watch view of the open game, serve's own, in #view. */
