@@ -1,8 +1,9 @@
 """The built app in a real browser (Debian's chromium, driven by Playwright, at 390×844), served
 by a plain static server on loopback: installed (the service worker active), then offline:
-a night recorded by the line field with a reload in the middle, settled and exported; the
-exported ledger is what the CLI writes for the same lines, and importing it again is
-recognised. Hostile files are one line and change nothing.
+a night recorded on serve's own score page (score.js, given the phone's table) by taps and by
+the line field, with undo, put back, a double tap and a reload in the middle, seen on serve's
+watch view, settled and exported; the exported ledger is what the CLI writes for the same
+lines, and importing it again is recognised. Hostile files are one line and change nothing.
 
 These tests need a built app: ``prefcalc app build --out DIR`` and ``PREFCALC_APP_DIR=DIR``
 (``.ci/run`` does both). Without ``PREFCALC_APP_DIR`` they are skipped, saying so; with it,
@@ -153,12 +154,55 @@ def _install_then_offline(page: Any) -> StaticServer:
 
 
 def _record(page: Any, line: str, deals: int) -> None:
+    """One line by the score page's line field: carried out, the field is emptied."""
     from playwright.sync_api import expect
 
-    page.fill("input[name=line]", line)
-    page.press("input[name=line]", "Enter")
+    field = page.locator("input[name=line]")
+    field.fill(line)
+    field.press("Enter")
     expect(page.locator("body")).to_have_attribute("data-deals", str(deals), timeout=WAIT)
-    expect(page.locator("#error")).to_be_hidden()
+    expect(field).to_have_value("", timeout=WAIT)
+    expect(page.locator("#message")).not_to_have_class(re.compile(r"\berror\b"))
+
+
+def _refused(page: Any, line: str, said: str) -> str:
+    """A line the score page's field sends and the engine refuses: its one line in the
+    Record bar, the line kept in the field to be corrected."""
+    from playwright.sync_api import expect
+
+    field = page.locator("input[name=line]")
+    field.fill(line)
+    field.press("Enter")
+    message = page.locator("#message")
+    expect(message).to_have_class(re.compile(r"\berror\b"), timeout=WAIT)
+    expect(message).to_contain_text(said)
+    expect(field).to_have_value(line)
+    text: str = message.inner_text()
+    assert "\n" not in text and "Traceback" not in text, text
+    return text
+
+
+TAPS = (
+    ("declarer:Anna", "contract:7h", "role:Boris:w", "role:Vera:p", "tricks:7"),
+    ("declarer:Boris", "contract:6s", "role:Vera:w", "role:Anna:w", "tricks:5", "wtricks:Vera:3"),
+    ("kind:passes", "passes:Anna:2", "passes:Boris:5"),
+)
+"""The first deals of SAMPLE_3 as the score page's taps (its data-testids)."""
+
+
+def _tapped(page: Any, taps: tuple[str, ...], line: str, deals: int, double: bool = False) -> None:
+    from playwright.sync_api import expect
+
+    for testid in taps:
+        page.get_by_test_id(testid).click()
+    record = page.get_by_test_id("record")
+    if double:
+        record.dblclick()  # a double tap: recorded once
+    else:
+        record.click()
+    expect(page.locator("body")).to_have_attribute("data-deals", str(deals), timeout=WAIT)
+    expect(page.locator("#message")).to_contain_text(f"№{deals} recorded", timeout=WAIT)
+    expect(page.get_by_test_id(f"deal:{deals}")).to_contain_text(line)  # the deal the taps said
 
 
 def _cli_night(tmp_path: Path, lines: list[str]) -> Path:
@@ -191,18 +235,35 @@ def test_installed_offline_a_night_survives_a_reload_and_exports_the_clis_ledger
     phone.click("[data-testid=start]")
     body = phone.locator("body")
     expect(body).to_have_attribute("data-deals", "0", timeout=WAIT)
-    expect(phone.locator("[data-testid=sheet] svg text.name").first).to_have_text("Anna")
+    expect(phone.get_by_test_id("status")).to_have_attribute("data-state", "live")
+    expect(phone.get_by_test_id("summary")).to_contain_text("Anna", timeout=WAIT)
+    expect(phone.get_by_test_id("recorded-with")).to_contain_text("started with prefcalc")
+    # the first deals by taps on serve's score page, the bar showing each deal's line
+    for k, (taps, line) in enumerate(zip(TAPS, SAMPLE_3, strict=False), 1):
+        _tapped(phone, taps, line, k, double=k == 1)
+    phone.get_by_test_id("undo").click()
+    expect(body).to_have_attribute("data-deals", str(len(TAPS) - 1), timeout=WAIT)
+    phone.get_by_test_id("redo").click()  # the toast's Put back
+    expect(body).to_have_attribute("data-deals", str(len(TAPS)), timeout=WAIT)
+    expect(phone.get_by_test_id(f"deal:{len(TAPS)}")).to_contain_text("passes Anna=2")
+    # the rest by the line field, a reload in the middle (offline): nothing is lost
     half = len(SAMPLE_3) // 2
-    for k, line in enumerate(SAMPLE_3[:half], 1):
+    for k, line in enumerate(SAMPLE_3[len(TAPS) : half], len(TAPS) + 1):
         _record(phone, line, k)
     _shot(phone, "offline-half-night")
-    # a reload in the middle (offline): the game comes back from the phone's storage
     phone.reload()
     _ready(phone)
     expect(body).to_have_attribute("data-deals", str(half), timeout=WAIT)
     for k, line in enumerate(SAMPLE_3[half:], half + 1):
         _record(phone, line, k)
-    expect(phone.locator("[data-testid=sheet] svg")).to_have_count(1)
+    # serve's watch view of the same table
+    phone.get_by_test_id("view:watch").click()
+    expect(phone.locator("[data-testid=sheet] svg text.name").first).to_have_text("Anna")
+    expect(phone.locator("#last-deal")).to_contain_text(f"№{len(SAMPLE_3)}", timeout=WAIT)
+    expect(phone.locator("#payments li").first).to_contain_text("pays")
+    _shot(phone, "offline-watch")
+    phone.get_by_test_id("view:score").click()
+    expect(body).to_have_attribute("data-deals", str(len(SAMPLE_3)), timeout=WAIT)
     phone.get_by_role("button", name="Settle", exact=True).click()
     expect(phone.locator("#output")).to_contain_text("pays", timeout=WAIT)
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -256,16 +317,18 @@ def test_hostile_files_and_lines_are_one_line_and_change_nothing(
     phone.fill("input[name=players]", "Анна Борис Вера")
     phone.click("[data-testid=start]")
     expect(phone.locator("body")).to_have_attribute("data-deals", "0", timeout=WAIT)
-    phone.fill("input[name=line]", "game Зоя 7h 7 Борис:w Вера:p")
-    phone.press("input[name=line]", "Enter")
-    error = phone.locator("#error")
-    expect(error).to_be_visible(timeout=WAIT)
-    assert "Зоя" in error.inner_text() and "\n" not in error.inner_text()
-    assert phone.locator("body").get_attribute("data-deals") == "0"
+    said = _refused(phone, "game Зоя 7h 7 Борис:w Вера:p", "Зоя")
+    assert phone.locator("body").get_attribute("data-deals") == "0", said
     _record(phone, "game Анна 7h 7 Борис:w Вера:p", 1)
     expect(phone.locator("#status")).to_contain_text("Сочинка")
-    # the page's own messages decline the names as the engine's do
-    expect(phone.locator("#last-writes")).to_contain_text("висты на Анну")
+    expect(phone.get_by_test_id("deal:1")).to_contain_text("игра Анна 7ч 7")
+    # the page's own messages decline the names as the engine's do, as serve's pages do
+    for testid in ("declarer:Борис", "contract:6s", "role:Вера:w", "tricks:6", "record"):
+        phone.get_by_test_id(testid).click()
+    expect(phone.locator("body")).to_have_attribute("data-deals", "2", timeout=WAIT)
+    expect(phone.locator("#message")).to_contain_text("висты на Бориса", timeout=WAIT)
+    phone.get_by_test_id("view:watch").click()
+    expect(phone.locator("#last-writes")).to_contain_text("висты на Бориса", timeout=WAIT)
     expect(phone.locator("#payments")).to_contain_text("Анне")
     assert "{" not in phone.locator("#game").inner_text()
     _shot(phone, "russian-game")
@@ -296,7 +359,8 @@ def test_serve_offers_the_app_and_its_policy_lets_the_browsers_python_run(
         phone.click("[data-testid=start]")
         expect(phone.locator("body")).to_have_attribute("data-deals", "0", timeout=WAIT)
         _record(phone, "game Anna 7h 7 Boris:w Vera:p", 1)
-        expect(phone.locator("[data-testid=sheet] svg")).to_have_count(1)
+        phone.get_by_test_id("summary").click()  # the folded sheet, opened
+        expect(phone.locator("[data-testid=sheet] svg")).to_have_count(1, timeout=WAIT)
     finally:
         served.stop()
 
@@ -333,15 +397,11 @@ def test_two_windows_of_one_game_never_lose_a_deal(
         _ready(deaf)
         expect(deaf.locator("body")).to_have_attribute("data-deals", "2", timeout=WAIT)
         _record(one, "misere Vera 0", 3)
-        deaf.fill("input[name=line]", "game Boris 6s 6 Vera:w Anna:p")
-        deaf.press("input[name=line]", "Enter")
-        expect(deaf.locator("#error")).to_contain_text("another window", timeout=WAIT)
+        _refused(deaf, "game Boris 6s 6 Vera:w Anna:p", "another window")
         expect(deaf.locator("body")).to_have_attribute("data-deals", "3", timeout=WAIT)
         _record(deaf, "game Boris 6s 6 Vera:w Anna:p", 4)
         # nor do the others hear of the deaf window's deal: their next write is refused too
-        one.fill("input[name=line]", "game Vera 6c 6 Anna:w Boris:p")
-        one.press("input[name=line]", "Enter")
-        expect(one.locator("#error")).to_contain_text("another window", timeout=WAIT)
+        _refused(one, "game Vera 6c 6 Anna:w Boris:p", "another window")
         expect(one.locator("body")).to_have_attribute("data-deals", "4", timeout=WAIT)
         _record(one, "game Vera 6c 6 Anna:w Boris:p", 5)
         with one.expect_download() as download:
@@ -351,3 +411,42 @@ def test_two_windows_of_one_game_never_lose_a_deal(
         assert _show_json(tmp_path, exported)["deals"] == 5
     finally:
         context.close()
+
+
+TAMPER = """async (name) => {
+  const db = await new Promise((ok, no) => { const r = indexedDB.open("prefcalc"); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+  const tx = db.transaction("games", "readwrite");
+  const games = tx.objectStore("games");
+  const kept = await new Promise((ok) => { const r = games.get(name); r.onsuccess = () => ok(r.result); });
+  kept.balance = { ...kept.balance, Anna: "1000" };
+  kept.writtenWith = "0.0.1";
+  games.put(kept);
+  await new Promise((ok) => { tx.oncomplete = ok; });
+  db.close();
+}"""
+"""What a phone keeps of a game as another prefcalc would have left it: the money it scored."""
+
+
+def test_a_game_another_prefcalc_scored_otherwise_is_said_so(
+    phone: Any, server: StaticServer
+) -> None:
+    """Locked rules: the phone keeps with every write the money the prefcalc writing it
+    scored; opened by a prefcalc that scores the same record otherwise, the page says so,
+    and writes nothing."""
+    from playwright.sync_api import expect
+
+    phone.goto(server.url)
+    _ready(phone)
+    phone.fill("input[name=players]", "Anna Boris Vera")
+    phone.click("[data-testid=start]")
+    expect(phone.locator("body")).to_have_attribute("data-deals", "0", timeout=WAIT)
+    _record(phone, "game Anna 7h 7 Boris:w Vera:p", 1)
+    expect(phone.get_by_test_id("rescored")).to_be_hidden()
+    name = phone.locator("body").get_attribute("data-game")
+    phone.evaluate(TAMPER, name)
+    phone.reload()
+    _ready(phone)
+    said = phone.get_by_test_id("rescored")
+    expect(said).to_be_visible(timeout=WAIT)
+    expect(said).to_contain_text("otherwise than prefcalc 0.0.1")
+    expect(phone.locator("body")).to_have_attribute("data-deals", "1", timeout=WAIT)

@@ -142,7 +142,7 @@ def _static(name: str) -> str:
 
 def test_every_word_of_the_page_is_in_its_dictionary() -> None:
     said = set(re.findall(r'data-t="([^"]+)"', _static("index.html")))
-    for script in ("app.js", "storage.js"):
+    for script in ("app.js", "storage.js", "worker-table.js"):
         said |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)+)"', _static(script)))
     said |= {"{n} deals"}
     for lang in ("en", "ru"):
@@ -156,7 +156,7 @@ def test_every_word_of_the_page_is_in_its_dictionary() -> None:
 
 def test_every_operation_the_page_asks_for_is_the_engines() -> None:
     asked = set()
-    for script in ("app.js", "engine.js"):
+    for script in ("app.js", "worker-table.js"):
         asked |= set(re.findall(r'\.call\("([a-z]+)"', _static(script)))
     assert asked, "the scripts call the engine"
     assert asked <= set(engine.OPERATIONS), asked - set(engine.OPERATIONS)

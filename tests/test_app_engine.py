@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
+from prefcalc import api
 from prefcalc.app import engine
+from prefcalc.web.night import log_items
 from tests.support import SAMPLE_3, invoke
 
 TIMES = re.compile(r'"(created|time)": "[^"]*"')
@@ -83,6 +85,15 @@ def test_a_night_in_the_engine_is_the_clis_night(root: Path, tmp_path: Path) -> 
         shown = invoke([*args, "-f", str(ledger)], tmp_path)
         assert shown.returncode == 0, shown.stderr
         mine = ok(root, op, name=name, **extra)
+        if op == "log":  # serve's list of the night's deals: log --json and what pages add
+            assert [
+                {k: it[k] for k in cli}
+                for it, cli in zip(mine, json.loads(shown.stdout), strict=True)
+            ] == json.loads(shown.stdout)
+            assert {"players", "sitting_out", "lowest_contract", "shorthand"} <= set(mine[0])
+            game = api.load_current(ledger)
+            assert mine == log_items(game, api.sheet(game), None, "en")
+            continue
         assert json.loads(shown.stdout) == mine, op
     assert ok(root, "seats", name=name)["deals"] == len(SAMPLE_3)
     explained = invoke(["explain", "3", "-f", str(ledger)], tmp_path)
@@ -189,7 +200,9 @@ def test_the_page_language_is_the_answers_language(root: Path) -> None:
     try:
         answer = ok(root, "line", name=name, line="game Anna 7h 7 Boris:w Vera:p")
         assert "записан" in answer["output"] or "пуля" in answer["output"], answer["output"]
-        assert ok(root, "log", name=name)[0]["writes"][0]["said"]
+        logged = ok(root, "log", name=name)[0]
+        assert logged["writes"][0]["said"]
+        assert logged["shorthand"] == "игра Anna 7ч 7 Boris:в Vera:п"  # as serve's score page
         assert "ИгрокZ" in refused(root, "line", name=name, line="game ИгрокZ 7h 7 Boris:w Vera:p")
     finally:
         ok(root, "lang", lang="en")
@@ -217,3 +230,14 @@ def test_the_names_in_the_russian_cases_for_the_pages_messages(root: Path) -> No
         assert "Vera" not in forms  # a Latin name stays as typed
     finally:
         ok(root, "lang", lang="en")
+
+
+def test_the_summary_keeps_the_money_as_this_prefcalc_scores_it(root: Path) -> None:
+    name = _new(root)
+    assert ok(root, "summary", name=name)["balance"] == {"Anna": "0", "Boris": "0", "Vera": "0"}
+    ok(root, "line", name=name, line="game Anna 7h 7 Boris:w Vera:p")
+    game = api.load_current(root / f"{name}.json")
+    settled = api.settle(game)
+    kept = ok(root, "summary", name=name)["balance"]
+    assert kept == {p: str(settled.money[p]) for p in ("Anna", "Boris", "Vera")}
+    assert kept != {"Anna": "0", "Boris": "0", "Vera": "0"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,10 +30,11 @@ def _data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PREFCALC_FILE", raising=False)
 
 
-def _client(tmp_path: Path, read_only: bool = False) -> Iterator[TestClient]:
+def _client(tmp_path: Path, read_only: bool = False, lang: str = "en") -> Iterator[TestClient]:
     served = tmp_path / "served.json"
     served.write_text(game_to_json_text(sample_game()), encoding="utf-8")
-    with TestClient(create_app(served, TOKEN, read_only=read_only, poll_interval=None)) as c:
+    made = create_app(served, TOKEN, read_only=read_only, lang=lang, poll_interval=None)
+    with TestClient(made) as c:
         yield c
 
 
@@ -117,6 +119,22 @@ def test_hostile_bodies_are_one_line_and_write_nothing(
     assert _folder() == []
 
 
+def test_the_refusals_are_in_the_tables_language(tmp_path: Path) -> None:
+    for client in _client(tmp_path, lang="ru"):
+        said = [
+            _one_line(client.post("/api/games?name=.hidden", content=b"{}", headers=AUTH), 400),
+            _one_line(client.post("/api/games", content=b"\xff\xfe", headers=AUTH), 400),
+            _one_line(client.post("/api/games", content=b'{"players": 1}', headers=AUTH), 422),
+        ]
+        assert _folder() == []
+        assert client.post("/api/games", content=_phone_game(), headers=AUTH).status_code == 201
+        kept = _folder()
+        said.append(_one_line(client.post("/api/games", content=_phone_game(), headers=AUTH), 409))
+        assert _folder() == kept  # nothing written
+    for line in said:
+        assert re.search("[а-яё]", line) and not re.search(r"\b(the|not|is)\b", line), line
+
+
 def test_a_body_over_the_limit_is_refused_before_it_is_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -183,14 +201,34 @@ def test_the_server_and_the_build_agree_where_the_app_is() -> None:
     assert app_build.MARK == games.BUILT_MARK
 
 
-def test_serve_prints_the_install_line_when_the_app_is_built() -> None:
+def test_serve_offers_the_install_only_where_a_browser_can_install() -> None:
+    """A service worker and persistent storage need a secure context: https, or this
+    computer itself. From the table's Wi-Fi over http the line says so and how, with no
+    QR code that would promise an install."""
     out = io.StringIO()
     games.print_install(out, "http://192.168.1.20:8000/app/", qr=False)
     assert out.getvalue() == ""
     _fake_build(app_package.default_dir())
     drawn: list[str] = []
-    games.print_install(
-        out, "http://192.168.1.20:8000/app/", qr=True, draw=lambda u, o: drawn.append(u)
-    )
-    assert out.getvalue() == "install: http://192.168.1.20:8000/app/\n"
-    assert drawn == ["http://192.168.1.20:8000/app/"]
+
+    def draw(url: str, _out: object) -> None:
+        drawn.append(url)
+
+    for url in ("http://127.0.0.1:8000/app/", "http://localhost:8000/app/", "http://[::1]:8/app/"):
+        out = io.StringIO()
+        games.print_install(out, url, qr=True, draw=draw)
+        assert out.getvalue() == f"install: {url}\n"
+    assert drawn == [
+        "http://127.0.0.1:8000/app/",
+        "http://localhost:8000/app/",
+        "http://[::1]:8/app/",
+    ]
+    drawn.clear()
+    for url in ("http://192.168.1.20:8000/app/", "http://laptop.local:8000/app/"):
+        out = io.StringIO()
+        games.print_install(out, url, qr=True, draw=draw)
+        line = out.getvalue()
+        assert line.startswith(f"app: {url} ") and line.count("\n") == 1, line
+        assert "https" in line and str(app_package.default_dir()) in line
+    assert drawn == []
+    assert games.secure_host("a.localhost") and not games.secure_host("10.0.0.1")

@@ -65,13 +65,19 @@ reportlab, openpyxl, pypdfium2: no browser wheels), the club's history and the t
 
 BROUGHT_BACK = (
     "prefcalc/web/sheet.py",
+    "prefcalc/web/night.py",
     "prefcalc/app/__init__.py",
     "prefcalc/app/engine.py",
 )
-"""Modules of left-out packages the engine uses: the sheet's drawing, the engine itself."""
+"""Modules of left-out packages the engine uses: the sheet's drawing, the night's list of
+deals (the score page's), the engine itself."""
 
 RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 """Pyodide's files the app loads (of its npm package, which also holds types and consoles)."""
+
+SERVE_SCRIPTS = ("common.js", "engine.js", "score.js", "watch.js")
+"""serve's scripts the app's pages are made of (one front-end code base: the score page and
+the watch view are given the phone's table instead of serve's)."""
 
 COMPRESSED = (".wasm", ".mjs", ".js", ".zip", ".json", ".css", ".html", ".svg")
 """Files stored beside a gzip copy when it saves a tenth or more: the service worker fetches
@@ -276,6 +282,7 @@ def sources_digest(lock_path: Path = LOCK) -> str:
     page's): a built app whose ``build.json`` says another one is out of date."""
     h = hashlib.sha256(lock_path.read_bytes())
     parts = [*engine_files(), ("serve.css", PACKAGE / "web" / "static" / "app.css")]
+    parts += [(f"serve/{name}", PACKAGE / "web" / "static" / name) for name in SERVE_SCRIPTS]
     parts += [(f"static/{p.name}", p) for p in sorted((HERE / "static").iterdir()) if p.is_file()]
     for name, path in parts:
         h.update(name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
@@ -383,10 +390,13 @@ def words_json(lang: str) -> dict[str, Any]:
 
 
 def _static(into: Path) -> None:
-    """The page, its scripts, styles and icons; serve's stylesheet for the sheet."""
+    """The page, its scripts, styles and icons; serve's pages (the score page and the watch
+    view, the same files as serve's) and serve's stylesheet."""
     for path in sorted((HERE / "static").iterdir()):
         if path.is_file() and path.name != "sw.js":
             shutil.copyfile(path, into / path.name)
+    for name in SERVE_SCRIPTS:
+        shutil.copyfile(PACKAGE / "web" / "static" / name, into / name)
     shutil.copyfile(PACKAGE / "web" / "static" / "app.css", into / "serve.css")
     shutil.copyfile(PACKAGE / "web" / "static" / "icon.svg", into / "icon.svg")
     (into / "words").mkdir()

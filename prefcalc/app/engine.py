@@ -182,7 +182,17 @@ class Engine:
             "convention": sheet.convention.name,
             "preset": game.convention.preset,
             "target": sheet.target,
+            "balance": self.balance(game),
         }
+
+    def balance(self, game: Any) -> dict[str, str]:
+        """Each player's money (pairwise, exact: a Fraction's text) as this engine scores the
+        game: the phone keeps it with every write, and a later prefcalc that scores the same
+        record otherwise is said so when the game is opened (locked rules)."""
+        from prefcalc.rules.model import seating
+
+        settled = api.settle(game, "pairwise", "exact")
+        return {p: str(settled.money[p]) for p in seating(game) if p in settled.money}
 
     def line(self, name: str, line: str) -> Answer:
         """Carry out one ``play`` line; the answer holds what it printed, and the ledger's
@@ -213,20 +223,15 @@ class Engine:
         return sheet_json(api.sheet(game), game)
 
     def log(self, name: str, last: int | None = None) -> list[Answer]:
-        from prefcalc.views.text import log_json, reason_text
+        """The night's deals as serve's ``/api/log`` gives them to the score page
+        (:func:`prefcalc.web.night.log_items`: ``log --json`` with each deal's players, who
+        sat out, its lowest contract and its shorthand in the page's language)."""
+        from prefcalc.web.night import log_items
 
         if last is not None and (isinstance(last, bool) or not isinstance(last, int) or last < 0):
             raise NotationError(_("last is a count of deals (0 or more)"))
-        sheet = api.sheet(self.game(name))
-        if last is not None:
-            sheet = sheet._replace(scored=sheet.scored[len(sheet.scored) - last :] if last else ())
-        items = log_json(sheet)
-        if self.lang != "en":  # as serve's log: each write's reason in the page's words too
-            with speaking(self.lang):
-                for item, scored in zip(items, sheet.scored, strict=True):
-                    for out, w in zip(item["writes"], scored.writes, strict=True):
-                        out["said"] = reason_text(w)
-        return items
+        game = self.game(name)
+        return log_items(game, api.sheet(game), last, self.lang)
 
     def settle(self, name: str, method: str = "pairwise", rounding: str = "exact") -> Answer:
         from prefcalc.views.text import settlement_json

@@ -29,12 +29,6 @@ APP_WORDS = (
     N_("No games yet."),
     N_("Import a ledger file"),
     N_("← Games"),
-    N_("A play line"),
-    N_("Send"),
-    N_("Undo"),
-    N_("Redo"),
-    N_("Settle"),
-    N_("Settle average"),
     N_("Last deal"),
     N_("Settlement so far"),
     N_("Pairwise"),
@@ -47,6 +41,13 @@ APP_WORDS = (
     N_("started with prefcalc {version}"),
     N_("imported"),
     N_("last written with prefcalc {version}"),
+    N_("scored now by prefcalc {version}"),
+    N_(
+        "prefcalc {version} scores this game otherwise than prefcalc {then} did when it was"
+        " written: the ledger is as it was; export it to see it with that prefcalc"
+    ),
+    N_("Scoring"),
+    N_("The sheet"),
     N_("the file is too large for a ledger (at most {size} MB)"),
     N_("not a prefcalc ledger (the file is not UTF-8 text)"),
     N_("already on this phone: {game}"),

@@ -23,9 +23,14 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from prefcalc.errors import LedgerError, one_line
-from prefcalc.i18n import _
+from prefcalc.i18n import N_, _
 from prefcalc.web.models import problem
 from prefcalc.web.table import TableDep, scorer
+from prefcalc.web.words import say
+
+NOT_A_NAME = N_("not a game's name: {name}")
+"""The refusal of a ``name`` that is not a file name (said in the table's language; the rest
+of the refusals are made in :meth:`Table.run`, which speaks it)."""
 
 MAX_GAME = 16 * 1024 * 1024
 """Bytes of a received ledger at most (the phone's own limit for a ledger)."""
@@ -69,7 +74,7 @@ def body_limits() -> dict[str, int]:
 )
 async def receive_game(request: Request, table: TableDep, name: str | None = None) -> JSONResponse:
     if name is not None and (not NAME.match(name) or name.endswith(".json")):
-        raise HTTPException(400, _("not a game's name: {name}").format(name=one_line(name, 60)))
+        raise HTTPException(400, say(table.lang, NOT_A_NAME, name=one_line(name, 60)))
     raw = await request.body()  # BodyLimit refuses it past MAX_GAME (body_limits)
     answer = await table.run(lambda: _write(raw, name))
     return JSONResponse(answer, status_code=201)
@@ -170,10 +175,40 @@ def install(app: FastAPI) -> None:
         app.add_middleware(AppPolicy)
 
 
+def secure_host(host: str) -> bool:
+    """Whether a browser counts ``host`` as a secure context over plain http (this computer
+    itself: ``localhost``, a loopback address): only there, or over https, does it run the
+    app's service worker and keep its storage, so only there can the app be installed."""
+    import ipaddress
+
+    host = host.strip("[]").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def print_install(out: TextIO, url: str, qr: bool, draw: Any = None) -> None:
-    """The ``install:`` line of ``prefcalc serve`` (and its QR code) when the app is built."""
-    if built_app() is None:
+    """The app's line of ``prefcalc serve`` when the app is built: ``install:`` (and its QR
+    code) where a browser can install it (``https``, or this computer itself); from the
+    table's Wi-Fi (``http://192.168.…``) no phone can, and the line says so and how."""
+    from urllib.parse import urlsplit
+
+    folder = built_app()
+    if folder is None:
         return
-    out.write(_("install: {url}").format(url=url) + "\n")
-    if qr and draw is not None:
-        draw(url, out)
+    parts = urlsplit(url)
+    if parts.scheme == "https" or secure_host(parts.hostname or ""):
+        out.write(_("install: {url}").format(url=url) + "\n")
+        if qr and draw is not None:
+            draw(url, out)
+        return
+    out.write(
+        _(
+            "app: {url} (it runs there while this server does; a phone installs it only from"
+            " https: copy {folder} to an HTTPS static host)"
+        ).format(url=url, folder=folder)
+        + "\n"
+    )

@@ -4,10 +4,13 @@ loopback that counts what it sends.
 - the bytes the first install moves (page, service worker and everything it keeps): the
   issue's ceiling is 12 MB;
 - an offline cold start: a new browser process on the same profile (the app installed),
-  no network, to the engine ready and the open game's sheet drawn;
-- the start with the service worker's cache warm: a reload in the running browser;
-- a deal recorded in the worker: from Enter in the line field to the page showing it, the
-  ledger kept in the phone's storage on the way (median of 30), and the engine's own time.
+  no network, to the engine ready and the open game's score page (serve's, given the
+  phone's table) read and ready for a tap;
+- the start with the service worker's cache warm: a reload in the running browser, to the
+  same;
+- a deal recorded in the worker: from Enter in the score page's line field to the page
+  showing it, the ledger kept in the phone's storage on the way (median of 30), and the
+  engine's own time.
 
 The issue sets a ceiling for the bytes only; the times are held to targets of ours (the
 "floor" printed is that target, a ratio at most 1.0 meets it), measured on whatever machine
@@ -88,6 +91,15 @@ def _ready(page: Any) -> None:
     expect(page.locator("body")).to_have_attribute("data-engine", "ready", timeout=WAIT)
 
 
+def _interactive(page: Any) -> None:
+    """The score page of the game, ready for a tap: the night's 30 deals read, the declarer
+    buttons drawn and enabled."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("body")).to_have_attribute("data-deals", "30", timeout=WAIT)
+    expect(page.get_by_test_id("declarer:Anna")).to_be_enabled(timeout=WAIT)
+
+
 def measure(app: Path) -> dict[str, Any]:
     """All the figures of one run (seconds, bytes)."""
     from playwright.sync_api import expect, sync_playwright
@@ -138,7 +150,7 @@ def measure(app: Path) -> dict[str, Any]:
                 began = time.perf_counter()
                 page.reload()
                 _ready(page)
-                expect(page.locator("[data-testid=sheet] svg")).to_have_count(1, timeout=WAIT)
+                _interactive(page)
                 warm.append(time.perf_counter() - began)
             figures["warm_s"] = statistics.median(warm)
             figures["warm_python_ms"] = int(body.get_attribute("data-python-ms") or 0)
@@ -152,7 +164,7 @@ def measure(app: Path) -> dict[str, Any]:
                 began = time.perf_counter()
                 page.goto(game_url)
                 _ready(page)
-                expect(page.locator("[data-testid=sheet] svg")).to_have_count(1, timeout=WAIT)
+                _interactive(page)
                 cold.append(time.perf_counter() - began)
                 body = page.locator("body")
                 figures["cold_python_ms"] = int(body.get_attribute("data-python-ms") or 0)
@@ -194,7 +206,7 @@ def deal() -> tuple[float, float, str]:
 FIGURES: list[Figure] = (
     [
         ("app: first install (MB, not ms)", 1.0, install_bytes),
-        ("app: offline cold start to the open game", 1.0, cold_start),
+        ("app: offline cold start to the score page", 1.0, cold_start),
         ("app: start with the service worker's cache warm", 1.0, warm_start),
         ("app: a deal recorded in the worker, kept", 1.0, deal),
     ]
@@ -213,7 +225,7 @@ if __name__ == "__main__":
         f"first install: {f['install_bytes'] / MB:.2f} MB sent ({f['install_s']:.1f} s; ceiling 12 MB)"
     )
     print(
-        f"offline cold start to the open game: {f['cold_s']:.1f} s (median of 3; Pyodide and"
+        f"offline cold start to the open game's score page: {f['cold_s']:.1f} s (median of 3; Pyodide and"
         f" the wheels {f['cold_python_ms']} ms, the engine's import {f['cold_engine_ms']} ms;"
         f" {f['cold_bytes']} bytes from the network)"
     )

@@ -1,45 +1,21 @@
-/* prefcalc app: the shell on the phone. A new game, the games kept here, files in and out,
-   and the watch view of a game with the line field; every answer comes from prefcalc's own
-   engine in the worker (engine.js), every change is kept in the phone's storage
-   (storage.js) before it is shown. The score page of issue 25 plugs into #score-slot. */
-import { Engine, Refused, WorkerTable } from "./engine.js";
+/* prefcalc app: the shell on the phone. A new game, the games kept here, files in and out;
+   a game is shown by serve's own score page and watch view (score.js, watch.js, common.js:
+   the same files), given this phone's table (worker-table.js: prefcalc's engine in a Web
+   Worker, every change kept in the phone's storage, storage.js, before it is shown). */
+import { Engine, Refused, WorkerTable } from "./worker-table.js";
 import { Store, announce, onWritten, persist } from "./storage.js";
+import { deals, el, lang, setWords, t } from "./common.js";
+import { mountScore } from "./score.js";
+import { mountWatch } from "./watch.js";
 
 const $ = (id) => document.getElementById(id);
 const MAX_IMPORT = 16 * 1024 * 1024; // bytes: the engine's own limit for a ledger
 const NAME = /^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,150}$/u; // as prefcalc.app.engine.NAME
 
-let WORDS = {};
-let LANG = "en";
-const state = { engine: null, store: null, table: null, name: null, method: "pairwise", unsubscribe: null };
+let WORDS = {}; // the page's dictionary (words/LANG.json), without the open game's names
+const state = { engine: null, store: null, table: null, name: null, view: "score", mounted: null, unsubscribe: null };
 
 /* --- words ------------------------------------------------------------------------------- */
-
-let CASES = {}; // the open game's names in the Russian cases, from the engine
-
-function t(text, values) {
-  let out = typeof WORDS[text] === "string" ? WORDS[text] : text;
-  // a name's Russian case ({player:acc}) as common.js of serve says it; else as typed
-  for (const [k, v] of Object.entries(values || {})) {
-    out = out.replace(new RegExp("\\{" + k + "(?::(nom|gen|dat|acc|ins|pre))?\\}", "g"), (m, c) => {
-      const forms = c && CASES[String(v)];
-      return forms && typeof forms[c] === "string" ? forms[c] : String(v);
-    });
-  }
-  return out;
-}
-
-function plural(key, n) {
-  const forms = WORDS[key];
-  let form = n === 1 ? key.replace(/s$/, "") : key;
-  if (Array.isArray(forms)) {
-    const k = LANG !== "ru" ? (n === 1 ? 0 : 1)
-      : n % 10 === 1 && n % 100 !== 11 ? 0
-      : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 10 || n % 100 >= 20) ? 1 : 2;
-    form = forms[Math.min(k, forms.length - 1)];
-  }
-  return form.split("{n}").join(String(n));
-}
 
 async function loadWords(lang) {
   try {
@@ -48,42 +24,30 @@ async function loadWords(lang) {
   } catch (e) {
     WORDS = {};
   }
-  LANG = lang;
+  WORDS.lang = lang;
+  setWords(WORDS);
   document.documentElement.lang = lang;
-  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
+  document.querySelectorAll("[data-t]").forEach((node) => { node.textContent = t(node.dataset.t); });
   $("lang").textContent = lang === "ru" ? "EN" : "RU";
 }
 
+/* The open game's names in the Russian cases ({player:acc} in the pages' messages), as
+   serve's pages are given them. */
+async function loadCases() {
+  const table = state.table;
+  const cases = table && lang() === "ru" ? await table.cases() : {};
+  if (table === state.table) setWords({ ...WORDS, cases });
+}
+
 /* --- small helpers ----------------------------------------------------------------------- */
-
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  if (cls) e.className = cls;
-  return e;
-}
-
-function number(v) {
-  return Number.isInteger(v) ? String(v) : String(Math.round(v * 100) / 100);
-}
-
-function signed(v) {
-  return (v > 0 ? "+" : "") + number(v);
-}
 
 function message(error) {
   return error instanceof Refused ? error.message : String(error && error.message || error);
 }
 
-function showError(text) {
-  const box = $("error");
-  box.textContent = text;
-  box.hidden = !text;
-}
-
 function day(iso) {
   const d = new Date(iso);
-  return isNaN(d) ? String(iso || "") : d.toLocaleString(LANG === "ru" ? "ru-RU" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  return isNaN(d) ? String(iso || "") : d.toLocaleString(lang() === "ru" ? "ru-RU" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
 }
 
 /* --- the games on the phone --------------------------------------------------------------- */
@@ -95,13 +59,11 @@ async function renderGames() {
   $("no-games").hidden = games.length > 0;
   for (const g of games) {
     const li = el("li");
-    const b = el("button", "", "game-row");
-    b.type = "button";
-    b.dataset.game = g.name;
+    const b = el("button", "", "game-row", { type: "button", "data-game": g.name });
     b.disabled = !state.engine || !state.engine.hello;
     b.append(
       el("span", (g.seating || g.players || []).join(", "), "who"),
-      el("span", [t(g.convention), plural("{n} deals", g.deals || 0), g.finished ? t("finished") : "", day(g.created)].filter(Boolean).join(" · "), "what"),
+      el("span", [t(g.convention), deals(g.deals || 0), g.finished ? t("finished") : "", day(g.created)].filter(Boolean).join(" · "), "what"),
     );
     b.addEventListener("click", () => openGame(g.name).catch((e) => say("import-said", message(e))));
     li.append(b);
@@ -122,118 +84,87 @@ function sayStorage() {
 
 async function openGame(name) {
   const kept = await state.store.get(name);
-  if (!kept) throw new Refused(t("the game is no longer on this phone"));
+  if (!kept) throw new Refused(t("the game is no longer on this phone"), 404);
   await state.engine.call("open", { name, ledger: kept.ledger, redo: kept.redo });
   if (state.unsubscribe) state.unsubscribe();
   state.table = new WorkerTable(state.engine, name, state.store, kept.ledger, announce);
   state.name = name;
-  state.unsubscribe = state.table.subscribe(() => refresh());
+  state.unsubscribe = state.table.subscribe(() => loadCases().catch(() => {})); // a late arrival's name
   document.body.dataset.game = name;
   if (location.hash !== "#game=" + encodeURIComponent(name)) history.replaceState(null, "", "#game=" + encodeURIComponent(name));
   $("home").hidden = true;
   $("game").hidden = false;
   $("game-title").textContent = (kept.seating || kept.players || []).join(", ");
+  recordedWith(kept);
+  await rescored(kept);
+  await loadCases();
+  mountView(state.view);
+}
+
+/* Locked rules: the ledger keeps the convention the game started with and is scored from it
+   alone; the phone's record of the game says which prefcalc made it and which last wrote it. */
+function recordedWith(kept) {
   const made = kept.createdWith ? t("started with prefcalc {version}", { version: kept.createdWith }) : t("imported");
   const wrote = kept.writtenWith ? t("last written with prefcalc {version}", { version: kept.writtenWith }) : "";
-  $("recorded-with").textContent = [made, wrote].filter(Boolean).join(" · ");
-  showError("");
-  $("output").hidden = true;
-  await refresh();
+  const now = state.engine && state.engine.hello ? t("scored now by prefcalc {version}", { version: state.engine.hello.version }) : "";
+  $("recorded-with").textContent = [made, wrote, now].filter(Boolean).join(" · ");
+}
+
+/* Whether this prefcalc scores the game as the one that last wrote it did (the money it kept
+   with the ledger): if not, it is said, and nothing is written over. */
+async function rescored(kept) {
+  const node = $("rescored");
+  node.hidden = true;
+  if (!kept.balance) return;
+  const now = await state.engine.call("summary", { name: kept.name });
+  if (JSON.stringify(now.balance) === JSON.stringify(kept.balance)) return;
+  node.textContent = t("prefcalc {version} scores this game otherwise than prefcalc {then} did when it was written: the ledger is as it was; export it to see it with that prefcalc", {
+    version: state.engine.hello.version,
+    then: kept.writtenWith || "?",
+  });
+  node.hidden = false;
+}
+
+/* The score page or the watch view of the open game, serve's own, in #view. */
+function mountView(view) {
+  unmountView();
+  state.view = view;
+  document.querySelectorAll("[data-view]").forEach((b) => {
+    const on = b.dataset.view === view;
+    b.classList.toggle("on", on);
+    b.setAttribute("aria-selected", on ? "true" : "false");
+  });
+  const root = $("view");
+  if (view === "watch") {
+    const part = $("watch-view").content.cloneNode(true);
+    part.querySelectorAll("[data-t]").forEach((node) => { node.textContent = t(node.dataset.t); });
+    root.replaceChildren(part);
+    state.mounted = mountWatch(state.table, document);
+  } else {
+    state.mounted = mountScore(state.table, root, { status: $("status"), badge: $("live") });
+  }
+}
+
+function unmountView() {
+  if (state.mounted) state.mounted.stop();
+  state.mounted = null;
+  $("view").replaceChildren();
+  document.body.classList.remove("scoring", "sheet-open");
 }
 
 function goHome() {
+  unmountView();
   if (state.unsubscribe) state.unsubscribe();
+  state.unsubscribe = null;
   state.table = null;
   state.name = null;
+  setWords(WORDS);
   document.body.dataset.game = "";
+  document.body.dataset.deals = "";
   history.replaceState(null, "", location.pathname);
   $("game").hidden = true;
   $("home").hidden = false;
   renderGames();
-}
-
-function renderStatus(game) {
-  const parts = [t(game.convention), t("to {target}", { target: game.target }), plural("{n} deals", game.deals)];
-  if (game.finished) parts.push(t("finished"));
-  else {
-    parts.push(t("{player} deals next", { player: game.next_dealer }));
-    if (game.lowest_contract > 6) parts.push(t("lowest contract {level}", { level: game.lowest_contract }));
-  }
-  if (game.passes_streak) parts.push(t("all-pass ×{n}", { n: game.passes_streak }));
-  $("status").textContent = parts.join(" · ");
-  document.body.dataset.deals = String(game.deals);
-}
-
-function renderLast(items) {
-  const head = $("last-deal");
-  const list = $("last-writes");
-  list.replaceChildren();
-  if (!items.length) {
-    head.textContent = t("no deals recorded yet");
-    head.className = "muted";
-    return;
-  }
-  const d = items[items.length - 1];
-  head.className = "";
-  head.textContent = (d.dealer ? t("№{number} ({dealer} dealt): ", { number: d.number, dealer: d.dealer }) : "№" + d.number + ": ") + d.notation;
-  if (!d.writes.length) list.append(el("li", t("nothing written"), "muted"));
-  for (const w of d.writes) {
-    const where = w.on ? t("whists on {player}", { player: w.on }) : t(w.column);
-    const reason = w.said || w.reason;
-    list.append(el("li", w.player + " " + where + " " + signed(w.amount) + (reason ? " — " + reason : "")));
-  }
-}
-
-function renderSettle(s) {
-  const body = document.querySelector("#money tbody");
-  body.replaceChildren();
-  for (const p of s.players) {
-    const tr = el("tr");
-    tr.append(el("td", p.name), el("td", signed(p.whists)), el("td", signed(p.money) + (s.currency ? " " + s.currency : "")));
-    body.append(tr);
-  }
-  const pays = $("payments");
-  pays.replaceChildren();
-  if (!s.payments.length) pays.append(el("li", t("nobody pays anybody"), "muted"));
-  for (const p of s.payments) {
-    const amount = p.amount + (s.currency ? " " + s.currency : "");
-    pays.append(el("li", t("{payer} pays {payee} {amount}", { payer: p.from, payee: p.to, amount })));
-  }
-}
-
-async function refresh() {
-  const table = state.table;
-  if (!table) return;
-  const [game, svg, last, settle, cases] = await Promise.all([
-    table.game(), table.sheetSvg(), table.log(1), table.settle(state.method), table.cases(),
-  ]);
-  if (table !== state.table) return;
-  CASES = cases;
-  renderStatus(game);
-  $("sheet").innerHTML = svg; // drawn by prefcalc in the worker, every name escaped
-  renderLast(last);
-  renderSettle(settle);
-}
-
-async function run(line, button) {
-  if (!state.table || !line.trim() || state.busy) return; // one request at a time: never twice
-  state.busy = true;
-  const controls = document.querySelectorAll("#line-form button, .actions button");
-  controls.forEach((b) => { b.disabled = true; });
-  try {
-    const result = await state.table.line(line);
-    document.body.dataset.lineMs = String(state.engine.took.line ?? "");
-    showError("");
-    const out = $("output");
-    out.textContent = result.output || t("done");
-    out.hidden = false;
-    if (!button) $("line").value = "";
-  } catch (error) {
-    showError(message(error));
-  } finally {
-    state.busy = false;
-    controls.forEach((b) => { b.disabled = false; });
-  }
 }
 
 /* --- files in and out ----------------------------------------------------------------------- */
@@ -347,14 +278,14 @@ async function controlled() {
 }
 
 async function startEngine() {
-  const live = $("live");
+  const badge = $("engine");
   try {
     state.engine = state.engine || new Engine("worker.js");
     const hello = await state.engine.ready;
-    await state.engine.call("lang", { lang: LANG });
-    live.dataset.t = "ready";
-    live.textContent = t("ready");
-    live.classList.remove("off");
+    await state.engine.call("lang", { lang: lang() });
+    badge.dataset.t = "ready";
+    badge.textContent = t("ready");
+    badge.classList.remove("off");
     $("about").textContent = "prefcalc " + hello.version;
     const took = state.engine.timings || {};
     document.body.dataset.loadMs = String(took.ms || "");
@@ -368,7 +299,7 @@ async function startEngine() {
     if (wanted) await openGame(wanted).catch((e) => { goHome(); say("import-said", message(e)); });
   } catch (error) {
     document.body.dataset.engine = "failed";
-    live.textContent = t("the engine did not start: {error}", { error: message(error) });
+    badge.textContent = t("the engine did not start: {error}", { error: message(error) });
   }
 }
 
@@ -389,33 +320,31 @@ async function main() {
   $("new-form").addEventListener("submit", (e) => { e.preventDefault(); newGame(e.target); });
   $("import").addEventListener("change", (e) => importLedger(e.target));
   $("back").addEventListener("click", goHome);
-  $("export").addEventListener("click", () => exportLedger().catch((e) => showError(message(e))));
-  $("line-form").addEventListener("submit", (e) => { e.preventDefault(); run($("line").value); });
-  document.querySelectorAll("[data-line]").forEach((b) => b.addEventListener("click", () => run(b.dataset.line, b)));
-  document.querySelectorAll("[data-method]").forEach((b) => b.addEventListener("click", () => {
-    state.method = b.dataset.method;
-    document.querySelectorAll("[data-method]").forEach((o) => {
-      o.classList.toggle("on", o === b);
-      o.setAttribute("aria-pressed", o === b ? "true" : "false");
-    });
-    refresh().catch((e) => showError(message(e)));
+  $("export").addEventListener("click", () => exportLedger().catch((e) => say("export-said", message(e))));
+  document.querySelectorAll("[data-view]").forEach((b) => b.addEventListener("click", () => {
+    if (state.table && b.dataset.view !== state.view) mountView(b.dataset.view);
   }));
   $("lang").addEventListener("click", async () => {
-    const lang = LANG === "ru" ? "en" : "ru";
-    localStorage.setItem("prefcalc-lang", lang);
-    await loadWords(lang);
+    const next = lang() === "ru" ? "en" : "ru";
+    localStorage.setItem("prefcalc-lang", next);
+    await loadWords(next);
     sayStorage();
     if (state.engine && state.engine.hello) {
-      await state.engine.call("lang", { lang });
-      $("live").textContent = t("ready");
+      await state.engine.call("lang", { lang: next });
+      $("engine").textContent = t("ready");
     }
     await renderGames();
-    if (state.table) await refresh();
+    if (state.table) {
+      // the pages are built in their language (the shorthand's letters): built again
+      await loadCases();
+      recordedWith((await state.store.get(state.name)) || {});
+      mountView(state.view);
+    }
   });
 
   onWritten((name) => {
     // another window of the app wrote a game: the list, and the open game if it is that one
-    if (state.table && state.table.name === name && !state.busy) state.table.reload().catch((e) => showError(message(e)));
+    if (state.table && state.table.name === name) state.table.reload().catch((e) => say("export-said", message(e)));
     else if (!state.table) renderGames();
   });
 

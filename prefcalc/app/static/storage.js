@@ -129,6 +129,7 @@ function fields(summary) {
     finished: summary.finished,
     convention: summary.convention,
     target: summary.target,
+    balance: summary.balance || null, // each one's money as the prefcalc that wrote it scored it
   };
 }
 

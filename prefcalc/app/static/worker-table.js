@@ -1,0 +1,132 @@
+/* The table of a game on this phone (WorkerTable): prefcalc's engine in a Web Worker, the
+   ledger kept in the phone's storage. It has the methods and gives the JSON of serve's
+   HttpTable (engine.js, the same file as serve's), so the score page and the watch view
+   (score.js, watch.js: the same files as serve's) are given one or the other and never know
+   which; see docs/engine-protocol.md.
+
+   A refusal rejects with engine.js's Refused: the CLI's one line, and a status that is never
+   0 (0 is "the server could not be reached": nothing here is ever unreachable). */
+import { Lines, Refused } from "./engine.js";
+import { Conflict } from "./storage.js";
+
+export { Refused };
+
+const REFUSED = 422; // the engine refused the line or the request (as serve answers it)
+const CONFLICT = 409; // another window of the app wrote the game meanwhile
+const STORAGE = 507; // the phone's storage did not keep it
+const REMEMBERED = 64; // request ids whose answers are kept (the same id again: the same answer)
+
+/* The worker, shared by every game on the phone: requests go in order, answers by id. */
+export class Engine {
+  constructor(url = "worker.js") {
+    this.worker = new Worker(new URL(url, document.baseURI), { type: "module" });
+    this.pending = new Map();
+    this.took = {};
+    this.next = 1;
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.addEventListener("message", (event) => {
+        const m = event.data || {};
+        if (m.type === "ready") {
+          this.hello = m.hello;
+          this.timings = { ms: m.ms, python: m.python, engine: m.engine };
+          resolve(m.hello);
+          return;
+        }
+        if (m.type === "failed") { reject(new Refused(m.error, 500)); return; }
+        const waiter = this.pending.get(m.id);
+        if (!waiter) return;
+        this.pending.delete(m.id);
+        this.took[waiter.op] = m.ms; // the engine's own time, by operation (the figures)
+        if (m.ok) waiter.resolve(m.result); else waiter.reject(new Refused(m.error, REFUSED));
+      });
+      this.worker.addEventListener("error", (event) => reject(new Refused(event.message || "the engine failed to start", 500)));
+    });
+  }
+
+  call(op, args = {}) {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, op });
+      this.worker.postMessage({ id, op, args });
+    });
+  }
+}
+
+/* One game on the phone: the engine's answers, and every change saved to the phone's storage
+   before the answer is given (a line is "recorded" only once it is stored). */
+export class WorkerTable extends Lines {
+  constructor(engine, name, store, base, announce) {
+    super();
+    this.kind = "worker";
+    this.engine = engine;
+    this.name = name;
+    this.store = store;
+    this.base = base; // the ledger's text the worker holds, as the phone keeps it
+    this.announce = announce || (() => {});
+    this.listeners = new Set();
+    this.answered = new Map(); // request id -> its answer (a promise): a double tap writes once
+  }
+
+  /* The game again as the phone keeps it (another window wrote it, or a write failed). */
+  async reload() {
+    const kept = await this.store.get(this.name);
+    if (!kept) return;
+    await this.engine.call("open", { name: this.name, ledger: kept.ledger, redo: kept.redo });
+    this.base = kept.ledger;
+    this.changed();
+  }
+
+  changed() {
+    for (const fn of this.listeners) fn(null);
+  }
+
+  game() { return this.engine.call("game", { name: this.name }); }
+  log(last) {
+    return this.engine.call("log", { name: this.name, last: last === undefined || last === null ? null : Number(last) });
+  }
+  settle(method = "pairwise", rounding = "exact") { return this.engine.call("settle", { name: this.name, method, rounding }); }
+  seats() { return this.engine.call("seats", { name: this.name }); }
+  async sheetSvg() { return (await this.engine.call("sheet", { name: this.name })).svg; }
+  summary() { return this.engine.call("summary", { name: this.name }); }
+  cases() { return this.engine.call("cases", { name: this.name }); }
+
+  /* One play line; the same id again is answered with the first answer and writes nothing
+     (as serve's POST /api/lines). */
+  line(text, id) {
+    if (id && this.answered.has(id)) return this.answered.get(id);
+    const answer = this.write(text);
+    if (id) {
+      this.answered.set(id, answer);
+      if (this.answered.size > REMEMBERED) this.answered.delete(this.answered.keys().next().value);
+      answer.catch(() => this.answered.delete(id)); // refused: nothing written, may be sent again
+    }
+    return answer;
+  }
+
+  async write(text) {
+    const base = this.base; // what the line is carried out on (another window may reload it meanwhile)
+    const result = await this.engine.call("line", { name: this.name, line: text });
+    document.body.dataset.lineMs = String(this.engine.took.line ?? "");
+    if (result.files) {
+      const summary = await this.summary();
+      try {
+        await this.store.save(this.name, result.files, summary, this.engine.hello.version, base);
+      } catch (error) {
+        // the phone did not keep it: the worker goes back to what the phone holds
+        await this.reload();
+        throw new Refused(this.store.refusal(error), error instanceof Conflict ? CONFLICT : STORAGE);
+      }
+      this.base = result.files.ledger;
+      this.announce(this.name);
+      this.changed();
+    }
+    return { output: result.output, deals: result.deals };
+  }
+
+  /* fn() after every change of the game (this window's, or another's it heard of); there is
+     no connection to lose: follow() shows the table live. */
+  subscribe(fn, _onState) {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+}
