@@ -411,15 +411,16 @@ def _checked(values: Mapping[str, Any], source: str, strict: bool, table: _Table
             _nested(values), context={"strict": True} if strict else None
         )
     except ValidationError as exc:
-        _where, message = first_error(exc, frozenset())
+        _where, message = first_error(exc, frozenset(), echo=False)
         loc = exc.errors()[0]["loc"]
         key = f"{loc[0]}.{loc[1]}" if loc[0] in table.sections and len(loc) > 1 else str(loc[0])
         raw = values.get(key, "")
+        if isinstance(raw, str) and raw and f"'{shown(raw)}'" in message:
+            text = _("option '{key}': {message}")  # the message quotes the value already
+        else:
+            text = _("option '{key}': {message} (got {raw})")
         raise ConventionError(
-            _("option '{key}': {message} (got {raw})").format(
-                key=key, message=_plain(message), raw=shown(repr(raw))
-            ),
-            source,
+            text.format(key=key, message=message, raw=shown(repr(raw))), source
         ) from None
     checked = _option_values(model, table)
     for key in values:
@@ -442,16 +443,11 @@ def _option_values(model: ConventionFile, table: _Table) -> dict[str, Any]:
     return values
 
 
-def _plain(message: str) -> str:
-    """A pydantic message without the echo of the input (the caller shows the value)."""
-    return message.split(", got ", 1)[0]
-
-
 def _suggest(key: str) -> str:
     import difflib
 
     close = difflib.get_close_matches(key, list(_KEYS), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    return _(" (did you mean '{key}'?)").format(key=close[0]) if close else ""
 
 
 def from_table(

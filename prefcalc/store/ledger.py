@@ -277,7 +277,7 @@ def _read(path: Path, shown: str) -> bytes:
         raise LedgerError(_("no game here (start one with 'prefcalc new')"), shown) from None
     except OSError as exc:
         raise LedgerError(
-            _("cannot read the ledger: {value}").format(value=exc.strerror or exc), shown
+            _("cannot read the ledger: {value}").format(value=files.os_reason(exc)), shown
         ) from None
     except LedgerError as exc:
         raise LedgerError(exc.message, shown) from None
@@ -716,7 +716,7 @@ def current_path() -> Path:
         ) from None
     except OSError as exc:
         raise LedgerError(
-            _("cannot read {what}: {reason}").format(what=_(what), reason=exc.strerror or exc),
+            _("cannot read {what}: {reason}").format(what=_(what), reason=files.os_reason(exc)),
             str(pointer),
         ) from None
     text = files.decode_text(raw, what, pointer, LedgerError).strip()

@@ -455,8 +455,9 @@ def _reason_unit(unit: str, value: Any, text: str) -> str:
 
 
 def _write_target(w: Any) -> str:
-    """Where a write went: ``pool``, ``mountain``, ``whists on Anna`` in the language in use."""
-    return terms.whists_on(w.on) if w.column == "whists" else terms.column(w.column)
+    """Where a write went: ``pool``, ``mountain``, ``whists on Anna`` in the language in use
+    (``в пулю``, ``в гору``, ``висты на Аню``: :func:`prefcalc.terms.into`)."""
+    return terms.into(w.column, w.on)
 
 
 def signed(value: Amount) -> str:
