@@ -50,6 +50,12 @@ from prefcalc.store import ledger as ledger_io
 from prefcalc.store.files import check_output, check_outputs
 
 
+def _whole(text: str | int) -> int:
+    """A whole number typed as an option or argument (typer hands an ``int`` default over as
+    it is)."""
+    return text if isinstance(text, int) else parse_whole(text)
+
+
 class _Commands(TyperGroup):
     """prefcalc's commands: however a command is refused, one line on stderr and an exit
     code, both as the installed executable and in process (``typer.testing.CliRunner``)."""
@@ -195,7 +201,7 @@ BombOpt = Annotated[
     typer.Option(
         "--bomb",
         metavar="FACTOR",
-        parser=parse_whole,
+        parser=_whole,
         help="Classic, bombs.order = declared: the factor of the bomb the declarer uses (2, 4, 8...).",
         show_default=False,
     ),
@@ -292,7 +298,7 @@ def game(
         typer.Option(
             "--talon",
             metavar="TRICKS",
-            parser=parse_whole,
+            parser=_whole,
             help="talon_bonus, 4-5 players: tricks the talon gave the declarer (0-3).",
             show_default=False,
         ),
@@ -456,7 +462,7 @@ def _deal_words(help: str) -> Any:
 
 @app.command(context_settings=_WORDS)
 def insert(
-    number: Annotated[int, typer.Argument(metavar="N", parser=parse_whole, show_default=False)],
+    number: Annotated[int, typer.Argument(metavar="N", parser=_whole, show_default=False)],
     words: Annotated[
         list[str],
         _deal_words(
@@ -484,7 +490,7 @@ def set_(
 
 @app.command()
 def delete(
-    number: Annotated[int, typer.Argument(metavar="N", parser=parse_whole, show_default=False)],
+    number: Annotated[int, typer.Argument(metavar="N", parser=_whole, show_default=False)],
     force: ForceOpt = False,
     file: FileOpt = None,
 ) -> None:
@@ -494,7 +500,7 @@ def delete(
 
 @app.command(context_settings=_WORDS)
 def edit(
-    number: Annotated[int, typer.Argument(metavar="N", parser=parse_whole, show_default=False)],
+    number: Annotated[int, typer.Argument(metavar="N", parser=_whole, show_default=False)],
     words: Annotated[
         list[str],
         _deal_words(
@@ -558,7 +564,7 @@ def log(
 
 @app.command()
 def explain(
-    number: Annotated[int, typer.Argument(metavar="N", parser=parse_whole, show_default=False)],
+    number: Annotated[int, typer.Argument(metavar="N", parser=_whole, show_default=False)],
     convention: AsConvOpt = None,
     overrides: SetOpt = None,
     file: FileOpt = None,
@@ -662,7 +668,7 @@ def new(
             "--target",
             "-t",
             metavar="N",
-            parser=parse_whole,
+            parser=_whole,
             help="Pool target (default 20; Classic 50).",
             show_default=False,
         ),
@@ -871,7 +877,7 @@ def export(
 @app.command()
 def blank(
     players: Annotated[
-        int, typer.Option("--players", "-p", metavar="N", parser=parse_whole, help="2 to 5.")
+        int, typer.Option("--players", "-p", metavar="N", parser=_whole, help="2 to 5.")
     ] = 3,
     names: Annotated[
         list[str] | None,
@@ -1056,7 +1062,7 @@ def serve(
     ] = "0.0.0.0",
     port: Annotated[
         int,
-        typer.Option("--port", metavar="N", parser=parse_whole, help="The port (0: any free one)."),
+        typer.Option("--port", metavar="N", parser=_whole, help="The port (0: any free one)."),
     ] = 8000,
     token: Annotated[
         str | None,
