@@ -11,6 +11,10 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.browser_support import browser, data_home, phones
+
+__all__ = ["browser", "data_home", "phones"]  # the browser tests' fixtures, for every module
+
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile(
     "ci", deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow]

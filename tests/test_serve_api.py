@@ -103,12 +103,26 @@ def test_settle_refuses_an_unknown_method(client: TestClient) -> None:
     assert r.json() == {"error": "unknown method 'fair' (use pairwise or average)"}
 
 
+PAGE_KEYS = ("players", "sitting_out", "lowest_contract", "shorthand")
+"""What /api/log adds to each deal of ``log --json`` (issue 25: a past deal edited with its
+own table)."""
+
+
+def _as_cli(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in item.items() if k not in PAGE_KEYS} for item in items]
+
+
 def test_log_and_its_last_deals(client: TestClient, ledger: Path, tmp_path: Path) -> None:
+    """/api/log is ``log --json``, each deal with what a page needs to show and edit it."""
     whole = _cli_json(tmp_path, "log", "--json", "--file", str(ledger))
     assert isinstance(whole, list)
-    assert client.get("/api/log").json() == whole
-    assert client.get("/api/log?last=2").json() == whole[-2:]
+    served = client.get("/api/log").json()
+    assert _as_cli(served) == whole
+    assert all(set(PAGE_KEYS) <= set(item) for item in served)
+    assert _as_cli(client.get("/api/log?last=2").json()) == whole[-2:]
+    assert client.get("/api/log?last=2").json() == served[-2:]
     assert client.get("/api/log?last=0").json() == []
+    assert client.get(f"/api/log?last={len(whole) + 5}").json() == served  # more than there are
     assert client.get("/api/log?last=-1").status_code == 422
     bad = client.get("/api/log?last=many")
     assert bad.status_code == 422 and "last" in bad.json()["error"]
@@ -134,12 +148,47 @@ def test_pages_and_assets_are_served_from_the_package(client: TestClient) -> Non
     watch = client.get("/")
     assert watch.status_code == 200 and 'id="sheet"' in watch.text
     score = client.get("/score")
-    assert score.status_code == 200 and '<input id="line" name="line"' in score.text
-    for asset in ("app.css", "common.js", "watch.js", "score.js", "icon.svg"):
+    # the score page is built by its script (score.js) inside its slot, as in the offline app
+    assert score.status_code == 200 and '<main id="score" data-slot="score">' in score.text
+    assert '<script type="module" src="/static/page.js' in score.text
+    for asset in (
+        "app.css",
+        "common.js",
+        "engine.js",
+        "page.js",
+        "watch.js",
+        "score.js",
+        "icon.svg",
+    ):
         assert client.get(f"/static/{asset}").status_code == 200
     svg = client.get("/sheet.svg")
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
     assert svg.text.startswith("<svg") and ">Anna</text>" in svg.text
+
+
+def test_only_engine_js_asks_the_server() -> None:
+    """The pages talk to a table (engine.js), so that the offline app gives them its own."""
+    static = Path(__file__).resolve().parent.parent / "prefcalc" / "web" / "static"
+    for script in static.glob("*.js"):
+        text = script.read_text(encoding="utf-8")
+        asks = re.findall(r"\b(fetch|EventSource|XMLHttpRequest)\b", text)
+        assert not asks or script.name == "engine.js", (script.name, asks)
+
+
+def test_every_word_of_the_scripts_is_in_the_dictionary() -> None:
+    from prefcalc.web.words import SCRIPT_WORDS, script_words
+
+    static = Path(__file__).resolve().parent.parent / "prefcalc" / "web" / "static"
+    said: set[str] = set()
+    for script in static.glob("*.js"):
+        text = script.read_text(encoding="utf-8")
+        said |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', text))
+        said |= set(re.findall(r'said\([^,]+, "([^"]*)"', text))
+    said = {word.replace("\\'", "'") for word in said}
+    words = script_words("ru")
+    assert said - set(words) == set()
+    assert set(SCRIPT_WORDS) - said == set()  # no word the scripts no longer say
+    assert all(words[w] != w for w in said)  # each one said in Russian
 
 
 def test_the_pages_forbid_anything_from_elsewhere(client: TestClient) -> None:
@@ -544,36 +593,62 @@ def _words_of(page: str) -> dict[str, object]:
     return dict(json.loads(page[start : page.index("</script>", start)]))
 
 
-def test_the_pages_speak_russian(ledger: Path) -> None:
+def test_the_pages_speak_russian(tmp_path: Path) -> None:
     # issue 20: the templates through the catalog, the scripts' words as a dictionary in the
-    # page, the reasons of the last deal in Russian beside the English ones
-    with TestClient(create_app(ledger, TOKEN, lang="ru", poll_interval=None)) as c:
+    # page, the reasons of the last deal in Russian beside the English ones; issue 25: the
+    # players' names in their cases for the scripts, each deal in the Russian shorthand
+    path = tmp_path / "ru.json"
+    game = make_game(
+        ["Аня", "Боря", "Вера"], ["game Аня 7h 7 Боря:w Вера:p", "passes Аня=2 Боря=5 Вера=3"]
+    )
+    path.write_text(game_to_json_text(game), encoding="utf-8")
+    with TestClient(create_app(path, TOKEN, lang="ru", poll_interval=None)) as c:
         score, watch = c.get("/score").text, c.get("/").text
-        for words in ("Взятки играющего", "Защитники", "Записать", "Отменить", "Последняя раздача"):
-            assert words in score, words
         assert "<code>prefcalc serve</code>" in score  # a tag inside a message stays a tag
         for words in ("Расчёт на сейчас", "Попарно", "<th>Игрок</th><th>Висты</th>"):
             assert words in watch, words
-        for english in ("Declarer", "Defenders", "Last deal", "Settlement so far", "Pairwise"):
-            assert english not in score + watch, english
-        words = _words_of(watch)
+        shown = "".join(p[: p.index('<script id="words"')] for p in (score, watch))
+        for english in ("Last deal", "Settlement so far", "Pairwise", "loading", "connecting"):
+            assert english not in shown, english
+        words = _words_of(score)
         assert words["lang"] == "ru"
-        assert words["to {target}"] == "пуля до {target}"
+        for english, russian in [
+            ("Record", "Записать"),
+            ("Undo", "Отменить"),
+            ("Put back", "Вернуть"),
+            ("Defenders", "Защитники"),
+            ("to {target}", "пуля до {target}"),
+            ("whists on {player}", "висты на {player:acc}"),
+            ("Sochi", "Сочинка"),
+            ("NT", "БК"),
+        ]:
+            assert words[english] == russian, english
         assert words["{n} deals"] == ["{n} раздача", "{n} раздачи", "{n} раздач"]
-        assert words["whists on {player}"] == "висты на {player:acc}"
-        assert words["Sochi"] == "Сочинка"
-        log = c.get("/api/log?last=1").json()
-        writes = log[0]["writes"]
+        cases = words["cases"]
+        assert isinstance(cases, dict)
+        assert cases["Боря"]["acc"] == "Борю" and cases["Вера"]["gen"] == "Веры"
+        assert _words_of(watch)["cases"] == cases
+        log = c.get("/api/log").json()
+        assert [d["shorthand"] for d in log] == [
+            "игра Аня 7ч 7 Боря:в Вера:п",
+            "распасы Аня=2 Боря=5 Вера=3",
+        ]
+        assert log[0]["notation"] == "game Аня 7h 7 Боря:w Вера:p"  # the English stays
+        writes = log[-1]["writes"]
         assert all(w["said"] and w["reason"] for w in writes)
         assert all(w["reason"].isascii() or w["said"] != w["reason"] for w in writes)
         assert not any(re.search(r"[a-z]{3,}", w["said"].replace(w["player"], "")) for w in writes)
 
 
-def test_the_english_pages_are_unchanged(client: TestClient) -> None:
-    score = client.get("/score").text
-    assert "<h3>Declarer's tricks</h3>" in score and ">Record</button>" in score
-    assert _words_of(score)["to {target}"] == "to {target}"
-    assert all("said" not in w for item in client.get("/api/log").json() for w in item["writes"])
+def test_the_english_pages_speak_english(client: TestClient) -> None:
+    from prefcalc.web.words import SCRIPT_WORDS
+
+    words = _words_of(client.get("/score").text)
+    assert all(words[w] == w for w in SCRIPT_WORDS)
+    assert words["NT"] == "NT" and "cases" not in words
+    items = client.get("/api/log").json()
+    assert all("said" not in w for item in items for w in item["writes"])
+    assert all(item["shorthand"] == item["notation"] for item in items)
 
 
 @pytest.mark.parametrize(

@@ -1,163 +1,38 @@
-"""``prefcalc serve`` in a real browser: Debian's chromium driven by Playwright at a phone's
-viewport. The watcher page follows a write made by the CLI without a reload; the scorer
-records a deal by touch and by the line field; a refused line shows its one-line error.
-
-Screenshots are kept in ``tests/artifacts/serve`` (ignored by git; ``PREFCALC_ARTIFACTS``
-moves them). The browser is found by ``PREFCALC_CHROMIUM``, else ``chromium`` on the PATH;
-without one the tests skip, unless ``PREFCALC_REQUIRE_TOOLS=1`` (CI), where they fail.
-"""
+"""``prefcalc serve``'s watcher page in a real browser (Debian's chromium, Playwright, a
+phone's viewport): it follows a write made by the CLI without a reload, and its sheet is
+readable on a 360 px phone (numbers at 12 px at least, labels at 10, names shortened as a
+table shortens them, nothing drawn over anything) for three, four and five players."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from prefcalc import api
 from prefcalc.store.ledger import game_to_json_text
-from prefcalc.web import create_app, listen
-from tests.support import make_game, run_cli, sample_game
+from tests.browser_support import NARROW, PHONE, WAIT, Server, no_horizontal_scroll, serve, shot
+from tests.support import make_game, random_game, run_cli, sample_game
 
-TOKEN = "browser-test-token"
-PHONE = {"width": 390, "height": 844}
-WAIT = 20_000  # ms: generous, the machine is shared; never a fixed sleep
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-ARTIFACTS = (
-    Path(os.environ.get("PREFCALC_ARTIFACTS", Path(__file__).resolve().parent / "artifacts"))
-    / "serve"
-)
+pytestmark = pytest.mark.usefixtures("data_home")
 
 
-def _chromium() -> str:
-    given = os.environ.get("PREFCALC_CHROMIUM")
-    if given and Path(given).exists():
-        return given
-    for name in ("chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return found
-    if os.environ.get("PREFCALC_REQUIRE_TOOLS") == "1":
-        pytest.fail("chromium is required here (PREFCALC_REQUIRE_TOOLS=1)")
-    pytest.skip("chromium is not installed")
-
-
-class _Server:
-    """uvicorn in a thread on 127.0.0.1, on a port the system picked."""
-
-    def __init__(self, path: Path, read_only: bool = False) -> None:
-        import uvicorn
-
-        app = create_app(path, TOKEN, read_only=read_only)
-        self.sock = listen("127.0.0.1", 0)  # as serve makes it: TCP_NODELAY on connections
-        self.port = self.sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        ready = threading.Event()
-
-        class Server(uvicorn.Server):
-            async def startup(self, sockets: Any = None) -> None:
-                await super().startup(sockets)
-                ready.set()
-
-        config = uvicorn.Config(app, access_log=False, log_level="warning")
-        self.server = Server(config)
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
-        )
-        self.thread.start()
-        if not ready.wait(60):
-            raise RuntimeError("the server did not start")
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(60)
-        self.sock.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = _chromium()
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(autouse=True)
-def _data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.delenv("PREFCALC_FILE", raising=False)
-
-
-def _serve(tmp_path: Path, game: Any, read_only: bool = False) -> tuple[Path, _Server]:
-    path = tmp_path / "g.json"
-    path.write_text(game_to_json_text(game), encoding="utf-8")
-    return path, _Server(path, read_only)
-
-
-def _watch_errors(page: Any) -> list[str]:
-    """Script errors and refused resources (a Content-Security-Policy violation among them);
-    an answer of 401 or 422 to a refused line is expected, not an error of the page."""
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on(
-        "console",
-        lambda m: (
-            errors.append(m.text)
-            if m.type == "error" and "Failed to load resource" not in m.text
-            else None
-        ),
-    )
-    return errors
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
-    page = context.new_page()
-    errors = _watch_errors(page)
-    yield page
-    context.close()
-    assert errors == []
-
-
-def _shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def _no_horizontal_scroll(page: Any) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], width
-
-
-def test_the_watcher_page_follows_a_cli_write_without_reload(phone: Any, tmp_path: Path) -> None:
+def test_the_watcher_page_follows_a_cli_write_without_reload(phones: Any, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
-    path, server = _serve(tmp_path, sample_game())
+    phone = phones(PHONE)
+    path, server = serve(tmp_path, sample_game())
     try:
         phone.goto(server.url + "/")
         body = phone.locator("body")
         expect(body).to_have_attribute("data-deals", "13", timeout=WAIT)
         expect(phone.locator("#sheet svg text.name").first).to_have_text("Anna", timeout=WAIT)
         expect(phone.locator("#money tbody tr")).to_have_count(3, timeout=WAIT)
-        expect(phone.locator("#live")).to_have_text("live", timeout=WAIT)
-        _no_horizontal_scroll(phone)
-        _shot(phone, "watch-before")
+        status = phone.get_by_test_id("status")
+        expect(status).to_have_text("live", timeout=WAIT)
+        expect(status).to_have_attribute("data-state", "live")
+        no_horizontal_scroll(phone)
+        shot(phone, "watch-before", full=True)
         phone.evaluate("window.__same_page = true")
         result = run_cli(
             ["game", "Anna", "6s", "6", "Boris:w", "Vera:p", "-f", str(path)], tmp_path
@@ -172,135 +47,98 @@ def test_the_watcher_page_follows_a_cli_write_without_reload(phone: Any, tmp_pat
         before = phone.locator("#money tbody").inner_text()
         phone.get_by_role("button", name="Average").click()
         expect(phone.locator("#money tbody")).not_to_have_text(before, timeout=WAIT)
-        _no_horizontal_scroll(phone)
-        _shot(phone, "watch-after-cli-write")
+        no_horizontal_scroll(phone)
+        shot(phone, "watch-after-cli-write", full=True)
     finally:
         server.stop()
 
 
-def test_four_players_fit_a_narrow_phone(browser: Any, tmp_path: Path) -> None:
+RUSSIAN = ("Александра", "Борислав", "Виктория", "Дмитрий", "Евгений")
+
+
+def _russian_night(tmp_path: Path, players: int, deals: int) -> Path:
+    """A random night, its players given long Russian names (the ledger's text renamed)."""
+    text = game_to_json_text(random_game(players * 7, deals, players, target=60))
+    for english, russian in zip(("Anna", "Boris", "Vera", "Dima", "Egor"), RUSSIAN, strict=True):
+        text = text.replace(f'"{english}"', f'"{russian}"')
+    path = tmp_path / f"night{players}.json"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+SIZES = """() => {
+  const svg = document.querySelector('#sheet svg');
+  const scale = svg.getScreenCTM().a || svg.getScreenCTM().b;
+  return Array.from(svg.querySelectorAll('text')).map((t) => {
+    const r = t.getBoundingClientRect();
+    return {cls: t.getAttribute('class'), text: t.textContent.replace(t.querySelector('title')
+      ? t.querySelector('title').textContent : '\\u0000', ''),
+      px: parseFloat(t.getAttribute('font-size')) * Math.abs(scale),
+      box: [r.left, r.top, r.right, r.bottom]};
+  });
+}"""
+
+
+def _overlap(a: list[float], b: list[float]) -> float:
+    """How far two boxes of text overlap, the lesser of the two ways (px): the boxes hold a
+    line's whole height, so lines set close touch by a fraction of a pixel without their
+    letters meeting."""
+    return max(0.0, min(min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_sheet_is_readable_on_a_narrow_phone(phones: Any, tmp_path: Path, players: int) -> None:
     from playwright.sync_api import expect
 
+    phone = phones(NARROW)
+    path = _russian_night(tmp_path, players, 24)
+    server = Server(path, lang="ru")
+    try:
+        phone.goto(server.url + "/")
+        expect(phone.locator("#sheet svg text.name")).to_have_count(players, timeout=WAIT)
+        texts = phone.evaluate(SIZES)
+        no_horizontal_scroll(phone)
+        shot(phone, f"watch-sheet-{players}-players-360", full=True)
+    finally:
+        server.stop()
+    numbers = [t for t in texts if t["cls"] in ("whists", "pool", "mountain")]
+    labels = [t for t in texts if t["cls"] == "label"]
+    names = [t for t in texts if t["cls"].startswith("name")]
+    assert numbers and len(labels) == players * (players - 1)
+    assert min(t["px"] for t in numbers) >= 12
+    assert min(t["px"] for t in labels) >= 10
+    for t in labels + names:  # shortened as a table does (Бор., на Алекс.), never with "…"
+        assert "…" not in t["text"], t["text"]
+    for t in labels:
+        assert t["text"].startswith("на "), t["text"]  # the page's language
+    for t in numbers:  # a long sequence keeps its last values whole, after one "…"
+        assert "…" not in t["text"][1:] and not t["text"].startswith("….")
+    drawn = [t for t in texts if t["cls"] != "target"]
+    for k, a in enumerate(drawn):  # nothing drawn over anything
+        for b in drawn[k + 1 :]:
+            assert _overlap(a["box"], b["box"]) <= 1.0, (a["text"], b["text"])
+
+
+def test_four_players_fit_a_narrow_phone(phones: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    page = phones(NARROW)
     game = make_game(
         ["Anna", "Boris", "Vera", "Gleb"],
         ["game Boris 7h 7 Vera:w Gleb:p", "game Vera 6s 6 Gleb:w3 Anna:w1"],
     )
-    _path, server = _serve(tmp_path, game)
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
-    page = context.new_page()
-    errors = _watch_errors(page)
+    _path, server = serve(tmp_path, game)
     try:
         page.goto(server.url + "/")
         expect(page.locator("body")).to_have_attribute("data-deals", "2", timeout=WAIT)
         expect(page.locator("#sheet svg text.name")).to_have_count(4, timeout=WAIT)
-        _no_horizontal_scroll(page)
-        _shot(page, "watch-four-players-360")
-        page.goto(server.url + "/score#token=" + TOKEN)
-        expect(page.locator("#declarers button")).to_have_count(3, timeout=WAIT)  # dealer out
-        _no_horizontal_scroll(page)
-        _shot(page, "score-four-players-360")
-    finally:
-        context.close()
-        server.stop()
-    assert errors == []
-
-
-def test_the_scorer_records_by_touch_and_by_line(phone: Any, tmp_path: Path) -> None:
-    from playwright.sync_api import expect
-
-    path, server = _serve(tmp_path, make_game(["Anna", "Boris", "Vera"], [], target=20))
-    try:
-        phone.goto(server.url + "/score#token=" + TOKEN)
-        expect(phone.locator("#declarers button")).to_have_count(3, timeout=WAIT)
-        phone.locator("#declarers button", has_text="Anna").click()
-        phone.locator('[data-contract="7h"]').click()
-        phone.locator('[data-tricks="7"]').click()
-        phone.locator('.defender[data-player="Boris"] [data-role="w"]').click()
-        phone.locator('.defender[data-player="Vera"] [data-role="p"]').click()
-        expect(phone.locator("#preview")).to_have_text("game Anna 7h 7 Boris:w Vera:p")
-        _no_horizontal_scroll(phone)
-        _shot(phone, "score-touch-built")
-        phone.locator("#record").click()
-        expect(phone.locator("#output")).to_contain_text(
-            "recorded: deal 1, dealt by Anna: Anna 7♥ took 7; Boris whist, Vera pass", timeout=WAIT
-        )
-        assert len(api.load(path).entries) == 1
-        expect(phone.locator("body")).to_have_attribute("data-deals", "1", timeout=WAIT)
-        _shot(phone, "score-touch-recorded")
-
-        # misère by touch
-        phone.get_by_role("tab", name="Misère").click()
-        phone.locator("#declarers button", has_text="Boris").click()
-        phone.locator('[data-tricks="0"]').click()
-        expect(phone.locator("#preview")).to_have_text("misere Boris 0")
-        phone.locator("#record").click()
-        expect(phone.locator("#output")).to_contain_text("recorded: deal 2", timeout=WAIT)
-
-        # the line field, sent with Enter
-        line = phone.locator('input[name="line"]')
-        line.fill("p 2 5 3")
-        line.press("Enter")
-        expect(phone.locator("#output")).to_contain_text(
-            "recorded: deal 3, dealt by Vera: all-pass: Anna 2, Boris 5, Vera 3", timeout=WAIT
-        )
-        expect(line).to_have_value("")
-        assert len(api.load(path).entries) == 3
-
-        # undo by its button
-        phone.get_by_role("button", name="Undo").click()
-        expect(phone.locator("#output")).to_contain_text("removed deal 3", timeout=WAIT)
-        expect(phone.locator("body")).to_have_attribute("data-deals", "2", timeout=WAIT)
-        _shot(phone, "score-line-and-undo")
-
-        # edit deal 1 by touch: the deal built above, sent as "edit 1 <deal>"
-        phone.get_by_role("tab", name="Game").click()
-        phone.locator("#declarers button", has_text="Anna").click()
-        phone.locator('[data-contract="6s"]').click()
-        phone.locator('[data-tricks="6"]').click()
-        phone.locator('.defender[data-player="Boris"] [data-role="w"]').click()
-        phone.locator('.defender[data-player="Vera"] [data-role="p"]').click()
-        phone.locator("#edit-number").fill("1")
-        phone.locator("#edit").click()
-        expect(phone.locator("#output")).to_contain_text("replaced deal 1:", timeout=WAIT)
-        first = api.load(path).entries[0].deal
-        assert (first.level, first.suit) == (6, "s")  # type: ignore[union-attr]
-
-        # the target, then the settlement
-        phone.locator("#target").fill("30")
-        phone.get_by_role("button", name="Set target").click()
-        expect(phone.locator("#status")).to_contain_text("to 30", timeout=WAIT)
-        phone.get_by_role("button", name="Settle", exact=True).click()
-        expect(phone.locator("#output")).to_contain_text("Settlement", timeout=WAIT)
-        _no_horizontal_scroll(phone)
-        _shot(phone, "score-edit-target-settle")
+        no_horizontal_scroll(page)
+        shot(page, "watch-four-players-360", full=True)
+        page.goto(server.url + "/score#token=browser-test-token")
+        # Vera deals the third deal and sits it out: three declarers to choose from
+        expect(page.locator("[data-testid^='declarer:']")).to_have_count(3, timeout=WAIT)
+        expect(page.get_by_test_id("declarer:Vera")).to_have_count(0)
+        no_horizontal_scroll(page)
+        shot(page, "score-four-players-360")
     finally:
         server.stop()
-
-
-def test_a_refused_line_shows_its_error(phone: Any, tmp_path: Path) -> None:
-    from playwright.sync_api import expect
-
-    path, server = _serve(tmp_path, make_game(["Anna", "Boris", "Vera"], [], target=20))
-    before = path.read_bytes()
-    try:
-        phone.goto(server.url + "/score#token=" + TOKEN)
-        expect(phone.locator("#declarers button")).to_have_count(3, timeout=WAIT)
-        line = phone.locator('input[name="line"]')
-        line.fill("a 5h 7 b:w v:p")
-        line.press("Enter")
-        error = phone.locator("#error")
-        expect(error).to_have_text(
-            "there is no contract level 5 in '5h' (levels are 6-10)", timeout=WAIT
-        )
-        expect(line).to_have_value("a 5h 7 b:w v:p")  # kept, to be corrected
-        _no_horizontal_scroll(phone)
-        _shot(phone, "score-refused-line")
-        # a link without the right token writes nothing either
-        phone.goto(server.url + "/score#token=wrong")
-        phone.evaluate("sessionStorage.clear()")
-        line.fill("a 7h 7 b:w v:p")
-        line.press("Enter")
-        expect(error).to_contain_text("token is missing or wrong", timeout=WAIT)
-    finally:
-        server.stop()
-    assert path.read_bytes() == before

@@ -13,6 +13,8 @@ from types import FrameType
 from typing import TextIO
 
 from prefcalc.errors import PrefcalcError
+from prefcalc.i18n import _
+from prefcalc.web import games
 from prefcalc.web.app import create_app
 from prefcalc.web.tokens import check_token, new_token, score_token
 
@@ -93,10 +95,39 @@ def _url(address: str, port: int, page: str) -> str:
     return f"http://{shown}:{port}{page}"
 
 
-def _qr(url: str, out: TextIO) -> None:
+RESET = "\x1b[0m"
+QUIET = 4  # modules of light around the code, as the standard asks
+
+
+def qr_text(url: str) -> str:
+    """``url``'s QR code for a terminal: dark modules on light, both drawn (a half block a
+    pair of rows, its top in the foreground colour, its bottom in the background), with its
+    quiet zone, so that a phone reads it on a dark theme and a light one alike."""
     import segno
 
-    segno.make(url, error="l").terminal(out=out, compact=True, border=2)
+    rows = [
+        list(row)
+        for row in segno.make(url, error="l", micro=False).matrix_iter(scale=1, border=QUIET)
+    ]
+    if len(rows) % 2:
+        rows.append([0] * len(rows[0]))
+    # the 256-colour palette's black (16) and white (231) are fixed colours, not the theme's
+    black, white = "\x1b[38;5;16m", "\x1b[38;5;231m"
+    on_black, on_white = "\x1b[48;5;16m", "\x1b[48;5;231m"
+    lines = []
+    for top, bottom in zip(rows[::2], rows[1::2], strict=True):
+        cells, now = [], ("", "")
+        for up, down in zip(top, bottom, strict=True):
+            colours = (black if up else white, on_black if down else on_white)
+            cells.append("".join(c for c, was in zip(colours, now, strict=True) if c != was))
+            cells.append("▀")
+            now = colours
+        lines.append("".join(cells) + RESET)
+    return "\n".join(lines) + "\n"
+
+
+def _qr(url: str, out: TextIO) -> None:
+    out.write(qr_text(url))
 
 
 def serve(
@@ -145,21 +176,26 @@ def serve(
 
     server = Server(config)
     first = shown[0]
+    listening = ", ".join(f"{a}:{real_port}" for a in shown)
     out.write(f"prefcalc serve: {path}\n")
-    out.write(f"listening on {', '.join(f'{a}:{real_port}' for a in shown)}")
-    out.write(" (this computer only)\n" if host.startswith("127.") else "\n")
+    if host.startswith("127."):
+        out.write(_("listening on {addresses} (this computer only)").format(addresses=listening))
+    else:
+        out.write(_("listening on {addresses}").format(addresses=listening))
+    out.write("\n")
     watch = _url(first, real_port, "/")
-    out.write(f"watch: {watch}\n")
+    out.write(_("watch: {url}").format(url=watch) + "\n")
     if qr:
         _qr(watch, out)
     if read_only:
-        out.write("score: off (--read-only)\n")
+        out.write(_("score: off (--read-only)") + "\n")
     else:
         score = _url(first, real_port, f"/score#token={secret}")
-        out.write(f"score: {score}\n")
+        out.write(_("score: {url}").format(url=score) + "\n")
         if qr:
             _qr(score, out)
-    out.write("Ctrl-C stops the server.\n")
+    games.print_install(out, _url(first, real_port, "/app/"), qr, _qr)
+    out.write(_("Ctrl-C stops the server.") + "\n")
     out.flush()
     sock.listen(2048)
     server.run(sockets=[sock])

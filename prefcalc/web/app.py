@@ -28,42 +28,53 @@ from starlette.exceptions import HTTPException
 
 from prefcalc import __version__
 from prefcalc.errors import PrefcalcError, shown
-from prefcalc.i18n import _
-from prefcalc.web import events, json_api, pages
+from prefcalc.i18n import N_
+from prefcalc.web import events, games, json_api, pages
 from prefcalc.web.middleware import MAX_BODY, BodyLimit, OwnHosts, SecurityHeaders, error
 from prefcalc.web.models import MAX_LINE, body_refusal, problem
 from prefcalc.web.table import Table
+from prefcalc.web.words import say
 
 __all__ = ["MAX_BODY", "MAX_LINE", "create_app"]
 
 HERE = Path(__file__).resolve().parent
 
+STARLETTE_WORDS = {"Not Found": N_("Not Found"), "Method Not Allowed": N_("Method Not Allowed")}
+"""The refusals Starlette itself makes, said in the table's language."""
 
-def refusal(errors: list[dict[str, Any]]) -> str:
+
+def refusal(errors: list[dict[str, Any]], lang: str = "en") -> str:
     """The one line for a request FastAPI could not validate: the body's own words, a query
     parameter's unknown value as the CLI says it, else where and what."""
     first = errors[0] if errors else {}
-    said = body_refusal(first)
+    said = body_refusal(first, lang)
     if said is not None:
         return said
     where = tuple(str(p) for p in first.get("loc", ()))
     if first.get("type") == "literal_error" and where[:1] == ("query",) and len(where) == 2:
         message = json_api.QUERY_REFUSALS.get(where[1])
         if message is not None:
-            return _(message).format(**{where[1]: shown(str(first.get("input", "")))})
+            return say(lang, message, **{where[1]: shown(str(first.get("input", "")))})
     return f"{'.'.join(where)}: {first.get('msg', 'invalid request')}"
 
 
-async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+def _lang(request: Request) -> str:
+    return str(request.app.state.table.lang)
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
-    answer = error(exc.status_code, str(exc.detail))
+    detail = str(exc.detail)
+    if detail in STARLETTE_WORDS:
+        detail = say(_lang(request), STARLETTE_WORDS[detail])
+    answer = error(exc.status_code, detail)
     answer.headers.update(exc.headers or {})
     return answer
 
 
-async def _invalid(_request: Request, exc: Exception) -> JSONResponse:
+async def _invalid(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    return error(422, refusal(list(exc.errors())))
+    return error(422, refusal(list(exc.errors()), _lang(request)))
 
 
 async def _refused(_request: Request, exc: Exception) -> JSONResponse:
@@ -78,15 +89,17 @@ def create_app(
     lang: str = "en",
     poll_interval: float | None = 0.25,
     hosts: Collection[str] | None = None,
+    max_watchers: int = events.MAX_WATCHERS,
 ) -> FastAPI:
     """The application serving the ledger at ``path``; writing needs ``token`` (unless
     ``read_only``). ``hosts``: the names and addresses a request's Host may name besides
     the address it came in on (default: this computer's own names,
     :func:`prefcalc.web.middleware.local_names`). ``poll_interval`` None: no background
-    watch (tests call ``app.state.table.watcher.check()`` themselves)."""
+    watch (tests call ``app.state.table.watcher.check()`` themselves). ``max_watchers``:
+    the event streams open at once (one more is refused with 503)."""
     from prefcalc.web.middleware import local_names
 
-    table = Table(path, token, read_only, lang, poll_interval)
+    table = Table(path, token, read_only, lang, poll_interval, max_watchers)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -113,11 +126,12 @@ def create_app(
     app.state.table = table
     app.state.pages = pages.Pages(table)
     # the last added runs first: the Host, then the body's size; every answer gets the headers
-    app.add_middleware(BodyLimit, limit=MAX_BODY)
-    app.add_middleware(OwnHosts, names=local_names() if hosts is None else hosts)
+    app.add_middleware(BodyLimit, limit=MAX_BODY, larger=games.body_limits(), lang=lang)
+    app.add_middleware(OwnHosts, names=local_names() if hosts is None else hosts, lang=lang)
     app.add_middleware(SecurityHeaders)
     app.include_router(pages.router)
     app.include_router(json_api.router)
     app.include_router(events.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    games.install(app)  # the phones' games (POST /api/games) and the app at /app/ when built
     return app

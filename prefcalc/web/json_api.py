@@ -14,14 +14,16 @@ from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
+from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 
 from prefcalc import api
-from prefcalc.errors import NotationError
+from prefcalc.errors import NotationError, PrefcalcError, one_line
 from prefcalc.i18n import N_, _
 from prefcalc.web.middleware import MAX_BODY
 from prefcalc.web.models import LineAnswer, LineBody, Seats, problem
-from prefcalc.web.table import TableDep, scorer
+from prefcalc.web.table import Answer, TableDep, scorer
+from prefcalc.web.words import say
 
 QUERY_REFUSALS = {
     "method": N_("unknown method '{method}' (use pairwise or average)"),
@@ -29,20 +31,31 @@ QUERY_REFUSALS = {
 }
 """A query parameter given a value it does not take, said as the CLI says it."""
 
+NOT_UTF8 = N_("the request body is not valid UTF-8")
+NOT_SENT_AS_JSON = N_("send the line as JSON (Content-Type: application/json)")
+NOT_JSON = N_("the request body is not JSON: {error}")
+TOO_DEEP = N_("the request body is not JSON: it is nested too deeply")
+ID_REUSED = N_("the request id {id} was used for another line: nothing was written")
+
 
 class JSONBody(Request):
     """A request whose body is UTF-8 JSON, or is refused in one line before it is validated
     (FastAPI then validates what it holds against the route's model)."""
+
+    @property
+    def lang(self) -> str:
+        """The served table's language (its refusals are said in it)."""
+        return str(self.scope["app"].state.table.lang)
 
     async def body(self) -> bytes:
         body = await super().body()
         try:
             body.decode("utf-8")
         except UnicodeDecodeError:
-            raise HTTPException(400, "the request body is not valid UTF-8") from None
+            raise HTTPException(400, say(self.lang, NOT_UTF8)) from None
         kind = self.headers.get("content-type", "").partition(";")[0].strip().lower()
         if body and kind != "application/json" and not kind.endswith("+json"):
-            raise HTTPException(415, "send the line as JSON (Content-Type: application/json)")
+            raise HTTPException(415, say(self.lang, NOT_SENT_AS_JSON))
         return body
 
     async def json(self) -> Any:
@@ -51,11 +64,9 @@ class JSONBody(Request):
             try:
                 self._json = json.loads(text)
             except json.JSONDecodeError as exc:
-                raise HTTPException(422, f"the request body is not JSON: {exc}") from None
+                raise HTTPException(422, say(self.lang, NOT_JSON, error=str(exc))) from None
             except RecursionError:
-                raise HTTPException(
-                    422, "the request body is not JSON: it is nested too deeply"
-                ) from None
+                raise HTTPException(422, say(self.lang, TOO_DEEP)) from None
         return self._json
 
 
@@ -111,37 +122,28 @@ async def settle_json(
 
 @router.get(
     "/log",
-    summary="The deals: the same JSON as `prefcalc log --json`",
-    responses={422: problem("`last` is not a count.")},
+    summary="The deals: the JSON of `prefcalc log --json`, each deal with its table",
+    description=(
+        "Each deal is the item of `prefcalc log --json` and also: `players`, who held cards"
+        " in it (in seating order); `sitting_out`, who sat it out (the dealer at four, him"
+        " and the next at five); `lowest_contract`, the lowest contract it could be played"
+        " at; `shorthand`, the deal in the table's shorthand in the page's language (`notation`"
+        " is the English one). On a page in another language than English each write also"
+        " has `said`, its reason in the page's words."
+    ),
+    responses={422: problem("`last` is not a count, or the ledger cannot be read.")},
 )
 async def log_json(
     table: TableDep,
     last: Annotated[int | None, Query(ge=0, description="Only the last N deals.")] = None,
 ) -> list[dict[str, Any]]:
-    from prefcalc.views.text import log_json as log_of
+    from prefcalc.web.night import log_items
 
     def read() -> list[dict[str, Any]]:
-        sheet = api.sheet(api.load_current(table.path))
-        if last is not None:
-            sheet = sheet._replace(scored=sheet.scored[len(sheet.scored) - last :] if last else ())
-        if table.lang == "en":
-            return log_of(sheet)
-        return _with_said(sheet, log_of(sheet), table.lang)
+        game = api.load_current(table.path)
+        return log_items(game, api.sheet(game), last, table.lang)
 
     return await table.run(read)
-
-
-def _with_said(sheet: Any, items: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
-    """The log of a page in another language than English: each write also carries
-    ``said``, its reason in the page's words (``reason`` stays the English one)."""
-    from prefcalc.i18n import speaking
-    from prefcalc.views.text import reason_text
-
-    with speaking(lang):
-        for item, scored in zip(items, sheet.scored, strict=True):
-            for out, w in zip(item["writes"], scored.writes, strict=True):
-                out["said"] = reason_text(w)
-    return items
 
 
 @router.get("/seats", summary="Who deals next and who sits out the next deal")
@@ -166,31 +168,56 @@ async def seats(table: TableDep) -> Seats:
     description=(
         "The line is carried out as `prefcalc play` carries it out, and its change is written"
         " to the ledger (atomic, under its lock) before the answer. A refused line writes"
-        " nothing and is answered with the CLI's one-line message."
+        " nothing and is answered with the CLI's one-line message.\n\n"
+        "A request with an `id` is carried out once: the server keeps the answers (200 and"
+        " 422) of the last 1000 requests with an id, under the same lock as the writes, and"
+        " answers the same id again with the first answer, writing nothing, even when the"
+        " two come at the same instant. The same id with another line is refused (422). The"
+        " answers are kept in the server's memory: a restarted server carries out an id"
+        " it has not seen."
     ),
     dependencies=[Depends(scorer)],
+    response_model=LineAnswer,
     responses={
         400: problem("The body is not UTF-8."),
         401: problem("No token or the wrong one: nothing is written."),
         403: problem("The server is read-only."),
         413: problem(f"The body is larger than {MAX_BODY // 1024} KB."),
         415: problem("The body is not sent as application/json."),
-        422: problem("The line is refused (the CLI's message), or the body is not a line."),
+        422: problem(
+            "The line is refused (the CLI's message), the body is not a line, or its id was"
+            " used for another line."
+        ),
         503: problem("The ledger could not be written (a full disk): nothing is lost."),
     },
 )
-async def lines(body: LineBody, table: TableDep) -> LineAnswer:
+async def lines(body: LineBody, table: TableDep) -> JSONResponse:
     from prefcalc.lines import run_line
 
-    def run() -> LineAnswer:
-        ran = run_line(table.path, body.line)
-        if ran.quit:
-            raise NotationError(_("quit ends a play session; here there is nothing to quit"))
-        return LineAnswer(output=ran.text, deals=len(ran.game.entries))
+    def run() -> Answer:
+        if body.id is not None:
+            kept = table.answered(body.id)
+            if kept is not None:
+                if kept.line != body.line:
+                    error = say(table.lang, ID_REUSED, id=body.id)
+                    return Answer(body.line, 422, {"error": error})
+                return kept
+        try:
+            ran = run_line(table.path, body.line)
+            if ran.quit:
+                raise NotationError(_("quit ends a play session; here there is nothing to quit"))
+            answer = LineAnswer(output=ran.text, deals=len(ran.game.entries))
+            done = Answer(body.line, 200, answer.model_dump())
+        except PrefcalcError as exc:  # a refused line: the CLI's message, nothing written
+            done = Answer(body.line, 422, {"error": one_line(str(exc))})
+        if body.id is not None:
+            table.keep(body.id, done)
+        return done
 
     try:
-        answer = await table.run(run)
+        done = await table.run(run)
     except OSError as exc:  # e.g. a full disk: the write was atomic, nothing is lost
         raise HTTPException(503, str(exc)) from None
-    table.watcher.poll()  # the watchers hear of it now, not at the next poll
-    return answer
+    if done.status == 200:
+        table.watcher.poll()  # the watchers hear of it now, not at the next poll
+    return JSONResponse(done.body, status_code=done.status)

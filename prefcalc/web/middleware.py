@@ -6,16 +6,23 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 from fastapi import HTTPException
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from prefcalc.errors import one_line
-from prefcalc.i18n import _
+from prefcalc.i18n import N_
+from prefcalc.web.words import say
 
 MAX_BODY = 16 * 1024  # bytes of a request body
+
+MISDIRECTED = N_(
+    "this server answers only at its own addresses, not at the Host this request names"
+)
+TOO_LARGE = N_("the request body is too large (at most {limit} bytes)")
+BAD_LENGTH = N_("the Content-Length is not a number")
 
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
@@ -99,9 +106,10 @@ class OwnHosts:
     name pointed at this computer (DNS rebinding) reads nothing and writes nothing. The port
     is not compared (a forwarded port is still this server)."""
 
-    def __init__(self, app: ASGIApp, names: Collection[str]) -> None:
+    def __init__(self, app: ASGIApp, names: Collection[str], lang: str = "en") -> None:
         self.app = app
         self.names = frozenset(_normal(n) for n in names)
+        self.lang = lang
 
     def accepts(self, scope: Scope) -> bool:
         hosts = [value for key, value in scope["headers"] if key == b"host"]
@@ -118,11 +126,7 @@ class OwnHosts:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket") and not self.accepts(scope):
             if scope["type"] == "http":
-                message = _(
-                    "this server answers only at its own addresses, not at the Host this"
-                    " request names"
-                )
-                await error(421, message)(scope, receive, send)
+                await error(421, say(self.lang, MISDIRECTED))(scope, receive, send)
             return  # a websocket is closed unanswered
         await self.app(scope, receive, send)
 
@@ -130,30 +134,35 @@ class OwnHosts:
 # --- the body --------------------------------------------------------------------------------
 
 
-def _too_large(limit: int) -> str:
-    return f"the request body is too large (at most {limit} bytes)"
-
-
 class BodyLimit:
     """Refuse a body longer than ``limit`` bytes with 413: from its Content-Length before
     anything is read, else as soon as the bytes received pass the limit (a route reading the
     body gets the 413 as an :class:`HTTPException`, answered in one line)."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        limit: int = MAX_BODY,
+        larger: Mapping[str, int] | None = None,
+        lang: str = "en",
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.larger = dict(larger or {})  # paths that take larger bodies: their own limit
+        self.lang = lang
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope.get("path", ""), self.limit)
         lengths = [value for key, value in scope["headers"] if key == b"content-length"]
         for length in lengths:
             if not length.strip().isdigit():
-                await error(400, "the Content-Length is not a number")(scope, receive, send)
+                await error(400, say(self.lang, BAD_LENGTH))(scope, receive, send)
                 return
-            if int(length) > self.limit:
-                await error(413, _too_large(self.limit))(scope, receive, send)
+            if int(length) > limit:
+                await error(413, say(self.lang, TOO_LARGE, limit=limit))(scope, receive, send)
                 return
         size = 0
 
@@ -162,8 +171,8 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 size += len(message.get("body", b""))
-                if size > self.limit:
-                    raise HTTPException(413, _too_large(self.limit))
+                if size > limit:
+                    raise HTTPException(413, say(self.lang, TOO_LARGE, limit=limit))
             return message
 
         await self.app(scope, counted, send)

@@ -8,12 +8,23 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
+from prefcalc.i18n import N_
+from prefcalc.web.words import say
+
 MAX_LINE = 500  # characters of a play line
+MIN_ID, MAX_ID = 8, 64  # characters of a request's id
+ID_PATTERN = r"^[A-Za-z0-9_-]+$"
+
+ONE_LINE = N_("one line at a time (no line breaks)")
+LINE_TOO_LONG = N_("the line is too long (at most {n} characters)")
+EMPTY_BODY = N_("the request body is not JSON: it is empty")
+BAD_ID = N_("the request's id is {least} to {most} letters, digits, - or _")
+BODY_SHAPE = N_('send {"line": "<a play line>"}')
 
 
 def _one_line(line: str) -> str:
     if "\n" in line or "\r" in line:
-        raise PydanticCustomError("line_break", "one line at a time (no line breaks)")
+        raise PydanticCustomError("line_break", ONE_LINE)
     return line
 
 
@@ -31,6 +42,23 @@ class LineBody(BaseModel):
         ),
         AfterValidator(_one_line),
     ]
+    id: Annotated[
+        str | None,
+        Field(
+            min_length=MIN_ID,
+            max_length=MAX_ID,
+            pattern=ID_PATTERN,
+            description=(
+                "A random name of this request, chosen by the page (8-64 letters, digits,"
+                " `-`, `_`). The server keeps the answers of the last requests it carried"
+                " out by their id: the same id again (a double tap, a retry after a lost"
+                " answer) is answered with the first answer and writes nothing. A new deal,"
+                " even the same deal again, has a new id. Without an id, every request is"
+                " carried out."
+            ),
+            examples=["k3J9-x0qPz2a"],
+        ),
+    ] = None
 
 
 class LineAnswer(BaseModel):
@@ -62,20 +90,19 @@ def problem(description: str) -> dict[str, Any]:
     return {"model": Problem, "description": description}
 
 
-BODY_SHAPE = 'send {"line": "<a play line>"}'
-
-
-def body_refusal(error: dict[str, Any]) -> str | None:
-    """The one-line message of a validation ``error`` of the line's body, or None when the
-    error is not about the body."""
+def body_refusal(error: dict[str, Any], lang: str) -> str | None:
+    """The one-line message, in ``lang``, of a validation ``error`` of the line's body, or
+    None when the error is not about the body."""
     where = tuple(error.get("loc", ()))
     if where[:1] != ("body",):
         return None
     kind = error.get("type")
     if kind == "string_too_long" and where == ("body", "line"):
-        return f"the line is too long (at most {MAX_LINE} characters)"
+        return say(lang, LINE_TOO_LONG, n=MAX_LINE)
     if kind == "line_break":
-        return str(error["msg"])
+        return say(lang, ONE_LINE)
     if kind == "missing" and where == ("body",):
-        return "the request body is not JSON: it is empty"
-    return BODY_SHAPE
+        return say(lang, EMPTY_BODY)
+    if where == ("body", "id"):
+        return say(lang, BAD_ID, least=MIN_ID, most=MAX_ID)
+    return say(lang, BODY_SHAPE)

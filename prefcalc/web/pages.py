@@ -32,8 +32,29 @@ class Pages:
             "words": script_words(table.lang),
         }
 
-    def render(self, request: Request, name: str) -> HTMLResponse:
-        return self.templates.TemplateResponse(request, name, self.context, headers=NO_STORE)
+        self.table = table
+
+    async def render(self, request: Request, name: str) -> HTMLResponse:
+        """The page ``name``; in Russian its words carry the players' names in their cases
+        (``WORDS.cases``: the script declines a name as the catalog asks, ``{player:acc}``)."""
+        context = self.context
+        if self.table.lang != "en":
+            context = {**context, "words": {**context["words"], "cases": await self._cases()}}
+        return self.templates.TemplateResponse(request, name, context, headers=NO_STORE)
+
+    async def _cases(self) -> dict[str, dict[str, str]]:
+        from prefcalc import cases
+        from prefcalc.errors import PrefcalcError
+        from prefcalc.rules.model import seating
+
+        def read() -> dict[str, dict[str, str]]:
+            try:
+                game = api.load_current(self.table.path)
+            except PrefcalcError:  # the page says so itself, from the API's answer
+                return {}
+            return cases.forms(seating(game))
+
+        return await self.table.run(read)
 
 
 def pages(request: Request) -> Pages:
@@ -49,12 +70,12 @@ router = APIRouter(tags=["the pages"])
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 async def watch_page(request: Request, pages: PagesDep) -> HTMLResponse:
-    return pages.render(request, "watch.html")
+    return await pages.render(request, "watch.html")
 
 
 @router.get("/score", response_class=HTMLResponse, include_in_schema=False)
 async def score_page(request: Request, pages: PagesDep) -> HTMLResponse:
-    return pages.render(request, "score.html")
+    return await pages.render(request, "score.html")
 
 
 @router.get(

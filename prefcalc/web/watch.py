@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import json
 import os
+import threading
 from pathlib import Path
 
 HASH_EVERY = 8  # polls: hash the content at least this often even when the stat is the same
@@ -29,6 +30,7 @@ class LedgerWatcher:
         self._stat: tuple[int, ...] | None = None
         self._polls = 0
         self._queues: set[asyncio.Queue[str]] = set()
+        self._count = threading.Lock()  # the number of subscribers is counted under it
         self._task: asyncio.Task[None] | None = None
         self.closed = False
 
@@ -76,13 +78,20 @@ class LedgerWatcher:
     def watchers(self) -> int:
         return len(self._queues)
 
-    def subscribe(self) -> asyncio.Queue[str]:
+    def subscribe(self, limit: int | None = None) -> asyncio.Queue[str] | None:
+        """A new subscriber's queue, or None when there are ``limit`` subscribers already:
+        the count and the subscription are one step under a lock, so no number of watchers
+        opening at once makes more than ``limit``."""
         queue: asyncio.Queue[str] = asyncio.Queue(self.queue_size)
-        self._queues.add(queue)
+        with self._count:
+            if limit is not None and len(self._queues) >= limit:
+                return None
+            self._queues = {*self._queues, queue}  # a new set: a publish iterates the old one
         return queue
 
     def unsubscribe(self, queue: asyncio.Queue[str]) -> None:
-        self._queues.discard(queue)
+        with self._count:
+            self._queues = self._queues - {queue}
 
     def close(self) -> None:
         """The server is stopping: every stream gets an empty message, its end, so that it

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from prefcalc import terms
-from prefcalc.i18n import N_, _, catalog, ngettext, pgettext, speaking
+from prefcalc.i18n import DEFAULT, N_, _, catalog, ngettext, pgettext, speaking
 
 SCRIPT_WORDS = (
+    # the status and the sheet's words
     N_("to {target}"),
     N_("finished"),
     N_("{player} deals next"),
@@ -24,17 +25,56 @@ SCRIPT_WORDS = (
     N_("nothing written"),
     N_("nobody pays anybody"),
     N_("{payer} pays {payee} {amount}"),
+    # the badge
     N_("live"),
+    N_("not live"),
+    N_("connecting"),
     N_("reconnecting"),
-    N_("not played"),
-    N_("choose the declarer first"),
+    N_("the server cannot be reached: trying again"),
+    N_("the server has too many watchers: trying again"),
+    # the score page
+    N_("the deal"),
+    N_("Game"),
+    N_("Misère"),
+    N_("All-pass"),
+    N_("Declarer"),
+    N_("Contract"),
+    N_("Declarer's tricks"),
+    N_("Defenders"),
+    N_("Tricks of each player"),
+    N_("tricks"),
     N_("{player}'s tricks"),
+    N_("{player} took {n}"),
+    N_("Record"),
+    N_("Save deal {number}"),
+    N_("Insert as deal {number}"),
+    N_("Undo"),
+    N_("Cancel"),
+    N_("Put back"),
     N_("choose the deal above"),
+    N_("change the deal above"),
     N_("the server cannot be reached ({error})"),
     N_("done"),
-    N_("refused"),
+    N_("№{number} recorded: {writes}"),
+    N_("№{number} changed: {writes}"),
+    N_("№{number} inserted: {writes}"),
+    N_("№{number} put back: {writes}"),
+    N_("The night's deals"),
+    N_("all the deals"),
+    N_("{dealer} dealt"),
+    N_("Edit"),
+    N_("Insert before"),
+    N_("Delete"),
+    N_("A play line"),
+    N_("Send"),
+    N_("Settle"),
+    N_("Settle average"),
+    N_("Target"),
+    N_("Set target"),
+    N_("the sheet, folded: tap to open it"),
 )
-"""What the scripts say in words (common.js, score.js), as they write it in English."""
+"""What the scripts say in words (common.js, watch.js, score.js), as they write it in English
+(a test checks that every ``t("...")`` of the scripts is here)."""
 
 
 def script_words(lang: str) -> dict[str, Any]:
@@ -51,6 +91,7 @@ def script_words(lang: str) -> dict[str, Any]:
                 "whist": pgettext("role", "whist"),
                 "pass": pgettext("role", "pass"),
                 "half-whist": pgettext("role", "half-whist"),
+                "returned the whist": pgettext("role", "returned the whist"),
                 "NT": terms.no_trumps(),
                 "{n} deals": [ngettext("{n} deal", "{n} deals", n) for n in (1, 2, 5)],
             }
@@ -72,3 +113,16 @@ def install(env: Any, lang: str) -> None:
         pgettext=found.pgettext,
         newstyle=True,
     )
+
+
+def say(lang: str, message: str, **values: object) -> str:
+    """``message`` (as written in English, marked for the catalog) in ``lang``, formatted
+    with ``values``: a refusal of the server in the table's language, whatever language the
+    process speaks and without touching it (the server's threads share it). A Russian
+    message declines a name its placeholder asks a case of (``{player:acc}``)."""
+    text = catalog(lang).gettext(message)
+    if lang != DEFAULT:
+        from prefcalc.cases import Text
+
+        text = Text(text)
+    return text.format(**values) if values else text

@@ -4,7 +4,10 @@ to hear of a change.
 Issue 24 sets the POST figures: ``POST /api/lines`` into a 500-deal game at most 15 ms
 (median, on a kept-alive connection, as a phone's browser keeps it), and at most 1.3× the same
 POST into a 5-deal game (the cost of a write does not grow with the night). Issue 21 set the
-watcher's: a change made outside the server reaches a watcher within 1 s.
+watcher's: a change made outside the server reaches a watcher within 1 s. Issue 25 asks for
+the tap-to-watchers repaint: from the Record tap on the score page to the next frame of a
+second phone showing the watch page with the new deal (chromium, both pages at a phone's
+viewport; needs PREFCALC_CHROMIUM or chromium on the PATH, else the figure is skipped).
 
 The servers are the real ones: ``prefcalc serve --host 127.0.0.1 --port 0`` started as
 processes; each line posted is a deal written to the ledger (atomic, locked) before it is
@@ -20,6 +23,8 @@ from __future__ import annotations
 import os
 import queue
 import re
+import secrets
+import shutil
 import socket
 import statistics
 import subprocess
@@ -99,8 +104,9 @@ def _ledger(folder: Path, deals: int) -> Path:
 
 def _post(client: httpx.Client, k: int, new_connection: bool) -> float:
     headers = {**HEADERS, "Connection": "close"} if new_connection else HEADERS
+    body = {"line": DEALS[k % 2], "id": secrets.token_hex(9)}  # as the score page sends it
     start = time.perf_counter()
-    r = client.post("/api/lines", json={"line": DEALS[k % 2]}, headers=headers)
+    r = client.post("/api/lines", json=body, headers=headers)
     elapsed = time.perf_counter() - start
     assert r.status_code == 200, r.text
     return elapsed
@@ -227,10 +233,78 @@ def fifty_watchers() -> tuple[int, int]:
     return before, during
 
 
+REPAINTS = 20
+TAPS = ("declarer:Anna", "contract:7h", "tricks:7", "role:Vera:w")  # then Record, timed
+
+_SEEN = """() => {
+  window.__seen = {};
+  new MutationObserver(() => {
+    const n = document.body.dataset.deals;
+    if (n && !(n in window.__seen)) {
+      requestAnimationFrame(() => { window.__seen[n] = performance.timeOrigin + performance.now(); });
+    }
+  }).observe(document.body, { attributes: true, attributeFilter: ["data-deals"] });
+}"""
+_TAP = """() => {
+  const t = performance.timeOrigin + performance.now();
+  document.querySelector("[data-testid='record']").click();
+  return t;
+}"""
+
+
+def _chromium() -> str | None:
+    given = os.environ.get("PREFCALC_CHROMIUM")
+    return given if given and Path(given).exists() else shutil.which("chromium")
+
+
+def repaint() -> tuple[float, float, str]:
+    """The median time from a Record tap on the score page to the next frame of a watcher's
+    page showing the new deal (the watch page repainted: its sheet, last deal, settlement)."""
+    from playwright.sync_api import sync_playwright
+
+    executable = _chromium()
+    if executable is None:
+        raise RuntimeError("no chromium: set PREFCALC_CHROMIUM")
+    phone = {"width": 390, "height": 844}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        ledger = folder / "game.json"
+        game = api.new_game(["Anna", "Boris", "Vera"], "sochi", 10**6)
+        ledger.write_text(game_to_json_text(game), encoding="utf-8")
+        served = Served(ledger)
+        waits: list[float] = []
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(
+                    executable_path=executable, args=["--headless", "--no-sandbox"]
+                )
+                scorer = browser.new_context(viewport=phone, is_mobile=True).new_page()
+                watcher = browser.new_context(viewport=phone, is_mobile=True).new_page()
+                watcher.goto(served.url + "/")
+                scorer.goto(served.url + "/score#token=" + TOKEN)
+                for page in (watcher, scorer):
+                    page.wait_for_selector("[data-testid=status][data-state=live]")
+                watcher.evaluate(_SEEN)
+                for k in range(1, REPAINTS + 2):
+                    for testid in TAPS:
+                        scorer.get_by_test_id(testid).click()
+                    tapped = scorer.evaluate(_TAP)
+                    watcher.wait_for_function(f"() => '{k}' in window.__seen", timeout=30_000)
+                    seen = watcher.evaluate(f"() => window.__seen['{k}']")
+                    scorer.wait_for_selector(f"body[data-deals='{k}'][data-busy='false']")
+                    if k > 1:  # the first warms the server and the pages up
+                        waits.append((seen - tapped) / 1000)
+                browser.close()
+        finally:
+            served.stop()
+    return statistics.median(waits), 1.0, f"issue 21's 1 s for a watcher (median of {REPAINTS})"
+
+
 FIGURES: list[Figure] = [
     ("serve: POST /api/lines into a 500-deal game", 1.0, post_500),
     ("serve: POST at 500 deals vs at 5 deals", 1.3, post_500_vs_5),
     ("serve: a watcher sees an outside write", 1.0, watcher_latency),
+    ("serve: a tap on the score page repaints a watcher's page", 1.0, repaint),
 ]
 
 

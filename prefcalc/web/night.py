@@ -1,0 +1,90 @@
+"""The night's deals as the pages list them: ``log --json`` with what a page needs to show a
+past deal and to edit it with that deal's own table.
+
+Each deal of :func:`log_items` is the item of ``prefcalc log --json`` and also:
+
+- ``players``: who held cards in that deal, in seating order (the seating of then: a late
+  arrival is not in the deals before his ``join``);
+- ``sitting_out``: who sat it out (the dealer at four, him and the next at five);
+- ``lowest_contract``: the lowest contract that deal could be played at (after all-pass
+  deals, the exit level);
+- ``shorthand``: the deal in the table's shorthand in the page's language
+  (:func:`shorthand`: ``игра Аня 7ч 7 Боря:в Вера:п`` in Russian; ``notation`` stays the
+  English one, which ``play`` reads in every language);
+- in another language than English, each write's ``said``: its reason in the page's words
+  (``reason`` stays the English one).
+
+Nothing here imports the web server's libraries: the browser app's engine can give the same
+list.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prefcalc.i18n import DEFAULT, speaking
+from prefcalc.rules.model import AllPass, Contract, Deal, Game, Join, Misere, joined, sitting_out
+from prefcalc.rules.notation import describe
+from prefcalc.rules.scoring import Sheet
+
+SUITS_RU = {"s": "п", "c": "т", "d": "б", "h": "ч", "nt": "бк"}
+ROLES_RU = {"w": "в", "p": "п", "h": "пв", "r": "r"}
+"""The Russian letters of the shorthand (``play`` reads them: :mod:`prefcalc.rules.notation`);
+a returned whist (Classic) has only its Latin letter."""
+
+
+def shorthand(deal: Deal, lang: str) -> str:
+    """A deal in the table's shorthand in ``lang``: the English one (``game Anna 7h 7 Boris:w
+    Vera:p``), or the Russian one, which ``play`` reads as well: ``игра Аня 7ч 7 Боря:в
+    Вера:п``, ``мизер Аня 0``, ``распасы Аня=2 Боря=5 Вера=3`` (the score page writes its
+    lines so). The deals that have only English words (a change of terms, an adjustment, a
+    late arrival) keep them."""
+    english = describe(deal)
+    if lang != "ru":
+        return english
+    flags = ""
+    if isinstance(deal, Contract | Misere):
+        cut = english.find(" --")
+        flags = english[cut:] if cut >= 0 else ""
+    if isinstance(deal, Contract):
+        tricks = "-" if deal.tricks is None else str(deal.tricks)
+        defenders = "".join(
+            f" {d.player}:{ROLES_RU[d.role]}{'' if d.tricks is None else d.tricks}"
+            for d in deal.defenders
+        )
+        return f"игра {deal.declarer} {deal.level}{SUITS_RU[deal.suit]} {tricks}{defenders}{flags}"
+    if isinstance(deal, Misere):
+        return f"мизер {deal.declarer} {deal.tricks}{flags}"
+    if isinstance(deal, AllPass):
+        blind = f" --blind {','.join(deal.blind)}" if deal.blind else ""
+        return "распасы " + " ".join(f"{name}={n}" for name, n in deal.tricks) + blind
+    return english
+
+
+def log_items(game: Game, sheet: Sheet, last: int | None, lang: str) -> list[dict[str, Any]]:
+    """The last ``last`` deals (all of them: None) of ``sheet``, the sheet of ``game``, as
+    the pages list them (see the module's description)."""
+    from prefcalc.views.text import log_json, reason_text
+
+    scored = sheet.scored
+    if last is not None:
+        scored = scored[max(0, len(scored) - last) :] if last else ()
+    items = log_json(sheet._replace(scored=scored))
+    first = scored[0].number if scored else len(game.entries) + 1
+    seats = game.players
+    for entry in game.entries[: first - 1]:
+        if isinstance(entry.deal, Join):
+            seats = joined(seats, entry.deal)
+    with speaking(lang):
+        for item, one in zip(items, scored, strict=True):
+            out = sitting_out(seats, one.entry.dealer)
+            item["players"] = [p for p in seats if p not in out]
+            item["sitting_out"] = list(out)
+            item["lowest_contract"] = one.min_level
+            item["shorthand"] = shorthand(one.entry.deal, lang)
+            if lang != DEFAULT:
+                for write, w in zip(item["writes"], one.writes, strict=True):
+                    write["said"] = reason_text(w)
+            if isinstance(one.entry.deal, Join):
+                seats = joined(seats, one.entry.deal)
+    return items

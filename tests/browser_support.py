@@ -1,0 +1,199 @@
+"""What the browser tests of ``prefcalc serve`` share: Debian's chromium driven by Playwright
+at a phone's viewport, and the server run in a thread (and restarted on the same port).
+
+The browser is found by ``PREFCALC_CHROMIUM``, else ``chromium`` on the PATH; without one the
+tests skip, unless ``PREFCALC_REQUIRE_TOOLS=1`` (CI), where they fail. Screenshots are kept in
+``tests/artifacts/serve`` (ignored by git; ``PREFCALC_ARTIFACTS`` moves them).
+
+The fixtures (``browser``, one chromium for a module; ``phones``; ``data_home``) are
+made known to every test module by ``tests/conftest.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from prefcalc.store.ledger import game_to_json_text
+
+TOKEN = "browser-test-token"
+PHONE = {"width": 390, "height": 844}
+NARROW = {"width": 360, "height": 740}
+WAIT = 20_000  # ms: generous, the machine is shared; never a fixed sleep
+FOREIGN = "evil.example"  # a name of another site, pointed at this computer (DNS rebinding)
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    f"--host-resolver-rules=MAP {FOREIGN} 127.0.0.1",
+]
+ARTIFACTS = (
+    Path(os.environ.get("PREFCALC_ARTIFACTS", Path(__file__).resolve().parent / "artifacts"))
+    / "serve"
+)
+
+
+def chromium() -> str:
+    given = os.environ.get("PREFCALC_CHROMIUM")
+    if given and Path(given).exists():
+        return given
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    if os.environ.get("PREFCALC_REQUIRE_TOOLS") == "1":
+        pytest.fail("chromium is required here (PREFCALC_REQUIRE_TOOLS=1)")
+    pytest.skip("chromium is not installed")
+
+
+class Server:
+    """uvicorn in a thread on 127.0.0.1, on a port the system picked (or ``port``: a restart);
+    stopped as Ctrl-C stops ``serve``: the event streams are ended first."""
+
+    def __init__(self, path: Path, port: int = 0, **options: Any) -> None:
+        import uvicorn
+
+        from prefcalc.web import create_app, listen
+
+        self.path = path
+        self.options = options
+        self.app = create_app(path, TOKEN, **options)
+        self.sock = listen("127.0.0.1", port)  # as serve makes it: TCP_NODELAY on connections
+        self.port = int(self.sock.getsockname()[1])
+        self.url = f"http://127.0.0.1:{self.port}"
+        ready = threading.Event()
+        loops: list[asyncio.AbstractEventLoop] = []
+
+        class Uvicorn(uvicorn.Server):
+            async def startup(self, sockets: Any = None) -> None:
+                await super().startup(sockets)
+                loops.append(asyncio.get_running_loop())
+                ready.set()
+
+        config = uvicorn.Config(
+            self.app, access_log=False, log_level="warning", timeout_graceful_shutdown=5
+        )
+        self.server = Uvicorn(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+        self.thread.start()
+        if not ready.wait(60):
+            raise RuntimeError("the server did not start")
+        self.loop = loops[0]
+        self.stopped = False
+
+    @property
+    def table(self) -> Any:
+        return self.app.state.table
+
+    def stop(self) -> None:
+        if self.stopped:
+            return
+        self.stopped = True
+        self.loop.call_soon_threadsafe(self.table.watcher.close)
+        self.server.should_exit = True
+        self.thread.join(60)
+        self.sock.close()
+
+    def restart(self) -> Server:
+        """This server stopped, and a new one serving the same ledger on the same port with
+        the same token (``serve`` keeps the token per game)."""
+        self.stop()
+        return Server(self.path, self.port, **self.options)
+
+
+def serve(tmp_path: Path, game: Any, **options: Any) -> tuple[Path, Server]:
+    path = tmp_path / "g.json"
+    path.write_text(game_to_json_text(game), encoding="utf-8")
+    return path, Server(path, **options)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One chromium for a module's tests (Playwright's sync API runs an event loop in this
+    thread while it is open: it is closed before the next module, whose tests may run one)."""
+    executable = chromium()
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test's own data folder (the kept tokens, the ledgers' cache)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("PREFCALC_FILE", raising=False)
+
+
+def watch_errors(page: Any) -> list[str]:
+    """Script errors and refused resources (a Content-Security-Policy violation among them);
+    an answer of 4xx or 503 the test asks for, and a stream cut by a stopping server, are
+    expected, not errors of the page."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error"
+            and "Failed to load resource" not in m.text
+            and "net::ERR" not in m.text
+            else None
+        ),
+    )
+    return errors
+
+
+class Phone:
+    """A phone's browser context and page; ``close()`` checks the page made no error."""
+
+    def __init__(self, browser: Any, viewport: dict[str, int] = PHONE) -> None:
+        self.context = browser.new_context(viewport=viewport, device_scale_factor=2, is_mobile=True)
+        self.page = self.context.new_page()
+        self.errors = watch_errors(self.page)
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.errors == []
+
+
+@pytest.fixture
+def phones(browser: Any) -> Iterator[Any]:
+    """Open phones: ``phones(viewport)`` gives one, closed (and checked) after the test."""
+    opened: list[Phone] = []
+
+    def make(viewport: dict[str, int] = PHONE) -> Any:
+        phone = Phone(browser, viewport)
+        opened.append(phone)
+        return phone.page
+
+    yield make
+    for phone in opened:
+        phone.close()
+
+
+def shot(page: Any, name: str, full: bool = False) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full)
+    return path
+
+
+def no_horizontal_scroll(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], width
