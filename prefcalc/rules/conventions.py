@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
 
 from prefcalc.errors import ConventionError, shown
-from prefcalc.i18n import _, ngettext
+from prefcalc.i18n import N_, _, ngettext
 from prefcalc.rules.amounts import MAX_AMOUNT, Amount, exact_text, norm
 
 if TYPE_CHECKING:
@@ -46,6 +46,41 @@ if TYPE_CHECKING:
     )
 
 PRESETS = ("sochi", "leningrad", "rostov", "classic")
+
+PRESET_TEXTS = frozenset(
+    {
+        N_("Sochi"),
+        N_("Leningrad"),
+        N_("Rostov"),
+        N_("Classic"),
+        N_(
+            "Сочинка: the least gambling convention; responsible, greedy whist; all-passes into"
+            " the mountain at 1-2-3; help to the player with the most points."
+        ),
+        N_(
+            "Ленинградка (Piter): doubled whists and remises, semi-responsible gentleman whist;"
+            " all-passes at 2-4-6 with exit 7; the pools add up to target x players; no help."
+        ),
+        N_(
+            "Ростовка (Moscow pulka): semi-responsible gentleman whist, flat consolation of 10;"
+            " all-passes scored in whists (5 per trick) with no progression; help to the"
+            " biggest hole."
+        ),
+        N_(
+            "Классика: Sochi prices and responsible greedy whist, plus bombs (opening circles at"
+            " x2, x4, x8 and blind passes), dark games, the dark six whisted and the Preference"
+            " combination."
+        ),
+    }
+)
+"""The presets' names and descriptions as their TOML files write them (in English), for the
+catalog: :func:`preset_words` says them in the reader's language."""
+
+
+def preset_words(text: str) -> str:
+    """A preset's name or description in the reader's language; a table's own text as written."""
+    return _(text) if text in PRESET_TEXTS else text
+
 
 PRESET_ALIASES = {
     "сочинка": "sochi",

@@ -541,7 +541,10 @@ def explain_text(sheet: Sheet, number: int) -> str:
 
 
 def rules_text(conv: Convention) -> str:
-    lines = [conv.name + (f": {conv.description}" if conv.description else "")]
+    from prefcalc.rules.conventions import preset_words
+
+    description = preset_words(conv.description)
+    lines = [preset_words(conv.name) + (f": {description}" if description else "")]
     rows = [[_("option"), _("value"), _("meaning")]]
     for option in OPTIONS:
         rows.append([option.key, to_toml_value(conv.value(option.key)), _(option.doc)])
