@@ -303,7 +303,15 @@ def create(path: Path, game: Game, force: bool = False) -> None:
 
     A symbolic link is written through: the real file is replaced and the link stays.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file where a folder of the path should be, a read-only disk...
+        raise LedgerError(
+            _("cannot make the folder {folder}: {reason}").format(
+                folder=path.parent, reason=files.os_reason(exc)
+            ),
+            str(path),
+        ) from None
     if files.check_regular_if_exists(path, N_("the ledger"), LedgerError):
         if not force:
             raise LedgerError(
