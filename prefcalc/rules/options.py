@@ -90,6 +90,10 @@ def _whole(value: Any, info: ValidationInfo) -> Any:
     if isinstance(value, str):
         if _strict(info):
             raise ValueError(_("expected a whole number"))
+        digits = value.strip().lstrip("+-\N{MINUS SIGN}")
+        if digits.isascii() and digits.isdigit() and len(digits) > 12:
+            # the option's own bound named, as for a huge int of a file
+            raise ValueError(_("too large (at most {MAX_INT:,})").format(MAX_INT=MAX_INT))
         return parse_whole(value)  # an AmountError (a ValueError) says what is wrong
     return value
 
