@@ -40,7 +40,7 @@ from prefcalc.commands import (
 from prefcalc.errors import DealError, PrefcalcError, one_line, shown, silence
 from prefcalc.i18n import N_, _, check_environment, did_you_mean, language, ngettext, speaking
 from prefcalc.i18n import set_language as _set_language
-from prefcalc.rules.amounts import Amount
+from prefcalc.rules.amounts import Amount, parse_whole
 from prefcalc.rules.conventions import parse_overrides
 from prefcalc.rules.model import Game, check_name, deal_count, seating
 from prefcalc.rules.notation import blind_names
@@ -50,9 +50,26 @@ from prefcalc.store import ledger as ledger_io
 from prefcalc.store.files import check_output, check_outputs
 
 
+def _whole(text: str | int) -> int:
+    """A whole number typed as an option or argument (typer hands an ``int`` default over as
+    it is)."""
+    return text if isinstance(text, int) else parse_whole(text)
+
+
 class _Commands(TyperGroup):
     """prefcalc's commands: however a command is refused, one line on stderr and an exit
     code, both as the installed executable and in process (``typer.testing.CliRunner``)."""
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """An unknown command is refused in prefcalc's words, with the one suggestion every
+        front end makes (the visible commands only)."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            visible = [n for n, c in self.commands.items() if not c.hidden]
+            raise PrefcalcError(
+                _("no such command '{name}'").format(name=shown(name)) + did_you_mean(name, visible)
+            )
+        return super().resolve_command(ctx, args)
 
     def main(
         self,
@@ -86,14 +103,17 @@ def _prepared(group: Any, args: Sequence[str] | None) -> list[str]:
 
 
 def _translate_help(group: Any) -> None:
-    """The help texts of the commands and their options in the language in use (the
-    catalog has them: see prefcalc/help_extract.py)."""
+    """The help texts of the commands and their options, and the names of their values
+    (metavars: ``PLAYER`` -> ``ИГРОК``), in the language in use (the catalog has them: see
+    prefcalc/help_extract.py)."""
     for command in (group, *group.commands.values()):
         if command.help:
             command.help = _(command.help)
         for param in command.params:
             if getattr(param, "help", None):
                 param.help = _(param.help)
+            if param.metavar:
+                param.metavar = _(param.metavar)
 
 
 def _lang_first(args: Sequence[str] | None) -> list[str]:
@@ -146,6 +166,7 @@ FileOpt = Annotated[
         "--file",
         "-f",
         envvar="PREFCALC_FILE",
+        metavar="FILE",
         help="The game's ledger (default: the current game).",
         show_default=False,
     ),
@@ -153,7 +174,10 @@ FileOpt = Annotated[
 DealerOpt = Annotated[
     str | None,
     typer.Option(
-        "--dealer", help="Who dealt (default: the next dealer clockwise).", show_default=False
+        "--dealer",
+        metavar="PLAYER",
+        help="Who dealt (default: the next dealer clockwise).",
+        show_default=False,
     ),
 ]
 ForceOpt = Annotated[
@@ -176,6 +200,8 @@ BombOpt = Annotated[
     int | None,
     typer.Option(
         "--bomb",
+        metavar="FACTOR",
+        parser=_whole,
         help="Classic, bombs.order = declared: the factor of the bomb the declarer uses (2, 4, 8...).",
         show_default=False,
     ),
@@ -186,6 +212,7 @@ AsConvOpt = Annotated[
     typer.Option(
         "--convention",
         "-c",
+        metavar="NAME|FILE",
         help="Re-score under another convention (a preset or a .toml file); the record is unchanged.",
         show_default=False,
     ),
@@ -194,6 +221,7 @@ SetOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--set",
+        metavar="KEY=VALUE",
         help="Change an option, e.g. --set passes.prices=1,2,4 (repeatable).",
         show_default=False,
     ),
@@ -269,6 +297,8 @@ def game(
         int | None,
         typer.Option(
             "--talon",
+            metavar="TRICKS",
+            parser=_whole,
             help="talon_bonus, 4-5 players: tricks the talon gave the declarer (0-3).",
             show_default=False,
         ),
@@ -277,6 +307,7 @@ def game(
         str | None,
         typer.Option(
             "--returned-by",
+            metavar="PLAYER",
             help="return_whist: the sitting-out dealer returned the whist after both passed.",
             show_default=False,
         ),
@@ -319,6 +350,7 @@ def passes(
         str | None,
         typer.Option(
             "--blind",
+            metavar="NAME,NAME",
             help="Classic, bombs.blind: the players who passed blind (NAME,NAME); each earns a bomb ×2.",
             show_default=False,
         ),
@@ -334,7 +366,7 @@ def passes(
 
 @app.command()
 def preference(
-    player: Annotated[str, typer.Argument(show_default=False)],
+    player: Annotated[str, typer.Argument(metavar="PLAYER", show_default=False)],
     dealer: DealerOpt = None,
     force: ForceOpt = False,
     file: FileOpt = None,
@@ -353,18 +385,27 @@ app.command("распасы", context_settings=_WORDS, hidden=True)(passes)
 
 @app.command()
 def adjust(
-    player: Annotated[str, typer.Argument(show_default=False)],
-    note: Annotated[str, typer.Option("--note", help="Why (required).", show_default=False)] = "",
+    player: Annotated[str, typer.Argument(metavar="PLAYER", show_default=False)],
+    note: Annotated[
+        str, typer.Option("--note", metavar="TEXT", help="Why (required).", show_default=False)
+    ] = "",
     pool: Annotated[
-        str | None, typer.Option("--pool", help="Points into his pool.", show_default=False)
+        str | None,
+        typer.Option("--pool", metavar="POINTS", help="Points into his pool.", show_default=False),
     ] = None,
     mountain: Annotated[
-        str | None, typer.Option("--mountain", help="Points into his mountain.", show_default=False)
+        str | None,
+        typer.Option(
+            "--mountain", metavar="POINTS", help="Points into his mountain.", show_default=False
+        ),
     ] = None,
     whists: Annotated[
         list[str] | None,
         typer.Option(
-            "--whists", help="Whists on another player: OTHER=N (repeatable).", show_default=False
+            "--whists",
+            metavar="OTHER=N",
+            help="Whists on another player: OTHER=N (repeatable).",
+            show_default=False,
         ),
     ] = None,
     file: FileOpt = None,
@@ -408,11 +449,14 @@ app.command("штраф", context_settings=_WORDS, hidden=True)(penalty)
 
 @app.command()
 def join(
-    name: Annotated[str, typer.Argument(show_default=False)],
+    name: Annotated[str, typer.Argument(metavar="NAME", show_default=False)],
     after: Annotated[
         str | None,
         typer.Option(
-            "--after", help="Sit after this player (default: the last seat).", show_default=False
+            "--after",
+            metavar="PLAYER",
+            help="Sit after this player (default: the last seat).",
+            show_default=False,
         ),
     ] = None,
     file: FileOpt = None,
@@ -444,7 +488,7 @@ def _deal_words(help: str) -> Any:
 
 @app.command(context_settings=_WORDS)
 def insert(
-    number: Annotated[int, typer.Argument(show_default=False)],
+    number: Annotated[int, typer.Argument(metavar="N", parser=_whole, show_default=False)],
     words: Annotated[
         list[str],
         _deal_words(
@@ -472,7 +516,7 @@ def set_(
 
 @app.command()
 def delete(
-    number: Annotated[int, typer.Argument(show_default=False)],
+    number: Annotated[int, typer.Argument(metavar="N", parser=_whole, show_default=False)],
     force: ForceOpt = False,
     file: FileOpt = None,
 ) -> None:
@@ -482,7 +526,7 @@ def delete(
 
 @app.command(context_settings=_WORDS)
 def edit(
-    number: Annotated[int, typer.Argument(show_default=False)],
+    number: Annotated[int, typer.Argument(metavar="N", parser=_whole, show_default=False)],
     words: Annotated[
         list[str],
         _deal_words(
@@ -546,7 +590,7 @@ def log(
 
 @app.command()
 def explain(
-    number: Annotated[int, typer.Argument(show_default=False)],
+    number: Annotated[int, typer.Argument(metavar="N", parser=_whole, show_default=False)],
     convention: AsConvOpt = None,
     overrides: SetOpt = None,
     file: FileOpt = None,
@@ -561,7 +605,7 @@ def explain(
 
 @app.command()
 def rules(
-    name: Annotated[str | None, typer.Argument(metavar="[NAME|PATH]", show_default=False)] = None,
+    name: Annotated[str | None, typer.Argument(metavar="NAME|FILE", show_default=False)] = None,
     overrides: SetOpt = None,
     file: FileOpt = None,
 ) -> None:
@@ -638,24 +682,37 @@ def new(
     convention: Annotated[
         str,
         typer.Option(
-            "--convention", "-c", help="sochi, leningrad, rostov, classic, fspr or a .toml file."
+            "--convention",
+            "-c",
+            metavar="NAME|FILE",
+            help="sochi, leningrad, rostov, classic, fspr or a .toml file.",
         ),
     ] = "sochi",
     target: Annotated[
         int | None,
         typer.Option(
-            "--target", "-t", help="Pool target (default 20; Classic 50).", show_default=False
+            "--target",
+            "-t",
+            metavar="N",
+            parser=_whole,
+            help="Pool target (default 20; Classic 50).",
+            show_default=False,
         ),
     ] = None,
     whist_price: Annotated[
-        str, typer.Option("--whist-price", help="Money per whist, e.g. 0.5.")
+        str, typer.Option("--whist-price", metavar="PRICE", help="Money per whist, e.g. 0.5.")
     ] = "1",
-    currency: Annotated[str, typer.Option("--currency", help="e.g. EUR, RUB.")] = "",
+    currency: Annotated[
+        str, typer.Option("--currency", metavar="CODE", help="e.g. EUR, RUB.")
+    ] = "",
     overrides: SetOpt = None,
     dealer: Annotated[
         str | None,
         typer.Option(
-            "--dealer", help="Who deals first (default: the first player).", show_default=False
+            "--dealer",
+            metavar="PLAYER",
+            help="Who deals first (default: the first player).",
+            show_default=False,
         ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing game file.")] = False,
@@ -663,6 +720,7 @@ def new(
         str | None,
         typer.Option(
             "--lang",
+            metavar="ru|en",
             help="The game's language, ru or en: its PDF and workbook are made in it by anyone.",
             show_default=False,
         ),
@@ -786,7 +844,7 @@ class SchemaKind(StrEnum):
 
 @app.command()
 def schema(
-    kind: Annotated[SchemaKind, typer.Argument(show_default=False)],
+    kind: Annotated[SchemaKind, typer.Argument(metavar="ledger|convention", show_default=False)],
 ) -> None:
     """The JSON Schema of a ledger file or a convention (TOML) file, for editors and tools."""
     from prefcalc.store.schemas import json_schema
@@ -809,9 +867,12 @@ class Paper(StrEnum):
 
 @app.command()
 def export(
-    kind: Annotated[ExportKind, typer.Argument(show_default=False, case_sensitive=False)],
+    kind: Annotated[
+        ExportKind, typer.Argument(metavar="xlsx|pdf", show_default=False, case_sensitive=False)
+    ],
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Output file.", show_default=False)
+        Path | None,
+        typer.Option("--output", "-o", metavar="FILE", help="Output file.", show_default=False),
     ] = None,
     paper: Annotated[
         Paper, typer.Option("--paper", help="PDF paper size.", case_sensitive=False)
@@ -841,14 +902,21 @@ def export(
 
 @app.command()
 def blank(
-    players: Annotated[int, typer.Option("--players", "-p", help="2 to 5.")] = 3,
+    players: Annotated[
+        int, typer.Option("--players", "-p", metavar="N", parser=_whole, help="2 to 5.")
+    ] = 3,
     names: Annotated[
         list[str] | None,
-        typer.Option("--name", help="Pre-fill a player's name (repeatable).", show_default=False),
+        typer.Option(
+            "--name",
+            metavar="NAME",
+            help="Pre-fill a player's name (repeatable).",
+            show_default=False,
+        ),
     ] = None,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Output file.")] = Path(
-        "pulka.pdf"
-    ),
+    output: Annotated[
+        Path, typer.Option("--output", "-o", metavar="FILE", help="Output file.")
+    ] = Path("pulka.pdf"),
     paper: Annotated[
         Paper, typer.Option("--paper", help="PDF paper size.", case_sensitive=False)
     ] = Paper.a4,
@@ -874,7 +942,7 @@ def history(
     paths: Annotated[
         list[Path] | None,
         typer.Argument(
-            metavar="[PATH]...",
+            metavar="PATH...",
             help="Ledgers and folders (searched recursively for *.json).",
             show_default=False,
         ),
@@ -883,6 +951,7 @@ def history(
         Path | None,
         typer.Option(
             "--dir",
+            metavar="FOLDER",
             help="A folder of games (default: the data folder's games).",
             show_default=False,
         ),
@@ -890,18 +959,27 @@ def history(
     since: Annotated[
         str | None,
         typer.Option(
-            "--since", help="Only games from this date on (2026-11-01).", show_default=False
+            "--since",
+            metavar="DATE",
+            help="Only games from this date on (2026-11-01).",
+            show_default=False,
         ),
     ] = None,
     player: Annotated[
         str | None,
-        typer.Option("--player", help="Only this player's games and standing.", show_default=False),
+        typer.Option(
+            "--player",
+            metavar="PLAYER",
+            help="Only this player's games and standing.",
+            show_default=False,
+        ),
     ] = None,
     as_json: JsonOpt = False,
     xlsx: Annotated[
         Path | None,
         typer.Option(
             "--xlsx",
+            metavar="FILE",
             help="Write a workbook with the games, standings and charts.",
             show_default=False,
         ),
@@ -909,7 +987,10 @@ def history(
     pdf: Annotated[
         Path | None,
         typer.Option(
-            "--pdf", help="Write a PDF with the standings and charts.", show_default=False
+            "--pdf",
+            metavar="FILE",
+            help="Write a PDF with the standings and charts.",
+            show_default=False,
         ),
     ] = None,
     paper: Annotated[
@@ -966,7 +1047,12 @@ def history(
 def share(
     png: Annotated[
         Path | None,
-        typer.Option("--png", help="Also write the pool sheet as a PNG image.", show_default=False),
+        typer.Option(
+            "--png",
+            metavar="FILE",
+            help="Also write the pool sheet as a PNG image.",
+            show_default=False,
+        ),
     ] = None,
     file: FileOpt = None,
 ) -> None:
@@ -994,13 +1080,21 @@ def share(
 def serve(
     host: Annotated[
         str,
-        typer.Option("--host", help="The address to listen on (127.0.0.1: this computer only)."),
+        typer.Option(
+            "--host",
+            metavar="ADDRESS",
+            help="The address to listen on (127.0.0.1: this computer only).",
+        ),
     ] = "0.0.0.0",
-    port: Annotated[int, typer.Option("--port", help="The port (0: any free one).")] = 8000,
+    port: Annotated[
+        int,
+        typer.Option("--port", metavar="N", parser=_whole, help="The port (0: any free one)."),
+    ] = 8000,
     token: Annotated[
         str | None,
         typer.Option(
             "--token",
+            metavar="SECRET",
             help="The score link's secret, at least 16 characters (default: the one kept for"
             " this game, else a random one).",
             show_default=False,
@@ -1083,6 +1177,7 @@ def _root(
         str | None,
         typer.Option(
             "--lang",
+            metavar="ru|en",
             help="The language: ru or en (default: PREFCALC_LANG, then the locale).",
             show_default=False,
         ),
@@ -1212,8 +1307,9 @@ def _refusals(run: Callable[[], Any]) -> int:
         _fail(_no_such_option(exc))
         return 2
     except typer.TyperException as exc:
-        # typer 0.29 words a bad choice through pydantic ("Value error, 'a5' is not one of")
-        _fail(exc.format_message().replace("Value error, ", ""))
+        from prefcalc.help_words import refusal
+
+        _fail(refusal(exc))  # typer's parser words its refusals in English: said in ours
         return int(getattr(exc, "exit_code", 2))
     except BrokenPipeError:
         _silence_output()
@@ -1222,10 +1318,13 @@ def _refusals(run: Callable[[], Any]) -> int:
         # a case the checks missed must still never show a traceback: one line, exit 70
         if os.environ.get("PREFCALC_DEBUG"):
             raise
+        from prefcalc.store.files import os_reason
+
+        said = os_reason(exc) if isinstance(exc, OSError) else str(exc)
         sys.stderr.write(
             _(
                 "prefcalc: internal error: {kind}: {error} (please report it; nothing was written)"
-            ).format(kind=type(exc).__name__, error=one_line(str(exc))[:200])
+            ).format(kind=type(exc).__name__, error=one_line(said)[:200])
             + "\n"
         )
         return 70

@@ -64,6 +64,21 @@ SHORT_KINDS = {
 (``мизер`` and ``распасы`` are deal kinds anyway): a player whose name starts with M, P, М
 or Р is written there with one more letter (``ма 7ч 7 п:в в:п`` for Маша)."""
 
+RUSSIAN_COMMANDS = {
+    "отмена": "undo",
+    "вернуть": "redo",
+    "вставить": "insert",
+    "исправить": "edit",
+    "удалить": "delete",
+    "лист": "show",
+    "журнал": "log",
+    "расчёт": "settle",
+    "расчет": "settle",
+    "почему": "explain",
+}
+"""The commands of a play line as a Russian table says them (``отмена`` is ``undo``, ``лист``
+is ``show``, ``расчёт`` is ``settle``...): a line may start with either word."""
+
 QUIT_WORDS = frozenset({"quit", "exit", "q", "выход"})
 HELP_WORDS = frozenset({"help", "?", "помощь"})
 
@@ -232,6 +247,7 @@ def parse_line(text: str, game: Game) -> Command | None:
     if not words:
         return None
     head = words[0].lower()
+    head = RUSSIAN_COMMANDS.get(head, head)
     rest = words[1:]
     if head in QUIT_WORDS:
         return Quit()
@@ -279,7 +295,9 @@ def _line_deal(words: list[str], game: Game) -> Record:
         try:  # a line that starts with a player is a game
             resolve_player(head, seating(game))
         except NotationError:
-            hint = did_you_mean(head.lower(), COMMANDS) or _(" (type help for the commands)")
+            hint = did_you_mean(head.lower(), (*COMMANDS, *RUSSIAN_COMMANDS)) or _(
+                " (type help for the commands)"
+            )
             raise NotationError(
                 _("'{head}' is neither a command nor a player{hint}").format(head=head, hint=hint)
             ) from None

@@ -15,7 +15,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from prefcalc.commands import COMMANDS
+from prefcalc.commands import COMMANDS, RUSSIAN_COMMANDS
 from prefcalc.rules.model import LEVELS, SUITS, Game, seating
 
 RU_SUITS = ("п", "т", "б", "ч", "бк")
@@ -25,7 +25,16 @@ RU_CONTRACTS = tuple(f"{level}{suit}" for level in LEVELS for suit in RU_SUITS)
 ROLES = ("w", "p", "h", "w0", "w1", "w2", "w3", "w4")
 RU_ROLES = ("в", "п", "пв", "в0", "в1", "в2", "в3", "в4")
 HALF_WHIST = frozenset({"h", "пв"})
-RU_COMMANDS = ("игра", "мизер", "распасы", "рас", "штраф", "помощь", "выход")
+RU_COMMANDS = (
+    "игра",
+    "мизер",
+    "распасы",
+    "рас",
+    "штраф",
+    *(word for word in RUSSIAN_COMMANDS if word != "расчет"),  # one spelling offered: расчёт
+    "помощь",
+    "выход",
+)
 """The Russian words a line may start with (``м`` and ``р`` are one letter: nothing to
 complete)."""
 

@@ -1,9 +1,11 @@
 """A ``pybabel extract`` method for the command line's help (see ``babel.cfg``).
 
 The help of a command is its function's docstring and the ``help="..."`` of its options and
-arguments, plain strings that typer reads at start-up: this method hands them to the catalog
-as they are shown (a docstring cleaned like :func:`inspect.getdoc`), besides the ``_()``
-calls of the same file. The CLI translates them when it shows its help in another language.
+arguments, and the names of their values (``metavar="PLAYER"``), plain strings that typer
+reads at start-up: this method hands them to the catalog as they are shown (a docstring
+cleaned like :func:`inspect.getdoc`), besides the ``_()`` calls of the same file. The CLI
+translates them when it shows its help in another language. A metavar of values typed as
+they are (``xlsx|pdf``, ``ru|en``: no capital letter) is no word to translate.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ def extract(
 
 
 def help_texts(source: str) -> Iterator[tuple[int, str]]:
-    """Every command docstring and every ``help="..."`` string of ``source``."""
+    """Every command docstring, every ``help="..."`` string and every ``metavar="..."``
+    word of ``source``."""
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.FunctionDef) and any(_is_command(d) for d in node.decorator_list):
             doc = ast.get_docstring(node, clean=False)
@@ -39,13 +42,13 @@ def help_texts(source: str) -> Iterator[tuple[int, str]]:
                 yield node.lineno, inspect.cleandoc(doc)
         elif isinstance(node, ast.Call):
             for kw in node.keywords:
-                if (
-                    kw.arg == "help"
-                    and isinstance(kw.value, ast.Constant)
-                    and isinstance(kw.value.value, str)
-                    and kw.value.value
+                if not (isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str)):
+                    continue
+                text = kw.value.value
+                if (kw.arg == "help" and text) or (
+                    kw.arg == "metavar" and any(c.isupper() for c in text)
                 ):
-                    yield kw.value.lineno, kw.value.value
+                    yield kw.value.lineno, text
 
 
 def _is_command(decorator: ast.expr) -> bool:

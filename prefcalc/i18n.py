@@ -49,7 +49,9 @@ def check_language(text: str, where: str = "--lang") -> str:
     lang = _from_locale(text)
     if lang is None:
         raise PrefcalcError(
-            f"{where}: unknown language '{shown(text)}' (use {' or '.join(sorted(LANGUAGES))})"
+            _("{where}: unknown language '{text}' (use {languages})").format(
+                where=where, text=shown(text), languages=_(" or ").join(sorted(LANGUAGES))
+            )
         )
     return lang
 

@@ -156,7 +156,7 @@ def run_lines(
             refused = True
             output.error(
                 _("prefcalc: error: line {count}: {error}").format(
-                    count=count, error=one_line(str(exc))
+                    count=count, error=one_line(_said(exc))
                 )
             )
     return EXIT_REFUSED if refused else 0
@@ -181,7 +181,7 @@ def _lines(stream: IO[bytes] | IO[str] | None) -> Iterator[str | PrefcalcError]:
             return
         except OSError as exc:  # e.g. a folder as stdin: said, and the end of the lines
             yield PrefcalcError(
-                _("cannot read standard input: {reason}").format(reason=exc.strerror or exc)
+                _("cannot read standard input: {reason}").format(reason=files.os_reason(exc))
             )
             return
         if not chunk:
@@ -253,7 +253,7 @@ class _Output:
         except (OSError, ValueError) as exc:  # ValueError: a stream closed under us
             silence(self.out)
             self.out = None
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            reason = files.os_reason(exc) if isinstance(exc, OSError) else str(exc)
             self._note(reason)
 
     def _note(self, reason: str) -> None:
@@ -378,8 +378,17 @@ def append_history(file: Path, line: str) -> None:
         os.close(fd)
 
 
+def _said(exc: PrefcalcError | OSError) -> str:
+    """A refusal, or the system's reason a write failed (with the file it names), in the
+    language in use."""
+    if isinstance(exc, PrefcalcError):
+        return str(exc)
+    reason = files.os_reason(exc)
+    return f"{exc.filename}: {reason}" if exc.filename else reason
+
+
 def _history_problem(file: Path, exc: OSError | PrefcalcError) -> str:
-    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    reason = files.os_reason(exc) if isinstance(exc, OSError) else str(exc)
     return _(
         "the history of typed lines ({file}) cannot be used: {reason}; "
         "this session keeps its lines only until it ends"
@@ -539,7 +548,7 @@ def _prompt_loop(path: Path, signals: _Signals) -> int:  # pragma: no cover - pt
         except Quit:
             return 0
         except (PrefcalcError, OSError) as exc:  # refused (or the disk failed): nothing lost
-            warn(_("error: {error}").format(error=one_line(str(exc))))
+            warn(_("error: {error}").format(error=one_line(_said(exc))))
         except KeyboardInterrupt:  # Ctrl-C while a line was carried out: its write is whole
             warn(_("interrupted (show tells what the ledger holds)"))
         finally:

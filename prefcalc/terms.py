@@ -61,6 +61,19 @@ def column(name: str) -> str:
     return words.get(name, name)
 
 
+def into(column: str, on: str | None = None) -> str:
+    """Where a write goes, after its amount: ``+4 pool`` / ``+4 в пулю``, ``+12 mountain`` /
+    ``+12 в гору``, ``+12 whists on Anna`` / ``+12 висты на Аню``."""
+    if column == "whists" and on:
+        return whists_on(on)
+    words = {
+        "pool": pgettext("into", "pool"),
+        "mountain": pgettext("into", "mountain"),
+        "whists": pgettext("into", "whists"),
+    }
+    return words.get(column, column)
+
+
 def whists_on(player: str) -> str:
     """Whists written on a player: ``whists on Anna`` / ``висты на Аню`` (the Russian asks
     for the accusative: :mod:`prefcalc.cases`)."""

@@ -358,7 +358,7 @@ CASES = [
         20,
         [],
         ["settle", "--method", "median"],
-        "'median' is not one of 'pairwise', 'average'",
+        "--method is pairwise or average, not 'median'",
     ),
     (
         "show bad --set",

@@ -52,7 +52,8 @@ def test_the_typed_prefix_decides_over_the_names() -> None:
 
 def test_russian_commands_start_a_line() -> None:
     assert offered("миз") == ["мизер"]
-    assert offered("ра") == ["распасы", "рас"]
+    assert offered("ра") == ["распасы", "рас", "расчёт"]
+    assert offered("отм") == ["отмена"] and offered("жу") == ["журнал"]
     assert "мизер" in offered("") and "misere" not in offered("")
     assert "misere" in offered("", EN) and "мизер" not in offered("", EN)
     assert offered("mis", RU) == ["misere"]

@@ -76,7 +76,7 @@ def test_the_russian_pdf(tmp_path: Path) -> None:
         "Аня 7♥: 7 взяток; Боря вист, Вера пас",
         "Боря 8БК: 6 взяток",
         "Вера мизер: 0 взяток",
-        "Аня пуля +4; Боря висты на Аню +12",
+        "Аня в пулю +4; Боря висты на Аню +12",
     ):
         assert words in text, words
     assert not ENGLISH.search(_prose(text)), ENGLISH.search(_prose(text))

@@ -292,7 +292,7 @@ def test_russian_explain_names_the_deal_and_its_columns(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "раздача 3, сдающий Вера: Anna 6♦: 5 взяток; Boris вист 3, Вера вист 2"
-    assert lines[1].startswith("  Anna: +2 гора — ")
+    assert lines[1].startswith("  Anna: +2 в гору — ")
     assert lines[2].startswith("  Boris: +6 висты на Anna — ")
 
 

@@ -345,9 +345,13 @@ CACHE_PLACES: list[tuple[str, Callable[[Path], None], str]] = [
     (
         "a FIFO as its journal",
         _journal_fifo,
-        "journal file history-cache.sqlite3-journal is a FIFO",
+        "side file history-cache.sqlite3-journal is a FIFO",
     ),
-    ("a folder as its journal", _journal_folder, "journal file"),
+    (
+        "a folder as its journal",
+        _journal_folder,
+        "side file history-cache.sqlite3-journal is a folder",
+    ),
     ("a file as the data folder", _data_folder_a_file, "(Not a directory)"),
 ]
 

@@ -30,6 +30,8 @@ from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
 from reportlab.pdfbase.ttfonts import TTFont  # type: ignore[import-untyped]
 
 from prefcalc.errors import PrefcalcError
+from prefcalc.i18n import _
+from prefcalc.store.files import os_reason
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 BUNDLED = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf"}
@@ -79,7 +81,9 @@ def bundled() -> tuple[TTFont, TTFont]:
             faces.append(_register(name, FontFile(path)))
         except OSError as exc:
             raise PrefcalcError(
-                f"the bundled font {path.name} cannot be read ({exc.strerror or exc}): reinstall prefcalc"
+                _("the bundled font {font} cannot be read ({reason}): reinstall prefcalc").format(
+                    font=path.name, reason=os_reason(exc)
+                )
             ) from None
     return faces[0], faces[1]
 

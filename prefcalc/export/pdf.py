@@ -836,8 +836,11 @@ def _wrote(writes: Iterable[Any]) -> str:
     parts = []
     for (player, column, on), amount in grouped.items():
         if amount:
-            where = terms.whists_on(on) if column == WHISTS and on else terms.column(column)
-            parts.append(f"{player} {where} {signed(norm(amount))}")
+            parts.append(
+                _("{player} {where} {amount}").format(
+                    player=player, where=terms.into(column, on), amount=signed(norm(amount))
+                )
+            )
     return "; ".join(parts) or _("nothing")
 
 

@@ -42,6 +42,7 @@ from typing import Any
 from prefcalc import __version__
 from prefcalc.errors import DealError, LedgerError, PrefcalcError, shown
 from prefcalc.history.ratings import Rating, elo
+from prefcalc.i18n import _
 from prefcalc.report import running_balance as running_balance  # its home is the report
 from prefcalc.rules.amounts import Amount, exact_text, norm, parse_amount
 from prefcalc.rules.model import AllPass, Contract, Game, Misere, deal_count, name_key
@@ -244,10 +245,15 @@ class Cache:
         if path is not None:
             self._open(path)
 
-    def _give_up(self, why: str, what: str = "cannot be used ({}); every ledger was read") -> None:
+    def _give_up(self, why: str, updated: bool = False) -> None:
         """Stop using the cache and say why (once): the history goes on without it."""
         if self.problem is None and self.path is not None:
-            self.problem = f"{_where(str(self.path))}: the history cache {what.format(why)}"
+            what = (
+                _("{file}: the history cache was not updated ({why})")
+                if updated
+                else _("{file}: the history cache cannot be used ({why}); every ledger was read")
+            )
+            self.problem = what.format(file=_where(str(self.path)), why=why)
         self.close()
 
     def _open(self, path: Path) -> None:
@@ -258,13 +264,13 @@ class Cache:
         except FileNotFoundError:
             st = None
         except OSError as exc:
-            self._give_up(str(exc.strerror or exc))
+            self._give_up(files.os_reason(exc))
             return
         if st is not None and not stat.S_ISREG(st.st_mode):
-            self._give_up(f"it is {files.kind_of(st.st_mode)}")  # never opened
+            self._give_up(_("it is {kind}").format(kind=files.kind_of(st.st_mode)))  # never opened
             return
         if st is not None and not st.st_mode & 0o222:
-            self._give_up("it is read-only")
+            self._give_up(_("it is read-only"))
             return
         for side in _SQLITE_SIDE_FILES:  # SQLite would open these, and read a FIFO forever
             try:
@@ -272,7 +278,11 @@ class Cache:
             except OSError:
                 continue
             if not stat.S_ISREG(mode):
-                self._give_up(f"its {side[1:]} file {path.name}{side} is {files.kind_of(mode)}")
+                self._give_up(
+                    _("its side file {name} is {kind}").format(
+                        name=path.name + side, kind=files.kind_of(mode)
+                    )
+                )
                 return
         for attempt in range(2):
             try:
@@ -370,7 +380,7 @@ class Cache:
         except sqlite3.Error as exc:
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("ROLLBACK")
-            self._give_up(_reason(exc), "was not updated ({})")
+            self._give_up(_reason(exc), updated=True)
         self.pending = []
         self.gone = []
 
@@ -386,7 +396,9 @@ _SQLITE_SIDE_FILES = ("-journal", "-wal", "-shm")
 
 def _reason(exc: BaseException) -> str:
     """Why the cache failed, in a few words (an OSError's text, SQLite's message)."""
-    return str(getattr(exc, "strerror", None) or exc or type(exc).__name__)
+    if isinstance(exc, OSError):
+        return files.os_reason(exc)
+    return str(exc or type(exc).__name__)
 
 
 def cache_path() -> Path:
@@ -425,22 +437,22 @@ def ledger_files(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
         try:
             st = os.stat(path)
         except FileNotFoundError:
-            raise PrefcalcError("no such file or folder", _where(str(path))) from None
+            raise PrefcalcError(_("no such file or folder"), _where(str(path))) from None
         except (OSError, ValueError) as exc:
-            warnings.append(
-                f"{_where(str(path))}: skipped, {getattr(exc, 'strerror', None) or exc}"
-            )
+            reason = files.os_reason(exc) if isinstance(exc, OSError) else str(exc)
+            warnings.append(_skipped(str(path), reason))
             continue
         if stat.S_ISDIR(st.st_mode):
             for file, problem in _walk(Path(path)):
                 if problem is None:
                     add(file)
                 else:
-                    warnings.append(f"{_where(str(file))}: skipped, {problem}")
+                    warnings.append(_skipped(str(file), problem))
         elif stat.S_ISREG(st.st_mode):
             add(Path(path))
         else:
-            warnings.append(f"{_where(str(path))}: skipped, it is {files.kind_of(st.st_mode)}")
+            kind = _("it is {kind}").format(kind=files.kind_of(st.st_mode))
+            warnings.append(_skipped(str(path), kind))
     return found, warnings
 
 
@@ -456,12 +468,12 @@ def _walk(folder: Path) -> Iterator[tuple[Path, str | None]]:
                 try:
                     mode = os.stat(full).st_mode
                 except OSError as exc:
-                    yield full, str(exc.strerror or exc)
+                    yield full, files.os_reason(exc)
                     continue
                 if stat.S_ISREG(mode):
                     yield full, None
                 else:
-                    yield full, f"it is {files.kind_of(mode)}"
+                    yield full, _("it is {kind}").format(kind=files.kind_of(mode))
 
 
 def read_nights(paths: Sequence[Path], cache: Cache | None = None) -> tuple[list[Night], list[str]]:
@@ -484,10 +496,10 @@ def read_nights(paths: Sequence[Path], cache: Cache | None = None) -> tuple[list
             st = os.stat(path)
             raw = files.read_regular(path, "the ledger", files.MAX_LEDGER, LedgerError)
         except OSError as exc:
-            warnings.append(f"{_where(key)}: skipped, {exc.strerror or exc}")
+            warnings.append(_skipped(key, files.os_reason(exc)))
             continue
         except PrefcalcError as exc:
-            warnings.append(f"{_where(key)}: skipped, {exc.message}")
+            warnings.append(_skipped(key, exc.message))
             continue
         digest = hashlib.blake2b(raw, digest_size=16).hexdigest()
         if digest in copies:
@@ -498,7 +510,7 @@ def read_nights(paths: Sequence[Path], cache: Cache | None = None) -> tuple[list
         if night is not None:
             error = _unplaced(night)
         if night is None or error is not None:
-            warnings.append(error or f"{_where(key)}: skipped")
+            warnings.append(error or _("{file}: skipped").format(file=_where(key)))
             continue
         counted[digest] = len(nights)
         nights.append(night)
@@ -511,7 +523,9 @@ def read_nights(paths: Sequence[Path], cache: Cache | None = None) -> tuple[list
             nights[counted[digest]] = replace(night, file=shown_as)
         others = ", ".join(_where(k) for k in same if k != shown_as)
         warnings.append(
-            f"{_where(shown_as)}: the same file byte for byte as {others}: counted once"
+            _("{file}: the same file byte for byte as {others}: counted once").format(
+                file=_where(shown_as), others=others
+            )
         )
     if cache is not None:
         seen = {str(p) for p in paths}
@@ -552,11 +566,18 @@ def _unplaced(night: Night) -> str | None:
     try:
         _order(night)
     except (ValueError, OverflowError, OSError) as exc:
-        return (
-            f"{_where(night.file)}: skipped, its date '{shown(night.date)}' cannot be placed "
-            f"in time ({exc})"
+        return _skipped(
+            night.file,
+            _("its date '{date}' cannot be placed in time ({why})").format(
+                date=shown(night.date), why=exc
+            ),
         )
     return None
+
+
+def _skipped(path: str, reason: str) -> str:
+    """``file: skipped, reason``: a ledger the history leaves out, and why."""
+    return _("{file}: skipped, {reason}").format(file=_where(path), reason=reason)
 
 
 def _where(path: str) -> str:
@@ -572,9 +593,9 @@ def _read(raw: bytes, key: str) -> tuple[Night | None, str | None]:
         game = game_from_bytes(raw, key)
         return summarise(game, key), None
     except PrefcalcError as exc:
-        return None, f"{_where(key)}: skipped, not a usable ledger: {exc.message}"
+        return None, _skipped(key, _("not a usable ledger: {why}").format(why=exc.message))
     except (RecursionError, ValueError, ArithmeticError, MemoryError) as exc:
-        return None, f"{_where(key)}: skipped, cannot be read: {type(exc).__name__}"
+        return None, _skipped(key, _("cannot be read: {why}").format(why=type(exc).__name__))
 
 
 # --- across nights ------------------------------------------------------------------------------
@@ -637,7 +658,9 @@ def parse_since(text: str) -> date:
     try:
         return date.fromisoformat(text.strip())
     except ValueError:
-        raise DealError(f"--since must be a date like 2026-11-01, not '{shown(text)}'") from None
+        raise DealError(
+            _("--since must be a date like 2026-11-01, not '{text}'").format(text=shown(text))
+        ) from None
 
 
 def _order(night: Night) -> tuple[int, float, str]:
@@ -736,8 +759,12 @@ def _player_key(given: str, nights: Sequence[Night]) -> str:
         return matches[0]
     if len(matches) > 1:
         names = ", ".join(keys[k] for k in matches)
-        raise DealError(f"'{shown(given)}' could be any of {names}: give more of the name")
-    raise DealError(f"no player '{shown(given)}' in these games")
+        raise DealError(
+            _("'{given}' could be any of {names}: give more of the name").format(
+                given=shown(given), names=names
+            )
+        )
+    raise DealError(_("no player '{given}' in these games").format(given=shown(given)))
 
 
 # --- the best contract of a night (for ``prefcalc share``) -------------------------------------

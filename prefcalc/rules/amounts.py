@@ -60,12 +60,13 @@ MAX_NUMBER_TEXT = 40
 
 _DECIMAL = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?", re.ASCII)
 _COMMA = re.compile(r"([+-]?)(\d+),(\d+)", re.ASCII)
+_POINT = re.compile(r"([+-]?)(\d+)\.(\d+)", re.ASCII)
 _RATIO = re.compile(r"([+-]?)(\d+)\s*/\s*(\d+)", re.ASCII)
 _EXPONENT = re.compile(r"[+-]?(\d+[.,]?\d*|[.,]\d+)[eE][+-]?\d+", re.ASCII)
 _WHOLE = re.compile(r"[+-]?\d+", re.ASCII)
-_THOUSAND = re.compile(r"[+-]?[1-9]\d{0,2},\d{3}", re.ASCII)
-"""``1,000``, ``12,500``: a thousand or a decimal comma? Refused as ambiguous (``0,125`` and
-``1,5000`` are decimals: no thousand is written so)."""
+_THOUSAND = re.compile(r"[+-]?[1-9]\d{0,2}[,.]\d{3}", re.ASCII)
+"""``1,000``, ``12,500``, and when typed ``1.000``: a thousand, or a decimal comma (point)?
+Refused as ambiguous (``0,125`` and ``1,5000`` are decimals: no thousand is written so)."""
 _GROUPED = re.compile(r"[+-]?[1-9]\d{0,2}(?:[ \u00a0\u202f'_.,]\d{3})+(?:[.,]\d+)?")
 """``1 000``, ``1.000,5``, ``1,000,000``, ``1'000``: a number with its thousands grouped."""
 _MINUS_SIGN = "\N{MINUS SIGN}"
@@ -133,7 +134,7 @@ def _bounded(value: Amount, text: str) -> Amount:
     return norm(value)
 
 
-def parse_amount(text: str) -> Amount:
+def parse_amount(text: str, typed: bool = False) -> Amount:
     """Parse ``"12"``, ``"-3"``, ``"2.5"``, ``"2,5"`` or ``"5/3"`` into an exact, bounded amount.
 
     The decimal point may be a comma, as Russian writes it (``0,5``, ``-2,5``: digits on both
@@ -142,12 +143,19 @@ def parse_amount(text: str) -> Amount:
     decimal? ambiguous), grouped thousands (``1 000``, ``1.000,5``, ``1,000,000``), ``inf``,
     ``NaN``, ``1e3``, ``1_000``, non-ASCII digits, text over ``MAX_NUMBER_TEXT`` characters,
     sizes over ``MAX_AMOUNT`` and denominators over ``MAX_DENOMINATOR``.
+
+    ``typed``: the text was typed by a person (an option, a line of ``play``), who may group
+    a thousand with a point as well (``1.000``, as much of Europe writes it): that is refused
+    as ambiguous too (``write 1000 or 1``). A file's text (``exact_text`` writes ``1.125``) is
+    read as the decimal it is.
     """
     raw = _signed(text.strip())
     if len(raw) > MAX_NUMBER_TEXT:  # judged before any integer is built
         raise AmountError(text, _TOO_LONG)
     match = _DECIMAL.fullmatch(raw)
     if match and (match.group(2) or match.group(3)):
+        if typed:
+            _unambiguous(text, raw)
         return _decimal(text, match.group(1), match.group(2), match.group(3) or "")
     match = _COMMA.fullmatch(raw)
     if match:
@@ -174,11 +182,12 @@ def _decimal(text: str, sign: str, whole: str, decimals: str) -> Amount:
 
 
 def _unambiguous(text: str, raw: str) -> None:
-    """Refuse ``1,000``: a comma before exactly three digits after a non-zero whole part of at
-    most three digits reads as a thousands separator as well as a decimal comma. The refusal
-    offers both readings written plainly: ``12500 or 12.5`` (``12500 или 12,5`` in Russian)."""
+    """Refuse ``1,000`` (and ``1.000`` where the caller says so): a comma or point before
+    exactly three digits after a non-zero whole part of at most three digits reads as a
+    thousands separator as well as a decimal mark. The refusal offers both readings written
+    plainly: ``12500 or 12.5`` (``12500 или 12,5`` in Russian)."""
     if _THOUSAND.fullmatch(raw):
-        whole, fraction = raw.split(",")
+        whole, fraction = re.split("[,.]", raw)
         fraction = fraction.rstrip("0")
         decimal = f"{whole}{_point()}{fraction}" if fraction else whole
         raise AmountError(text, _AMBIGUOUS, whole=whole + fraction.ljust(3, "0"), decimal=decimal)
@@ -204,13 +213,14 @@ def _refusal(raw: str, otherwise: tuple[str, str]) -> tuple[str, str]:
 def parse_whole(text: str) -> int:
     """Parse a whole number such as ``"7"`` or ``"-3"`` (or ``"−3"``, as Russian prints it):
     ASCII digits, at most ``MAX_NUMBER_TEXT`` characters and ``MAX_AMOUNT`` in size (an
-    :class:`AmountError` otherwise, ``1,000`` refused as ambiguous and ``1 000`` as grouped).
+    :class:`AmountError` otherwise, ``1,000`` and ``1.000`` refused as ambiguous and ``1 000``
+    as grouped). A person types a whole number: no file is read with it.
     Callers check their own, narrower range."""
     raw = _signed(text.strip())
     if len(raw) > MAX_NUMBER_TEXT:
         raise AmountError(text, _TOO_LONG)
     if not _WHOLE.fullmatch(raw):
-        if _COMMA.fullmatch(raw):
+        if _COMMA.fullmatch(raw) or _POINT.fullmatch(raw):
             _unambiguous(text, raw)
         raise AmountError(text, _refusal(raw, _NOT_WHOLE))
     value = int(raw)

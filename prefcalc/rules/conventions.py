@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
 
 from prefcalc.errors import ConventionError, shown
-from prefcalc.i18n import _, ngettext
+from prefcalc.i18n import N_, _, ngettext
 from prefcalc.rules.amounts import MAX_AMOUNT, Amount, exact_text, norm
 
 if TYPE_CHECKING:
@@ -46,6 +46,41 @@ if TYPE_CHECKING:
     )
 
 PRESETS = ("sochi", "leningrad", "rostov", "classic", "fspr")
+
+PRESET_TEXTS = frozenset(
+    {
+        N_("Sochi"),
+        N_("Leningrad"),
+        N_("Rostov"),
+        N_("Classic"),
+        N_(
+            "Сочинка: the least gambling convention; responsible, greedy whist; all-passes into"
+            " the mountain at 1-2-3; help to the player with the most points."
+        ),
+        N_(
+            "Ленинградка (Piter): doubled whists and remises, semi-responsible gentleman whist;"
+            " all-passes at 2-4-6 with exit 7; the pools add up to target x players; no help."
+        ),
+        N_(
+            "Ростовка (Moscow pulka): semi-responsible gentleman whist, flat consolation of 10;"
+            " all-passes scored in whists (5 per trick) with no progression; help to the"
+            " biggest hole."
+        ),
+        N_(
+            "Классика: Sochi prices and responsible greedy whist, plus bombs (opening circles at"
+            " x2, x4, x8 and blind passes), dark games, the dark six whisted and the Preference"
+            " combination."
+        ),
+    }
+)
+"""The presets' names and descriptions as their TOML files write them (in English), for the
+catalog: :func:`preset_words` says them in the reader's language."""
+
+
+def preset_words(text: str) -> str:
+    """A preset's name or description in the reader's language; a table's own text as written."""
+    return _(text) if text in PRESET_TEXTS else text
+
 
 PRESET_ALIASES = {
     "сочинка": "sochi",
@@ -419,15 +454,16 @@ def _checked(values: Mapping[str, Any], source: str, strict: bool, table: _Table
             _nested(values), context={"strict": True} if strict else None
         )
     except ValidationError as exc:
-        _where, message = first_error(exc, frozenset())
+        _where, message = first_error(exc, frozenset(), echo=False)
         loc = exc.errors()[0]["loc"]
         key = f"{loc[0]}.{loc[1]}" if loc[0] in table.sections and len(loc) > 1 else str(loc[0])
         raw = values.get(key, "")
+        if isinstance(raw, str) and raw and f"'{shown(raw)}'" in message:
+            text = _("option '{key}': {message}")  # the message quotes the value already
+        else:
+            text = _("option '{key}': {message} (got {raw})")
         raise ConventionError(
-            _("option '{key}': {message} (got {raw})").format(
-                key=key, message=_plain(message), raw=shown(repr(raw))
-            ),
-            source,
+            text.format(key=key, message=message, raw=shown(repr(raw))), source
         ) from None
     checked = _option_values(model, table)
     for key in values:
@@ -450,16 +486,11 @@ def _option_values(model: ConventionFile, table: _Table) -> dict[str, Any]:
     return values
 
 
-def _plain(message: str) -> str:
-    """A pydantic message without the echo of the input (the caller shows the value)."""
-    return message.split(", got ", 1)[0]
-
-
 def _suggest(key: str) -> str:
     import difflib
 
     close = difflib.get_close_matches(key, list(_KEYS), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    return _(" (did you mean '{key}'?)").format(key=close[0]) if close else ""
 
 
 def from_table(

@@ -323,7 +323,7 @@ def check_players(players: tuple[str, ...]) -> tuple[str, ...]:
         key = name_key(name)
         first = seen.get(key)
         if first is not None:
-            same = "" if first == typed else f" (same as '{shown(first)}')"
+            same = "" if first == typed else _(" (same as '{first}')").format(first=shown(first))
             raise DealError(
                 _("player '{typed}' is listed twice{same}").format(typed=shown(typed), same=same)
             )

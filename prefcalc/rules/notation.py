@@ -539,7 +539,7 @@ def parse_whists(pairs: Sequence[str], players: Sequence[str]) -> tuple[tuple[st
 
 def _amount(text: str, what: str) -> Amount:
     try:
-        return parse_amount(text)
+        return parse_amount(text, typed=True)
     except AmountError as exc:
         raise NotationError(exc.about(what)) from None
 
@@ -702,16 +702,23 @@ def kind_of(word: str) -> str | None:
     return KIND_ALIASES.get(word.lower().replace("è", "e"))
 
 
+SET_ALIASES = {"пуля": "target", "цена": "whist_price", "цена_виста": "whist_price"}
+"""The terms of ``set`` by the words a Russian table says: ``пуля=30``, ``цена=0,5``."""
+
+
 def parse_set(words: Sequence[str]) -> SetTerm:
-    """``target=30`` or ``whist_price=0.5`` (also ``target 30``)."""
+    """``target=30`` or ``whist_price=0.5`` (also ``target 30``; ``пуля=30``, ``цена=0,5``)."""
     text = " ".join(words)
     key, sep, value = text.partition("=")
     if not sep and len(words) == 2:
         key, value = words
-    key = key.strip().lower().replace("-", "_")
+    key = key.strip().lower().replace("-", "_").replace(" ", "_")
+    key = SET_ALIASES.get(key, key)
     if key not in SET_KEYS:
         raise NotationError(
-            _("cannot set '{key}' mid-game (set target=N or set whist_price=N)").format(key=key)
+            _("cannot set '{key}' mid-game (set target=N or set whist_price=N)").format(
+                key=shown(key)
+            )
             if key
             else _("set needs KEY=VALUE, e.g. set target=30")
         )
@@ -720,11 +727,9 @@ def parse_set(words: Sequence[str]) -> SetTerm:
         raise NotationError(_("set {key} needs a value, e.g. set {key}=30").format(key=key))
     if key == "target":
         try:
-            number: Amount = int(value)
-        except ValueError:
-            raise NotationError(
-                _("the target must be a whole number, not '{value}'").format(value=value)
-            ) from None
+            number: Amount = parse_whole(value)
+        except AmountError as exc:
+            raise NotationError(exc.about(_("the target"))) from None
         term = SetTerm("target", number)
     else:
         term = SetTerm("whist_price", _amount(value, _("the whist price")))

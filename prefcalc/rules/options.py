@@ -10,6 +10,8 @@ is parsed leniently. Also here: reading a pydantic validation error as one line 
 field (:func:`first_error`), shared with the ledger's models.
 """
 
+import re
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -25,7 +27,7 @@ from pydantic import (
 )
 
 from prefcalc.i18n import N_, _
-from prefcalc.rules.amounts import MAX_AMOUNT, Amount, to_amount
+from prefcalc.rules.amounts import MAX_AMOUNT, Amount, parse_amount, parse_whole, to_amount
 
 MAX_INT = 1_000_000
 """The largest whole number an option, a target or a factor may be."""
@@ -60,30 +62,39 @@ def _lower(value: Any, info: ValidationInfo) -> Any:
 
 
 def _listed(value: Any, info: ValidationInfo) -> Any:
-    """``"1,2,4"`` (from ``--set``) or a single number -> a list; lists pass through."""
+    """``"1,2,4"`` (from ``--set``) or a single number -> a list; lists pass through.
+
+    In ``--set`` text a comma (or a space, or a semicolon) separates the items, and
+    brackets may hold them (``[1, 2, 4]``): every list option holds whole numbers, so no
+    decimal comma can be meant inside one."""
     if _strict(info):
         if not isinstance(value, list | tuple):
             raise ValueError(_("expected a list, e.g. [1, 2, 4]"))
         return value
     if isinstance(value, str):
-        return [part for part in value.replace(" ", "").split(",") if part]
+        text = value.strip()
+        if text.startswith("[") and text.endswith("]"):
+            text = text[1:-1]
+        return [part for part in re.split(r"[,;\s]+", text) if part]
     if isinstance(value, int) and not isinstance(value, bool):
         return [value]
     return value
 
 
 def _whole(value: Any, info: ValidationInfo) -> Any:
-    """Whole numbers: TOML/JSON ints, or text from ``--set``; never true/false or a float."""
+    """Whole numbers: TOML/JSON ints, or text from ``--set`` (read as every typed whole
+    number is, :func:`~prefcalc.rules.amounts.parse_whole`: ``1,000`` is refused as
+    ambiguous); never true/false or a float."""
     if isinstance(value, bool | float):
         raise ValueError(_("expected a whole number"))
     if isinstance(value, str):
-        text = value.strip()
-        digits = text.removeprefix("-")
-        if _strict(info) or not (digits.isascii() and digits.isdigit()):
+        if _strict(info):
             raise ValueError(_("expected a whole number"))
-        if len(digits) > 12:  # a whole number all the same: judged before any int is built
+        digits = value.strip().lstrip("+-\N{MINUS SIGN}")
+        if digits.isascii() and digits.isdigit() and len(digits) > 12:
+            # the option's own bound named, as for a huge int of a file
             raise ValueError(_("too large (at most {MAX_INT:,})").format(MAX_INT=MAX_INT))
-        return int(text)
+        return parse_whole(value)  # an AmountError (a ValueError) says what is wrong
     return value
 
 
@@ -115,15 +126,24 @@ def _flag(value: Any, info: ValidationInfo) -> bool:
     raise ValueError(_("expected true or false"))
 
 
-def _share(value: Any) -> Amount:
-    number = to_amount(value)  # bounded: no NaN, inf, exponent or huge size
+def _typed(value: Any, info: ValidationInfo) -> Amount:
+    """An exact number of an option: the text of ``--set`` read as typed (``0,5``; ``1.000``
+    refused as ambiguous), a file's value as stored; bounded either way (no NaN, inf,
+    exponent or huge size)."""
+    if isinstance(value, str) and not _strict(info):
+        return parse_amount(value, typed=True)
+    return to_amount(value)
+
+
+def _share(value: Any, info: ValidationInfo) -> Amount:
+    number = _typed(value, info)
     if not 0 <= number <= 1:
         raise ValueError(_("expected a number between 0 and 1"))
     return number
 
 
-def _factor(value: Any) -> Amount:
-    number = to_amount(value)  # bounded: no NaN, inf, exponent or huge size
+def _factor(value: Any, info: ValidationInfo) -> Amount:
+    number = _typed(value, info)
     if number < 0:
         raise ValueError(_("expected a number at least 0"))
     return number
@@ -135,7 +155,7 @@ def _share_or_none(value: Any, info: ValidationInfo) -> Amount | Literal["none"]
     ):
         return "none"
     try:
-        return _share(value)
+        return _share(value, info)
     except (ValueError, ArithmeticError, TypeError):
         raise ValueError(_("expected 'none' or a number between 0 and 1")) from None
 
@@ -455,14 +475,114 @@ DEAL_KINDS = frozenset(
 )
 
 
-def first_error(exc: ValidationError, tags: frozenset[str] = DEAL_KINDS) -> tuple[str, str]:
-    """The first problem of a validation error as ``(field path, message)``."""
+PYDANTIC_MESSAGES: dict[str, str | tuple[str, str, str]] = {
+    "int_type": N_("Input should be a valid integer"),
+    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
+    "int_from_float": N_("Input should be a valid integer, got a number with a fractional part"),
+    "int_parsing_size": N_("Unable to parse input string as an integer, exceeded maximum size"),
+    "bool_type": N_("Input should be a valid boolean"),
+    "bool_parsing": N_("Input should be a valid boolean, unable to interpret input"),
+    "string_type": N_("Input should be a valid string"),
+    "string_unicode": N_(
+        "Input should be a valid string, unable to parse raw data as a unicode string"
+    ),
+    "float_type": N_("Input should be a valid number"),
+    "float_parsing": N_("Input should be a valid number, unable to parse string as a number"),
+    "finite_number": N_("Input should be a finite number"),
+    "list_type": N_("Input should be a valid list"),
+    "tuple_type": N_("Input should be a valid tuple"),
+    "dict_type": N_("Input should be a valid dictionary"),
+    "model_type": N_("Input should be a valid dictionary or instance of {class_name}"),
+    "model_attributes_type": N_(
+        "Input should be a valid dictionary or object to extract fields from"
+    ),
+    "literal_error": N_("Input should be {expected}"),
+    "enum": N_("Input should be {expected}"),
+    "greater_than": N_("Input should be greater than {gt}"),
+    "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
+    "less_than": N_("Input should be less than {lt}"),
+    "less_than_equal": N_("Input should be less than or equal to {le}"),
+    "multiple_of": N_("Input should be a multiple of {multiple_of}"),
+    "too_short": (
+        N_("{field_type} should have at least {min_length} item after validation, not {actual_length}"),
+        N_("{field_type} should have at least {min_length} items after validation, not {actual_length}"),
+        "min_length",
+    ),
+    "too_long": (
+        N_("{field_type} should have at most {max_length} item after validation, not {actual_length}"),
+        N_("{field_type} should have at most {max_length} items after validation, not {actual_length}"),
+        "max_length",
+    ),
+    "string_too_short": (
+        N_("String should have at least {min_length} character"),
+        N_("String should have at least {min_length} characters"),
+        "min_length",
+    ),
+    "string_too_long": (
+        N_("String should have at most {max_length} character"),
+        N_("String should have at most {max_length} characters"),
+        "max_length",
+    ),
+    "date_type": N_("Input should be a valid date"),
+    "date_parsing": N_("Input should be a valid date in the format YYYY-MM-DD, {error}"),
+    "datetime_type": N_("Input should be a valid datetime"),
+    "datetime_parsing": N_("Input should be a valid datetime, {error}"),
+    "none_required": N_("Input should be None"),
+    "set_type": N_("Input should be a valid set"),
+}  # fmt: skip
+"""pydantic's messages by error type, as pydantic words them in English (so the English
+stays pydantic's own) and translated in the catalog: the project's words for what the
+models refuse. A type not listed is shown as pydantic words it in English, and as
+«недопустимое значение» with its type in another language."""
+
+
+def pydantic_message(err: Mapping[str, Any]) -> str:
+    """The message of one pydantic error (an item of ``ValidationError.errors()``) in the
+    language in use, by its type (:data:`PYDANTIC_MESSAGES`); ``Value error, `` dropped
+    from a validator's own message (already the project's words)."""
+    from prefcalc.i18n import DEFAULT, language, ngettext
+
+    kind = str(err.get("type", ""))
+    message = str(err.get("msg", ""))
+    if kind.startswith("value_error"):
+        return message.removeprefix("Value error, ")
+    template = PYDANTIC_MESSAGES.get(kind)
+    if template is None:
+        return (
+            message if language() == DEFAULT else _("not a valid value ({kind})").format(kind=kind)
+        )
+    ctx = {key: _ctx_text(value) for key, value in (err.get("ctx") or {}).items()}
+    ctx.setdefault("field_type", "")
+    if "expected" in ctx:  # "'greedy' or 'gentleman'", in the words of the language
+        head, sep, last = ctx["expected"].rpartition(" or ")
+        ctx["expected"] = head + _(" or ") + last if sep else last
+    try:
+        if isinstance(template, tuple):
+            singular, plural, count = template
+            n = int(ctx.get(count, "2"))
+            return ngettext(singular, plural, n).format(**ctx)
+        return _(template).format(**ctx)
+    except (KeyError, IndexError, ValueError):  # a context pydantic no longer gives
+        return message
+
+
+def _ctx_text(value: Any) -> str:
+    from prefcalc.errors import shown
+
+    return shown(str(value), 80)
+
+
+def first_error(
+    exc: ValidationError, tags: frozenset[str] = DEAL_KINDS, echo: bool = True
+) -> tuple[str, str]:
+    """The first problem of a validation error as ``(field path, message)``, in the language
+    in use (:func:`pydantic_message`); ``echo``: with the value refused (``, got 12``) when
+    the message does not quote it."""
     from prefcalc.errors import shown
 
     err = exc.errors(include_url=False)[0]
     path = field_path(tuple(err["loc"]), tags)
     kind = err["type"]
-    message = str(err["msg"])
     if kind == "extra_forbidden":
         message = _("unknown field (prefcalc keeps no field it does not know: remove it)")
     elif kind == "missing":
@@ -475,12 +595,13 @@ def first_error(exc: ValidationError, tags: frozenset[str] = DEAL_KINDS) -> tupl
         message = _(
             "'{text}' contains a control character or a line break (write it on one line)"
         ).format(text=shown(str(err.get("input", ""))))
-    elif kind.startswith("value_error"):
-        message = message.removeprefix("Value error, ")
-    elif "input" in err and kind not in ("union_tag_not_found",):
-        message = _("{message}, got {value}").format(
-            message=message, value=shown(_short(err["input"]))
-        )
+    else:
+        message = pydantic_message(err)
+        quoted = kind.startswith("value_error") or kind == "union_tag_not_found"
+        if echo and not quoted and "input" in err:
+            message = _("{message}, got {value}").format(
+                message=message, value=shown(_short(err["input"]))
+            )
     return path, message[:1].lower() + message[1:]
 
 

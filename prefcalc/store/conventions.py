@@ -44,7 +44,8 @@ def load_file(path: Path) -> Convention:
         raw = files.read_regular(path, what, files.MAX_SMALL, ConventionError)
     except OSError as exc:
         raise ConventionError(
-            _("cannot read convention file: {value}").format(value=exc.strerror or exc), str(path)
+            _("cannot read convention file: {value}").format(value=files.os_reason(exc)),
+            str(path),
         ) from None
     text = files.decode_text(raw, what, path, ConventionError)
     files.check_toml_shape(text, what, path, ConventionError)

@@ -19,6 +19,7 @@ Every refusal is a one-line :class:`PrefcalcError` (or the subclass the caller a
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -62,6 +63,58 @@ def fault(point: str) -> None:
         if kill is not None:
             os.kill(os.getpid(), kill)
         os._exit(137)  # pragma: no cover - no SIGKILL (Windows)
+
+
+# --- what the system said --------------------------------------------------------------------
+
+OS_REASONS = {
+    errno.ENOENT: N_("No such file or directory"),
+    errno.EACCES: N_("Permission denied"),
+    errno.EPERM: N_("Operation not permitted"),
+    errno.EISDIR: N_("Is a directory"),
+    errno.ENOTDIR: N_("Not a directory"),
+    errno.EEXIST: N_("File exists"),
+    errno.ENOSPC: N_("No space left on device"),
+    errno.EROFS: N_("Read-only file system"),
+    errno.ENAMETOOLONG: N_("File name too long"),
+    errno.ELOOP: N_("Too many levels of symbolic links"),
+    errno.EIO: N_("Input/output error"),
+    errno.EBUSY: N_("Device or resource busy"),
+    errno.EMFILE: N_("Too many open files"),
+    errno.ENFILE: N_("Too many open files in system"),
+    errno.ETXTBSY: N_("Text file busy"),
+    errno.EXDEV: N_("Invalid cross-device link"),
+    errno.ENOTEMPTY: N_("Directory not empty"),
+    errno.EINVAL: N_("Invalid argument"),
+    errno.ENXIO: N_("No such device or address"),
+    errno.ENODEV: N_("No such device"),
+    errno.EAGAIN: N_("Resource temporarily unavailable"),
+    errno.EFBIG: N_("File too large"),
+    errno.EADDRINUSE: N_("Address already in use"),
+    errno.EADDRNOTAVAIL: N_("Cannot assign requested address"),
+    errno.ECONNREFUSED: N_("Connection refused"),
+    errno.EPIPE: N_("Broken pipe"),
+    errno.EDQUOT: N_("Disk quota exceeded"),
+}
+"""What the system says of a failed file operation, by its error number: the English is the
+system's own (glibc's ``strerror``), the other languages are the catalog's."""
+
+
+def os_reason(exc: OSError) -> str:
+    """Why ``exc`` happened, in the language in use: in English as the system says it
+    (``No such file or directory``), in Russian by its error number («нет такого файла или
+    папки»); an error number prefcalc does not word is shown as the system words it, with
+    its symbolic name."""
+    from prefcalc.i18n import DEFAULT, language
+
+    text = exc.strerror or str(exc) or type(exc).__name__
+    if language() == DEFAULT:
+        return text
+    word = OS_REASONS.get(exc.errno) if exc.errno is not None else None
+    if word is not None:
+        return _(word)
+    name = errno.errorcode.get(exc.errno, "") if exc.errno is not None else ""
+    return f"{text} ({name})" if name else text
 
 
 # --- what a path is ---------------------------------------------------------------------------
@@ -356,7 +409,7 @@ def write_atomic(path: Path, data: str | bytes, what: str = N_("the file")) -> N
         fault("after-write")
     except OSError as exc:
         raise PrefcalcError(
-            _("cannot write {what}: {reason}").format(what=_(what), reason=exc.strerror or exc),
+            _("cannot write {what}: {reason}").format(what=_(what), reason=os_reason(exc)),
             str(path),
         ) from None
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from prefcalc.errors import LedgerError, PrefcalcError, shown
+from prefcalc.i18n import _, ngettext
 from prefcalc.rules.model import deal_count, seating
 from prefcalc.rules.scoring import score
 from prefcalc.store import ledger as ledger_io
@@ -70,7 +71,13 @@ def find(name: str) -> Path:
         for g in games:
             if len(name) <= 18 and g.number == int(name):
                 return g.path
-        raise LedgerError(f"there is no game {shown(name)} (prefcalc games lists {len(games)})")
+        raise LedgerError(
+            ngettext(
+                "there is no game {name} (prefcalc games lists {count})",
+                "there is no game {name} (prefcalc games lists {count})",
+                len(games),
+            ).format(name=shown(name), count=len(games))
+        )
     folded = name.casefold()
     hits = [
         g
@@ -80,9 +87,15 @@ def find(name: str) -> Path:
     if len(hits) == 1:
         return hits[0].path
     if not hits:
-        raise LedgerError(f"no saved game matches '{shown(name)}' (prefcalc games lists them)")
+        raise LedgerError(
+            _("no saved game matches '{name}' (prefcalc games lists them)").format(name=shown(name))
+        )
     numbers = ", ".join(str(g.number) for g in hits)
-    raise LedgerError(f"'{shown(name)}' matches games {numbers}: use the number or the file")
+    raise LedgerError(
+        _("'{name}' matches games {numbers}: use the number or the file").format(
+            name=shown(name), numbers=numbers
+        )
+    )
 
 
 def _exists(path: Path) -> bool:

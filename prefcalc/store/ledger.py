@@ -289,7 +289,7 @@ def _read(path: Path, shown: str) -> bytes:
         raise LedgerError(_("no game here (start one with 'prefcalc new')"), shown) from None
     except OSError as exc:
         raise LedgerError(
-            _("cannot read the ledger: {value}").format(value=exc.strerror or exc), shown
+            _("cannot read the ledger: {value}").format(value=files.os_reason(exc)), shown
         ) from None
     except LedgerError as exc:
         raise LedgerError(exc.message, shown) from None
@@ -315,7 +315,15 @@ def create(path: Path, game: Game, force: bool = False) -> None:
 
     A symbolic link is written through: the real file is replaced and the link stays.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file where a folder of the path should be, a read-only disk...
+        raise LedgerError(
+            _("cannot make the folder {folder}: {reason}").format(
+                folder=path.parent, reason=files.os_reason(exc)
+            ),
+            str(path),
+        ) from None
     if files.check_regular_if_exists(path, N_("the ledger"), LedgerError):
         if not force:
             raise LedgerError(
@@ -740,7 +748,7 @@ def current_path() -> Path:
         ) from None
     except OSError as exc:
         raise LedgerError(
-            _("cannot read {what}: {reason}").format(what=_(what), reason=exc.strerror or exc),
+            _("cannot read {what}: {reason}").format(what=_(what), reason=files.os_reason(exc)),
             str(pointer),
         ) from None
     text = files.decode_text(raw, what, pointer, LedgerError).strip()

@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from prefcalc.errors import LedgerError
+from prefcalc.i18n import _
+from prefcalc.store.files import os_reason
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
@@ -35,7 +37,9 @@ def locked(path: Path, timeout: float = 30.0) -> Iterator[None]:
         fd = os.open(lock_path, flags, 0o644)
     except OSError as exc:
         _check_kind(lock_path)  # a link or a FIFO planted after the check above
-        raise LedgerError(f"cannot create lock file: {exc.strerror}", str(lock_path)) from None
+        raise LedgerError(
+            _("cannot create lock file: {reason}").format(reason=os_reason(exc)), str(lock_path)
+        ) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise LedgerError(_NOT_REGULAR, str(lock_path))

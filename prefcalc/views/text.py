@@ -500,8 +500,9 @@ def _reason_unit(unit: str, value: Any, text: str) -> str:
 
 
 def _write_target(w: Any) -> str:
-    """Where a write went: ``pool``, ``mountain``, ``whists on Anna`` in the language in use."""
-    return terms.whists_on(w.on) if w.column == "whists" else terms.column(w.column)
+    """Where a write went: ``pool``, ``mountain``, ``whists on Anna`` in the language in use
+    (``в пулю``, ``в гору``, ``висты на Аню``: :func:`prefcalc.terms.into`)."""
+    return terms.into(w.column, w.on)
 
 
 def signed(value: Amount) -> str:
@@ -585,7 +586,10 @@ def explain_text(sheet: Sheet, number: int) -> str:
 
 
 def rules_text(conv: Convention) -> str:
-    lines = [conv.name + (f": {conv.description}" if conv.description else "")]
+    from prefcalc.rules.conventions import preset_words
+
+    description = preset_words(conv.description)
+    lines = [preset_words(conv.name) + (f": {description}" if description else "")]
     rows = [[_("option"), _("value"), _("meaning")]]
     for option in OPTIONS:
         rows.append([option.key, to_toml_value(conv.value(option.key)), _(option.doc)])

@@ -1,0 +1,68 @@
+"""Issue 26: a play line takes the commands as a Russian table says them (отмена, вернуть,
+лист, журнал, расчёт, почему, удалить, исправить, вставить), Tab offers them, and a
+mistyped one is told with the closest Russian word."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prefcalc.commands import (
+    RUSSIAN_COMMANDS,
+    Delete,
+    Edit,
+    Explain,
+    Insert,
+    Log,
+    Redo,
+    Show,
+    Undo,
+    parse_line,
+)
+from prefcalc.completion import RU_COMMANDS
+from prefcalc.rules.model import Game
+from tests.support import invoke
+
+RU = {"LANG": "ru_RU.UTF-8", "PREFCALC_LANG": None, "LC_ALL": None, "LC_MESSAGES": None}
+
+
+def _game(tmp_path: Path) -> tuple[Path, Game]:
+    from prefcalc.api import load
+
+    path = tmp_path / "g.json"
+    result = invoke(["new", "Аня", "Боря", "Вера", "--file", str(path)], tmp_path)
+    assert result.returncode == 0, result.stderr
+    return path, load(path)
+
+
+def test_each_russian_command_is_its_english_one(tmp_path: Path) -> None:
+    _, game = _game(tmp_path)
+    assert parse_line("отмена", game) == Undo()
+    assert parse_line("Вернуть", game) == Redo()
+    assert parse_line("лист", game) == Show()
+    assert parse_line("журнал", game) == Log()
+    assert parse_line("почему 1", game) == Explain(1)
+    assert parse_line("удалить 2", game) == Delete(2)
+    assert isinstance(parse_line("исправить 1 аня 6п 6 б:в в:п", game), Edit)
+    assert isinstance(parse_line("вставить 1 рас 2 5 3", game), Insert)
+    assert parse_line("расчёт", game) == parse_line("settle", game)
+    assert parse_line("расчет", game) == parse_line("settle", game)
+
+
+def test_tab_offers_the_russian_commands() -> None:
+    for word in RUSSIAN_COMMANDS:
+        assert (word in RU_COMMANDS) == (word != "расчет")  # расчет is read, расчёт offered
+
+
+def test_a_russian_evening_with_russian_commands(tmp_path: Path) -> None:
+    path, _ = _game(tmp_path)
+    lines = "аня 6п 5 боря:в вера:п\nотмена\nвернуть\nжурнал\nпочему 1\nрасчёт\nотмнеа\n"
+    result = invoke(["play", "--file", str(path)], tmp_path, env=RU, input=lines)
+    out, err = result.stdout, result.stderr
+    assert out.count("  Аня: +2 в гору — ремиз на 6♠: без 1 × 2 = 2") == 3  # record, redo, почему
+    assert "  Боря: +10 висты на Аню — висты на 6♠: 5 взяток × 2 = 10" in out
+    assert "убрана раздача 1: Аня 6♠: 5 взяток; Боря вист, Вера пас" in out
+    assert "возвращено: раздача 1" in out
+    assert "Платежи:" in out
+    assert err.strip() == (
+        "prefcalc: ошибка: строка 7: 'отмнеа' — не команда и не игрок (может быть, отмена?)"
+    )
