@@ -71,6 +71,14 @@ PRESET_TEXTS = frozenset(
             " x2, x4, x8 and blind passes), dark games, the dark six whisted and the Preference"
             " combination."
         ),
+        N_("FSPR"),
+        N_(
+            "ФСПР: the Leningrad prices and semi-responsible gentleman whist; a 10 is whisted,"
+            " both whisters pay on 8-10; the talon bonus (the dealer at four, halves at three);"
+            " the dealer's whist without liability; all-passes at 2-4-6 then 6, the dealer"
+            " playing the talon, exit 7, only a whisted made game ends them; no target: each"
+            " pool against the average at 20 whists a point."
+        ),
     }
 )
 """The presets' names and descriptions as their TOML files write them (in English), for the
