@@ -44,6 +44,7 @@ def fresh_process() -> None:
     """What a new command starts with: nothing of the last game kept in memory."""
     ledger._known_file.clear()
     ledger._lines = {}
+    ledger._unindexed = None
     ledger._last_text = None
 
 
@@ -300,6 +301,7 @@ def test_recording_into_a_trusted_ledger_encodes_only_the_new_deal(
     assert seen == [] and len(encoded) == 1 and encoded[0] is after.entries[-1]
     assert path.read_text(encoding="utf-8") == game_to_json_text(after)  # as if written whole
     monkeypatch.setattr(ledger, "_lines", {})
+    monkeypatch.setattr(ledger, "_unindexed", None)
     monkeypatch.setattr(ledger, "_last_text", None)
     assert path.read_text(encoding="utf-8") == game_to_json_text(after)  # encoded afresh too
     assert len(encoded) == 1 + 301

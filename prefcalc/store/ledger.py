@@ -167,6 +167,21 @@ _encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(..., ensure_
 _lines: dict[int, tuple[Entry, str]] = {}
 """The line of each entry of the game last written or read as text, by the entry's identity
 (the entry is kept with its line, so an identity is never reused while it is here)."""
+_unindexed: tuple[tuple[Entry, ...], list[str]] | None = None
+"""The entries of the game last read as text and their lines, not yet put in :data:`_lines`
+(a command that appends to that game never needs them: its text is spliced)."""
+
+
+def _indexed() -> dict[int, tuple[Entry, str]]:
+    """:data:`_lines`, with the lines of the game last read as text in it."""
+    global _unindexed
+    if _unindexed is not None:
+        entries, lines = _unindexed
+        _unindexed = None
+        _lines.update(
+            {id(entry): (entry, line) for entry, line in zip(entries, lines, strict=True)}
+        )
+    return _lines
 
 
 def _deal_lines(entries: tuple[Entry, ...], keep: bool = False) -> list[str]:
@@ -175,9 +190,11 @@ def _deal_lines(entries: tuple[Entry, ...], keep: bool = False) -> list[str]:
     recording a deal into a game of 500 encodes one deal, not 501 (a command, a long session,
     ``serve``, the digests of undo and redo). Only the entries of the last game are kept
     (``keep``: these are added to those, the deals appended to that game)."""
-    global _lines
-    known = _lines
+    global _lines, _unindexed
+    known = _lines if keep else _indexed()
     fresh: dict[int, tuple[Entry, str]] = known if keep else {}
+    if not keep:
+        _unindexed = None
     out: list[str] = []
     for entry in entries:
         hit = known.get(id(entry))
@@ -595,7 +612,7 @@ def _trusted(raw: bytes) -> Game | None:
     """The game whose ledger text is exactly ``raw``, read without validation (the caller
     knows these bytes were valid), or None when they are not laid out as the writer lays
     them out (then they are validated in full). Each entry is kept with its line."""
-    global _lines, _last_text
+    global _lines, _unindexed, _last_text
     try:
         text = raw.decode("utf-8")
         if text.endswith(_NO_DEALS):
@@ -606,41 +623,67 @@ def _trusted(raw: bytes) -> Game | None:
                 return None
             body = text[cut + len(_DEALS) : -len(_END)]
             head, lines = text[:cut], body.split(_NEXT)
-            if body.count("\n") != len(lines) - 1 or not all(
-                line.startswith('{"time": ') and line.endswith("}") for line in lines
-            ):
+            if body.count("\n") != len(lines) - 1:
                 return None  # not one deal per line as the writer writes them
         with gc_paused():  # thousands of small values, none in a cycle: never scanned
-            data = json.loads(text)
-            game = _game_from_text(data, lines)
-            del data  # freed while the collector is paused
+            game = _game_from_text(json.loads(head + "\n}"), lines)
         if _header_text(game) != head:
             return None
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError, PrefcalcError):
         return None
-    _lines = {id(entry): (entry, line) for entry, line in zip(game.entries, lines, strict=True)}
+    _lines, _unindexed = {}, (game.entries, lines)
     _last_text = (head, game.entries, text)
     return game
 
 
+_TIME = '{"time": "'
+_DEALER = ', "dealer": "'
+_KIND = ', "kind": '
+# json's own reader of a string's body, escapes and all (what its decoder reads every string
+# with, in C; not in the type stubs)
+_scan: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+_new = tuple.__new__  # a named tuple made without its keyword-reading __new__ (hot path)
+
+
 def _game_from_text(d: dict[str, Any], lines: list[str]) -> Game:
-    """The inverse of :func:`game_to_json_text` (schema 2 as this program writes it), given
-    each deal's line too: a deal written the same way as an earlier one (the same kind and
-    fields, whatever its time and dealer) is the same value, built once."""
+    """The inverse of :func:`game_to_json_text` (schema 2 as this program writes it): ``d``,
+    its header, and each deal's line. A line is read as the writer writes it: its time, its
+    dealer, then the deal's fields (the kind first, the forced mark last). A deal whose fields
+    are written the same way as an earlier one's (whatever its time and dealer) is the same
+    value, built once: the fields of a night's distinct deals are parsed together, once."""
     if d["schema"] != LEDGER_SCHEMA:
         raise ValueError("another schema")
     conv = d["convention"]
-    deals: dict[str, Deal] = {}
+    read: list[tuple[str, str | None, str]] = []
+    add = read.append
+    distinct: dict[str, int] = {}
+    for line in lines:
+        if not line.startswith(_TIME):
+            raise ValueError("a deal without its time first")
+        time, end = _scan(line, 10)
+        if line.startswith(_DEALER, end):
+            dealer, end = _scan(line, end + 13)
+        else:
+            dealer = None
+        fields = line[end:]
+        add((time, dealer, fields))
+        distinct[fields] = 0
+    if not all(fields.startswith(_KIND) for fields in distinct):
+        raise ValueError("a deal without its kind")
+    parsed = (
+        json.loads("[{" + ",{".join(fields[2:] for fields in distinct) + "]") if distinct else []
+    )
+    if len(parsed) != len(distinct):
+        raise ValueError("a deal's fields spill over")
+    deals = {
+        fields: (_deal_from_text(x), x.get("forced", False) is True)
+        for fields, x in zip(distinct, parsed, strict=True)
+    }
     entries: list[Entry] = []
     append = entries.append
-    for x, line in zip(d["deals"], lines, strict=True):
-        cut = line.find(', "kind": ')  # the deal's fields: everything after time and dealer
-        if cut < 0:
-            raise ValueError("a deal without its kind")
-        deal = deals.get(line[cut:])
-        if deal is None:
-            deal = deals[line[cut:]] = _deal_from_text(x)
-        append(Entry(deal, x.get("dealer"), x["time"], x.get("forced", False)))
+    for time, dealer, fields in read:
+        deal, forced = deals[fields]
+        append(_new(Entry, (deal, dealer, time, forced)))
     return Game(
         players=tuple(d["players"]),
         convention=ConventionRef(conv["preset"], conv["options"], conv.get("name")),
