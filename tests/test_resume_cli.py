@@ -48,6 +48,7 @@ def new_process() -> None:
 @pytest.fixture(autouse=True)
 def _fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the CLI's, in invoke
+    monkeypatch.setattr(ledger, "now", lambda: "2026-11-30T21:00:00+01:00")  # log shows it
     new_process()
     yield
     new_process()
