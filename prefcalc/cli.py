@@ -1014,6 +1014,11 @@ from prefcalc.tournament.cli import app as _tournament  # noqa: E402
 
 app.add_typer(_tournament, name="tournament")
 
+# prefcalc app ...: the offline app's build; the sub-app's module imports only typer
+from prefcalc.app.cli import commands as _app_commands  # noqa: E402
+
+app.add_typer(_app_commands, name="app")
+
 
 def _version(value: bool) -> None:
     if value:

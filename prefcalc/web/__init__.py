@@ -13,6 +13,7 @@ from types import FrameType
 from typing import TextIO
 
 from prefcalc.errors import PrefcalcError
+from prefcalc.web import games
 from prefcalc.web.app import create_app
 from prefcalc.web.tokens import check_token, new_token, score_token
 
@@ -159,6 +160,7 @@ def serve(
         out.write(f"score: {score}\n")
         if qr:
             _qr(score, out)
+    games.print_install(out, _url(first, real_port, "/app/"), qr, _qr)
     out.write("Ctrl-C stops the server.\n")
     out.flush()
     sock.listen(2048)

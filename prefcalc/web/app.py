@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException
 from prefcalc import __version__
 from prefcalc.errors import PrefcalcError, shown
 from prefcalc.i18n import _
-from prefcalc.web import events, json_api, pages
+from prefcalc.web import events, games, json_api, pages
 from prefcalc.web.middleware import MAX_BODY, BodyLimit, OwnHosts, SecurityHeaders, error
 from prefcalc.web.models import MAX_LINE, body_refusal, problem
 from prefcalc.web.table import Table
@@ -113,11 +113,12 @@ def create_app(
     app.state.table = table
     app.state.pages = pages.Pages(table)
     # the last added runs first: the Host, then the body's size; every answer gets the headers
-    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(BodyLimit, limit=MAX_BODY, larger=games.body_limits())
     app.add_middleware(OwnHosts, names=local_names() if hosts is None else hosts)
     app.add_middleware(SecurityHeaders)
     app.include_router(pages.router)
     app.include_router(json_api.router)
     app.include_router(events.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    games.install(app)  # the phones' games (POST /api/games) and the app at /app/ when built
     return app

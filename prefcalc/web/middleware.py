@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 from fastapi import HTTPException
 from fastapi.responses import JSONResponse
@@ -139,21 +139,25 @@ class BodyLimit:
     anything is read, else as soon as the bytes received pass the limit (a route reading the
     body gets the 413 as an :class:`HTTPException`, answered in one line)."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+    def __init__(
+        self, app: ASGIApp, limit: int = MAX_BODY, larger: Mapping[str, int] | None = None
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.larger = dict(larger or {})  # paths that take larger bodies: their own limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope.get("path", ""), self.limit)
         lengths = [value for key, value in scope["headers"] if key == b"content-length"]
         for length in lengths:
             if not length.strip().isdigit():
                 await error(400, "the Content-Length is not a number")(scope, receive, send)
                 return
-            if int(length) > self.limit:
-                await error(413, _too_large(self.limit))(scope, receive, send)
+            if int(length) > limit:
+                await error(413, _too_large(limit))(scope, receive, send)
                 return
         size = 0
 
@@ -162,8 +166,8 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 size += len(message.get("body", b""))
-                if size > self.limit:
-                    raise HTTPException(413, _too_large(self.limit))
+                if size > limit:
+                    raise HTTPException(413, _too_large(limit))
             return message
 
         await self.app(scope, counted, send)

@@ -1,0 +1,352 @@
+"""The built app in a real browser (Debian's chromium, driven by Playwright, at 390×844), served
+by a plain static server on loopback: installed (the service worker active), then offline:
+a night recorded by the line field with a reload in the middle, settled and exported; the
+exported ledger is what the CLI writes for the same lines, and importing it again is
+recognised. Hostile files are one line and change nothing.
+
+These tests need a built app: ``prefcalc app build --out DIR`` and ``PREFCALC_APP_DIR=DIR``
+(``.ci/run`` does both). Without ``PREFCALC_APP_DIR`` they are skipped, saying so; with it,
+they fail if DIR holds no build or one made from other sources than these (rebuild). The
+browser is found as for the serve tests (``PREFCALC_CHROMIUM``, else ``chromium``).
+Screenshots are kept in ``tests/artifacts/app``.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from prefcalc.app.build import MARK, sources_digest
+from tests.support import SAMPLE_3, invoke
+from tests.test_serve_browser import ARTIFACTS, CHROMIUM_ARGS, PHONE, _chromium
+
+SHOTS = ARTIFACTS.parent / "app"
+WAIT = 120_000  # ms: the browser's Python starts in seconds, far longer on a loaded machine
+TIMES = re.compile(r'"(created|time)": "[^"]*"')
+
+
+def _built() -> Path:
+    given = os.environ.get("PREFCALC_APP_DIR")
+    if not given:
+        pytest.skip(
+            "the app is not built here: `prefcalc app build --out DIR` and PREFCALC_APP_DIR=DIR"
+            " run these tests (.ci/run does)"
+        )
+    folder = Path(given)
+    mark = folder / MARK
+    if not mark.is_file():
+        pytest.fail(f"PREFCALC_APP_DIR={given} holds no app built by prefcalc")
+    if json.loads(mark.read_text()).get("sources") != sources_digest():
+        pytest.fail(f"the app in {given} was built from other sources: build it again")
+    return folder
+
+
+class StaticServer:
+    """A plain static file server on 127.0.0.1 (no compression, no special headers), counting
+    the bytes of the files it sends."""
+
+    def __init__(self, root: Path) -> None:
+        self.sent = 0
+        server = self
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            extensions_map: ClassVar[dict[str, str]] = {
+                **http.server.SimpleHTTPRequestHandler.extensions_map,
+                ".mjs": "text/javascript",
+                ".js": "text/javascript",
+                ".wasm": "application/wasm",
+                ".webmanifest": "application/manifest+json",
+            }
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def copyfile(self, source: Any, outputfile: Any) -> None:
+                data = source.read()
+                server.sent += len(data)
+                outputfile.write(data)
+
+        self.httpd = http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0), functools.partial(Handler, directory=str(root))
+        )
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[StaticServer]:
+    served = StaticServer(_built())
+    yield served
+    served.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = _chromium()
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, accept_downloads=True
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and "Failed to load resource" not in m.text
+            else None
+        ),
+    )
+    yield page
+    context.close()
+    assert errors == []
+
+
+def _shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def _ready(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.locator("body")).to_have_attribute("data-engine", "ready", timeout=WAIT)
+
+
+def _install_then_offline(page: Any) -> StaticServer:
+    """The app installed from a server of its own, which then goes away altogether (the
+    laptop left), and the browser offline: only the service worker can serve it now."""
+    server = StaticServer(_built())
+    page.goto(server.url)
+    _ready(page)
+    assert page.locator("body").get_attribute("data-sw") == "active"
+    assert page.evaluate("!!navigator.serviceWorker.controller")
+    server.stop()
+    page.context.set_offline(True)
+    page.reload()
+    _ready(page)
+    return server
+
+
+def _record(page: Any, line: str, deals: int) -> None:
+    from playwright.sync_api import expect
+
+    page.fill("input[name=line]", line)
+    page.press("input[name=line]", "Enter")
+    expect(page.locator("body")).to_have_attribute("data-deals", str(deals), timeout=WAIT)
+    expect(page.locator("#error")).to_be_hidden()
+
+
+def _cli_night(tmp_path: Path, lines: list[str]) -> Path:
+    path = tmp_path / "cli.json"
+    made = invoke(
+        ["new", "Anna", "Boris", "Vera", "-c", "sochi", "-t", "20", "-f", str(path)], tmp_path
+    )
+    assert made.returncode == 0, made.stderr
+    played = invoke(["play", "-f", str(path)], tmp_path, input="\n".join(lines) + "\n")
+    assert played.returncode == 0, played.stderr
+    return path
+
+
+def _show_json(tmp_path: Path, path: Path) -> Any:
+    shown = invoke(["show", "--json", "-f", str(path)], tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    return json.loads(shown.stdout)
+
+
+def test_installed_offline_a_night_survives_a_reload_and_exports_the_clis_ledger(
+    phone: Any, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    _install_then_offline(phone)
+    phone.fill("input[name=players]", "Anna Boris Vera")
+    phone.select_option("select[name=convention]", "sochi")
+    phone.fill("input[name=target]", "20")
+    phone.fill("input[name=price]", "1")
+    phone.click("[data-testid=start]")
+    body = phone.locator("body")
+    expect(body).to_have_attribute("data-deals", "0", timeout=WAIT)
+    expect(phone.locator("[data-testid=sheet] svg text.name").first).to_have_text("Anna")
+    half = len(SAMPLE_3) // 2
+    for k, line in enumerate(SAMPLE_3[:half], 1):
+        _record(phone, line, k)
+    _shot(phone, "offline-half-night")
+    # a reload in the middle (offline): the game comes back from the phone's storage
+    phone.reload()
+    _ready(phone)
+    expect(body).to_have_attribute("data-deals", str(half), timeout=WAIT)
+    for k, line in enumerate(SAMPLE_3[half:], half + 1):
+        _record(phone, line, k)
+    expect(phone.locator("[data-testid=sheet] svg")).to_have_count(1)
+    phone.get_by_role("button", name="Settle", exact=True).click()
+    expect(phone.locator("#output")).to_contain_text("pays", timeout=WAIT)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    _shot(phone, "offline-night-settled")
+    with phone.expect_download() as download:
+        phone.click("[data-testid=export-ledger]")
+    exported = tmp_path / "exported.json"
+    download.value.save_as(str(exported))
+    # what the phone wrote is what the CLI writes for the same lines
+    cli = _cli_night(tmp_path, SAMPLE_3)
+    assert _show_json(tmp_path, exported) == _show_json(tmp_path, cli)
+    assert TIMES.sub("", exported.read_text()) == TIMES.sub("", cli.read_text())
+    # imported again, it is recognised: the games on the phone stay as they were
+    phone.click("#back")
+    games = phone.locator("#games li")
+    expect(games).to_have_count(1)
+    phone.set_input_files("input[type=file][data-testid=import-ledger]", str(exported))
+    expect(phone.locator("#import-said")).to_contain_text("already on this phone", timeout=WAIT)
+    expect(games).to_have_count(1)
+    _shot(phone, "offline-import-again")
+
+
+def test_hostile_files_and_lines_are_one_line_and_change_nothing(
+    phone: Any, server: StaticServer, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    phone.goto(server.url)
+    _ready(phone)
+    games = phone.locator("#games li")
+    before = games.count()
+    said = phone.locator("#import-said")
+    junk = tmp_path / "junk.json"
+    for name, data in (
+        ("bytes.json", b"\xff\xfe\x00\x01garbage"),
+        ("notledger.json", b'{"players": ["Anna", "Boris"]}'),
+        ("deep.json", b"[" * 100_000),
+        ("huge.json", b" " * (17 * 1024 * 1024)),
+    ):
+        junk = tmp_path / name
+        junk.write_bytes(data)
+        phone.set_input_files("input[type=file][data-testid=import-ledger]", str(junk))
+        expect(said).not_to_have_text("", timeout=WAIT)
+        text = said.inner_text()
+        assert "\n" not in text and "Traceback" not in text, text
+        expect(games).to_have_count(before)
+        phone.evaluate("document.getElementById('import-said').textContent = ''")
+    # a game, a refused line, in Russian: the page's words and the engine's
+    phone.click("#lang")
+    expect(phone.locator("#new-game h2")).to_have_text("Новая игра")
+    phone.fill("input[name=players]", "Анна Борис Вера")
+    phone.click("[data-testid=start]")
+    expect(phone.locator("body")).to_have_attribute("data-deals", "0", timeout=WAIT)
+    phone.fill("input[name=line]", "game Зоя 7h 7 Борис:w Вера:p")
+    phone.press("input[name=line]", "Enter")
+    error = phone.locator("#error")
+    expect(error).to_be_visible(timeout=WAIT)
+    assert "Зоя" in error.inner_text() and "\n" not in error.inner_text()
+    assert phone.locator("body").get_attribute("data-deals") == "0"
+    _record(phone, "game Анна 7h 7 Борис:w Вера:p", 1)
+    expect(phone.locator("#status")).to_contain_text("Сочинка")
+    # the page's own messages decline the names as the engine's do
+    expect(phone.locator("#last-writes")).to_contain_text("висты на Анну")
+    expect(phone.locator("#payments")).to_contain_text("Анне")
+    assert "{" not in phone.locator("#game").inner_text()
+    _shot(phone, "russian-game")
+
+
+def test_serve_offers_the_app_and_its_policy_lets_the_browsers_python_run(
+    phone: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``prefcalc serve`` with the app built: /app/ runs under the server's headers (the
+    app's Content-Security-Policy allows WebAssembly and nothing from elsewhere)."""
+    from playwright.sync_api import expect
+
+    from prefcalc import app as app_package
+    from tests.support import sample_game
+    from tests.test_serve_browser import _serve
+
+    built = _built()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    folder = app_package.default_dir()
+    folder.parent.mkdir(parents=True)
+    folder.symlink_to(built, target_is_directory=True)
+    _path, served = _serve(tmp_path, sample_game())
+    try:
+        answer = phone.goto(served.url + "/app/")
+        assert "wasm-unsafe-eval" in answer.headers["content-security-policy"]
+        _ready(phone)
+        phone.fill("input[name=players]", "Anna Boris Vera")
+        phone.click("[data-testid=start]")
+        expect(phone.locator("body")).to_have_attribute("data-deals", "0", timeout=WAIT)
+        _record(phone, "game Anna 7h 7 Boris:w Vera:p", 1)
+        expect(phone.locator("[data-testid=sheet] svg")).to_have_count(1)
+    finally:
+        served.stop()
+
+
+def test_two_windows_of_one_game_never_lose_a_deal(
+    browser: Any, server: StaticServer, tmp_path: Path
+) -> None:
+    """Two windows of the app on one phone, the same game open in both: a deal recorded in
+    one shows in the other; a window that did not hear of it (no BroadcastChannel) has its
+    deal refused in one line and the game shown again, never written over the other's."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport=PHONE, is_mobile=True)
+    try:
+        one = context.new_page()
+        one.goto(server.url)
+        _ready(one)
+        one.fill("input[name=players]", "Anna Boris Vera")
+        one.click("[data-testid=start]")
+        expect(one.locator("body")).to_have_attribute("data-deals", "0", timeout=WAIT)
+        game = one.url.partition("#")[2]
+        two = context.new_page()
+        two.goto(server.url + "#" + game)
+        _ready(two)
+        expect(two.locator("body")).to_have_attribute("data-deals", "0", timeout=WAIT)
+        _record(one, "game Anna 7h 7 Boris:w Vera:p", 1)
+        expect(two.locator("body")).to_have_attribute("data-deals", "1", timeout=WAIT)
+        _record(two, "passes Anna=2 Boris=5 Vera=3", 2)
+        expect(one.locator("body")).to_have_attribute("data-deals", "2", timeout=WAIT)
+        # a third window that hears nothing of the others
+        deaf = context.new_page()
+        deaf.add_init_script("delete window.BroadcastChannel")
+        deaf.goto(server.url + "#" + game)
+        _ready(deaf)
+        expect(deaf.locator("body")).to_have_attribute("data-deals", "2", timeout=WAIT)
+        _record(one, "misere Vera 0", 3)
+        deaf.fill("input[name=line]", "game Boris 6s 6 Vera:w Anna:p")
+        deaf.press("input[name=line]", "Enter")
+        expect(deaf.locator("#error")).to_contain_text("another window", timeout=WAIT)
+        expect(deaf.locator("body")).to_have_attribute("data-deals", "3", timeout=WAIT)
+        _record(deaf, "game Boris 6s 6 Vera:w Anna:p", 4)
+        # nor do the others hear of the deaf window's deal: their next write is refused too
+        one.fill("input[name=line]", "game Vera 6c 6 Anna:w Boris:p")
+        one.press("input[name=line]", "Enter")
+        expect(one.locator("#error")).to_contain_text("another window", timeout=WAIT)
+        expect(one.locator("body")).to_have_attribute("data-deals", "4", timeout=WAIT)
+        _record(one, "game Vera 6c 6 Anna:w Boris:p", 5)
+        with one.expect_download() as download:
+            one.click("[data-testid=export-ledger]")
+        exported = tmp_path / "two.json"
+        download.value.save_as(str(exported))
+        assert _show_json(tmp_path, exported)["deals"] == 5
+    finally:
+        context.close()

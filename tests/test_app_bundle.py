@@ -1,0 +1,170 @@
+"""What the app ships of prefcalc, checked without building it: the engine's files alone (no
+front end, no export, no server) run a night in a fresh Python where the front ends'
+libraries cannot be imported, as in the browser; the page's words and the worker's
+operations are all there."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from prefcalc.app import HERE, build, engine
+from prefcalc.app.words import APP_WORDS, app_words
+
+STATIC = HERE / "static"
+HEAVY = (
+    "typer",
+    "click",
+    "fastapi",
+    "starlette",
+    "sse_starlette",
+    "uvicorn",
+    "jinja2",
+    "segno",
+    "prompt_toolkit",
+    "reportlab",
+    "openpyxl",
+    "pypdfium2",
+    "PIL",
+)
+"""What no browser can load (no wasm wheels) or the phone has no use for."""
+
+
+def test_the_engine_wheel_leaves_the_front_ends_and_the_documents_out() -> None:
+    names = {name for name, _path in build.engine_files()}
+    for needed in (
+        "prefcalc/__init__.py",
+        "prefcalc/api.py",
+        "prefcalc/commands.py",
+        "prefcalc/rules/model.py",
+        "prefcalc/store/ledger.py",
+        "prefcalc/views/text.py",
+        "prefcalc/web/sheet.py",
+        "prefcalc/app/engine.py",
+        "prefcalc/templates/sochi.toml",
+        "prefcalc/templates/sheet-layout.toml",
+        "prefcalc/locale/ru/LC_MESSAGES/prefcalc.mo",
+    ):
+        assert needed in names, needed
+    for left_out in (
+        "prefcalc/cli.py",
+        "prefcalc/play.py",
+        "prefcalc/web/__init__.py",  # the server's package: prefcalc.web is a namespace there
+        "prefcalc/web/app.py",
+        "prefcalc/app/build.py",
+        "prefcalc/app/cli.py",
+    ):
+        assert left_out not in names, left_out
+    assert not [
+        n
+        for n in names
+        if n.startswith(("prefcalc/export/", "prefcalc/history/", "prefcalc/tournament/"))
+    ]
+    # a new module or package of prefcalc is shipped to phones only when it is chosen to be
+    tops = {n.split("/")[1] for n in names}
+    assert tops == {
+        "__init__.py",
+        "api.py",
+        "app",
+        "cases.py",
+        "commands.py",
+        "errors.py",
+        "i18n.py",
+        "lines.py",
+        "locale",
+        "perf.py",
+        "report.py",
+        "resources.py",
+        "rules",
+        "store",
+        "templates",
+        "terms.py",
+        "views",
+        "web",
+    }, tops
+    assert not [n for n in names if n.endswith((".po", ".pot", ".pyc"))]
+
+
+def test_the_engine_alone_runs_a_night_without_the_front_ends_libraries(tmp_path: Path) -> None:
+    """The bundle's prefcalc (its files only) in a fresh interpreter where importing any of
+    HEAVY fails, as in the browser: an import chain that drags one in fails here, named."""
+    site = tmp_path / "site"
+    for name, path in build.engine_files():
+        target = site / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
+    script = textwrap.dedent(
+        f"""
+        import importlib.abc, json, sys, tempfile
+        from pathlib import Path
+        HEAVY = {HEAVY!r}
+        class Refuse(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] in HEAVY:
+                    raise ImportError(f"{{name}} is not in the browser")
+                return None
+        sys.meta_path.insert(0, Refuse())
+        sys.path.insert(0, {str(site)!r})
+        from prefcalc.app import engine
+        assert engine.__file__.startswith({str(site)!r}), engine.__file__
+        result = engine.selftest(Path(tempfile.mkdtemp()))
+        loaded = sorted(m for m in sys.modules if m.split(".")[0] == "prefcalc")
+        print(json.dumps({{"result": result, "loaded": loaded}}))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=tmp_path,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "XDG_DATA_HOME": str(tmp_path / "data"),
+            "PREFCALC_LANG": "en",
+        },
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["result"]["deals"] == 3
+    assert "prefcalc.web.sheet" in out["loaded"]
+    assert not [m for m in out["loaded"] if m.startswith(("prefcalc.export", "prefcalc.cli"))]
+
+
+def _static(name: str) -> str:
+    return (STATIC / name).read_text(encoding="utf-8")
+
+
+def test_every_word_of_the_page_is_in_its_dictionary() -> None:
+    said = set(re.findall(r'data-t="([^"]+)"', _static("index.html")))
+    for script in ("app.js", "storage.js"):
+        said |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)+)"', _static(script)))
+    said |= {"{n} deals"}
+    for lang in ("en", "ru"):
+        words = app_words(lang)
+        missing = sorted(w for w in said if w not in words)
+        assert missing == [], (lang, missing)
+    russian = app_words("ru")
+    untranslated = [w for w in APP_WORDS if russian[w] == w]
+    assert untranslated == []
+
+
+def test_every_operation_the_page_asks_for_is_the_engines() -> None:
+    asked = set()
+    for script in ("app.js", "engine.js"):
+        asked |= set(re.findall(r'\.call\("([a-z]+)"', _static(script)))
+    assert asked, "the scripts call the engine"
+    assert asked <= set(engine.OPERATIONS), asked - set(engine.OPERATIONS)
+    assert "hello" in _static("worker.js")
+
+
+def test_the_page_loads_nothing_from_another_origin() -> None:
+    for path in STATIC.iterdir():
+        if path.suffix in (".html", ".js", ".css"):
+            text = path.read_text(encoding="utf-8")
+            assert not re.search(r"https?://(?!127\.0\.0\.1)", text), path.name
