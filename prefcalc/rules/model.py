@@ -79,7 +79,7 @@ class Contract(NamedTuple):
 
     @property
     def whisters(self) -> tuple[Defender, ...]:
-        return tuple(d for d in self.defenders if d.role == "w")
+        return tuple([d for d in self.defenders if d.role == "w"])
 
 
 class Misere(NamedTuple):

@@ -87,20 +87,15 @@ def _step(t: Tally, conv: Convention, entry: Entry) -> Scored:
     if t.first_closed is None and max(t.pool) >= t.target:  # the target in force
         t.first_closed = first_to_close(t)
         t.first_closed_at = number
-    t.finished = finished(t, conv)
-    if t.factor != 1 or t.events:
-        return Scored(
-            number,
-            entry,
-            tuple(t.writes),
-            t.streak,
-            t.price,
-            min_level,
-            t.finished,
-            t.factor,
-            tuple(t.events),
-        )
-    return Scored(number, entry, tuple(t.writes), t.streak, t.price, min_level, t.finished)
+    done = t.finished = finished(t, conv)
+    events = tuple(t.events) if t.events else ()
+    return _new(
+        Scored,
+        (number, entry, tuple(t.writes), t.streak, t.price, min_level, done, t.factor, events),
+    )
+
+
+_new = tuple.__new__  # a named tuple made without its keyword-reading __new__ (hot path)
 
 
 def resume(state: State, convention: Convention, entry: Entry) -> tuple[State, Scored]:
