@@ -4,6 +4,7 @@ No rules live here. Every user error is a :class:`PrefcalcError` printed as one 
 stderr with exit code 2, and nothing is written when a command is refused.
 """
 
+import gc
 import os
 
 # The CLI uses no pydantic plugins; without this, building the file models scans the entry
@@ -548,6 +549,7 @@ def play(file: FileOpt = None) -> None:
     Reads the lines from stdin when it is not a terminal, and then exits 2 if any was refused."""
     from prefcalc.play import run
 
+    gc.enable()  # a session, open all night: the collector runs (prefcalc.__main__.run)
     raise typer.Exit(run(_path(file)))
 
 
@@ -1137,6 +1139,7 @@ def serve(
         return
     from prefcalc.web import serve as run
 
+    gc.enable()  # a server: the collector runs (prefcalc.__main__.run)
     run(
         _path(file),
         host=host,

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from prefcalc import api
 from prefcalc.errors import NotationError
@@ -32,7 +31,9 @@ from prefcalc.rules.notation import (
 )
 from prefcalc.rules.notation import DealFlags as DealFlags
 from prefcalc.rules.scoring import Sheet
-from prefcalc.rules.settlement import Method, Rounding, Settlement
+
+if TYPE_CHECKING:
+    from prefcalc.rules.settlement import Method, Rounding, Settlement
 
 COMMANDS = (
     "game",
@@ -87,10 +88,13 @@ DEAL_OPTIONS = ("--dealer", "--force")
 
 
 # --- the values ---------------------------------------------------------------------------------
+#
+# Named tuples (a command is made and read on every line; a frozen dataclass costs about a
+# millisecond to define, at every start of the CLI) and, for the commands without arguments,
+# a class whose values are all equal.
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):
     """A deal to append: ``kind`` (game, misere, passes, adjust, join, set, preference, or
     the word typed when it names none), its words without the flags, and its flags, typed
     (the deal as :func:`~prefcalc.rules.notation.split_deal` split it, once). The words are
@@ -108,75 +112,77 @@ class Record:
         return DealWords(self.kind, self.words, self.flags)
 
 
-@dataclass(frozen=True)
-class Insert:
+class Insert(NamedTuple):
     number: int
     deal: Record | None
     force: bool = False
 
 
-@dataclass(frozen=True)
-class Edit:
+class Edit(NamedTuple):
     number: int
     deal: Record | None
 
 
-@dataclass(frozen=True)
-class Delete:
+class Delete(NamedTuple):
     number: int
     force: bool = False
 
 
-@dataclass(frozen=True)
-class Undo:
-    pass
+class _Bare:
+    """A command without arguments: immutable, equal to every other of its class."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ or NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.__class__)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}()"
 
 
-@dataclass(frozen=True)
-class Redo:
-    pass
+class Undo(_Bare):
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class SetTerm:
+class Redo(_Bare):
+    __slots__ = ()
+
+
+class SetTerm(NamedTuple):
     term: str
 
 
-@dataclass(frozen=True)
-class Join:
+class Join(NamedTuple):
     name: str
     after: str | None = None
 
 
-@dataclass(frozen=True)
-class Show:
-    pass
+class Show(_Bare):
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Log:
-    pass
+class Log(_Bare):
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Settle:
+class Settle(NamedTuple):
     method: Method = "pairwise"
     rounding: Rounding = "exact"
 
 
-@dataclass(frozen=True)
-class Explain:
+class Explain(NamedTuple):
     number: int
 
 
-@dataclass(frozen=True)
-class Help:
-    pass
+class Help(_Bare):
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Quit:
-    pass
+class Quit(_Bare):
+    __slots__ = ()
 
 
 Command = (
@@ -190,8 +196,7 @@ Kind = Literal[
 ]  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(NamedTuple):
     """What a command did: its ``kind``, the deal ``number`` it concerns, the entry it
     removed (undo, delete) or replaced (edit), notes for the scorekeeper, and the game and
     its sheet after it (a settlement for ``settle``)."""

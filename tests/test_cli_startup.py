@@ -4,10 +4,14 @@ app's, byte for byte."""
 
 from __future__ import annotations
 
+import gc
 import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from prefcalc import cli
@@ -68,3 +72,40 @@ def test_the_answer_is_the_whole_apps(tmp_path: Path, words: list[str]) -> None:
         whole.stdout,
         whole.stderr,
     )
+
+
+@pytest.fixture
+def _collector() -> Iterator[None]:
+    """The collector as the test process had it, after a run of the executable's entry."""
+    was = gc.isenabled()
+    yield
+    gc.unfreeze()
+    if was:
+        gc.enable()
+
+
+@pytest.mark.usefixtures("_collector")
+def test_the_executable_pauses_the_collector_for_a_command_not_for_a_session(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import prefcalc.__main__ as entry
+    import prefcalc.play
+    import prefcalc.web
+
+    seen: dict[str, bool] = {}
+
+    def shown(*_args: object) -> None:
+        seen["show"] = gc.isenabled()
+        raise typer.Exit(0)
+
+    monkeypatch.setattr(cli, "_game_and_sheet", shown)
+    monkeypatch.setattr(prefcalc.play, "run", lambda _path: seen.update(play=gc.isenabled()) or 0)
+    monkeypatch.setattr(prefcalc.web, "serve", lambda *_a, **_k: seen.update(serve=gc.isenabled()))
+    ledger = str(tmp_path / "g.json")
+    for words in (["show"], ["play"], ["serve"]):
+        gc.enable()
+        monkeypatch.setattr(sys, "argv", ["prefcalc", *words, "--file", ledger])
+        assert entry.run() == 0
+        assert gc.get_freeze_count() > 0  # what the process made is left to the system
+        gc.unfreeze()
+    assert seen == {"show": False, "play": True, "serve": True}

@@ -499,11 +499,12 @@ def test_the_sweep_removes_only_the_ledgers_own_temporary_files(
     own = tmp_path / f".{name}.31337.123456789.tmp"
     own.write_text("a killed writer's leftovers", encoding="utf-8")
     cache = "data/prefcalc/cache/validated-ledgers"  # a write records the new ledger's digest
+    state = "data/prefcalc/cache/checkpoints"  # and the score after its last deal
     kept = {k: v for k, v in snapshot(tmp_path).items() if k not in (name, own.name, cache)}
     assert cli(*PASSES, "--file", str(ledger))[0] == 0
     assert not own.exists()
     after = snapshot(tmp_path)
-    assert {k: v for k, v in after.items() if k not in (name, cache)} == kept
+    assert {k: v for k, v in after.items() if k not in (name, cache, state)} == kept
     assert len(load(ledger).entries) == 3
 
 

@@ -15,7 +15,7 @@ from support import make_game, random_classic_game, random_game, run_cli
 
 from prefcalc import api
 from prefcalc.errors import LedgerError
-from prefcalc.rules.model import Entry, Game, SetTerm
+from prefcalc.rules.model import Contract, Defender, Entry, Game, SetTerm
 from prefcalc.store import ledger
 from prefcalc.store.ledger import cache_path, create, game_to_json_text, load, update
 
@@ -44,6 +44,7 @@ def fresh_process() -> None:
     """What a new command starts with: nothing of the last game kept in memory."""
     ledger._known_file.clear()
     ledger._lines = {}
+    ledger._unindexed = None
     ledger._last_text = None
 
 
@@ -250,6 +251,26 @@ def test_the_cache_keeps_the_most_recent_keys(tmp_path: Path) -> None:
     assert keys[-1].split()[0] == hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def quoted_names_game() -> Game:
+    """Names the writer escapes (a quote, a backslash), a forced deal and a join."""
+    game = api.new_game(['Ан"на', "Bo\\ris", "Вера"], "sochi", target=10**6)
+    anna, boris, vera = game.players
+    deals = [
+        "passes 2 5 3",
+        Contract(anna, 7, "h", 7, (Defender(boris, "w"), Defender(vera, "p"))),
+        Contract(boris, 6, "s", 5, (Defender(vera, "w", 3), Defender(anna, "w", 2))),
+        "passes 0 6 4",
+    ]
+    for k, deal in enumerate(deals):
+        game = api.record(game, deal, time=f"2026-11-30T21:0{k}:00+01:00")
+    low = Contract(vera, 6, "c", 6, (Defender(anna, "w"), Defender(boris, "p")))
+    game = api.record(game, low, force=True, time="2026-11-30T21:05:00+01:00")
+    game = api.join(game, 'Д"има', time="2026-11-30T21:06:00+01:00")
+    late = Contract(anna, 7, "h", 7, (Defender(boris, "w"), Defender('Д"има', "p")))
+    forced = Entry(late, vera, "2026-11-30T21:07:00+01:00", forced=True)  # as --force records
+    return game._replace(entries=(*game.entries, forced))
+
+
 GAMES = [
     *(
         random_game(seed, 60, 3 + seed % 3, ("sochi", "rostov", "leningrad")[seed % 3])
@@ -258,6 +279,7 @@ GAMES = [
     *(random_game(seed, 60, 3, "sochi", joins=True) for seed in range(20, 24)),
     *(random_classic_game(seed, 60, 3 + seed % 2) for seed in range(30, 34)),
     exotic_game(),
+    quoted_names_game(),
 ]
 
 
@@ -300,6 +322,7 @@ def test_recording_into_a_trusted_ledger_encodes_only_the_new_deal(
     assert seen == [] and len(encoded) == 1 and encoded[0] is after.entries[-1]
     assert path.read_text(encoding="utf-8") == game_to_json_text(after)  # as if written whole
     monkeypatch.setattr(ledger, "_lines", {})
+    monkeypatch.setattr(ledger, "_unindexed", None)
     monkeypatch.setattr(ledger, "_last_text", None)
     assert path.read_text(encoding="utf-8") == game_to_json_text(after)  # encoded afresh too
     assert len(encoded) == 1 + 301
@@ -335,3 +358,14 @@ def test_bytes_not_laid_out_as_the_writer_lays_them_out_are_validated(
     seen = validations(monkeypatch)
     assert load(path) == game
     assert len(seen) == 1
+
+
+def test_a_time_the_writer_escapes_is_validated_and_reads_the_same(tmp_path: Path) -> None:
+    """The trusted reader reads times as the program writes them (no quote, no backslash):
+    a deal recorded through the API with any other time is read by the full validation."""
+    game = api.record(make_game(["Anna", "Boris", "Vera"], []), "passes 2 5 3", time='a "b" \\c')
+    path = tmp_path / "g.json"
+    create(path, game)
+    fresh_process()
+    assert ledger._trusted(path.read_bytes()) is None
+    assert load(path) == game

@@ -17,12 +17,12 @@ from prefcalc.store.ledger import create, deal_to_json, game_to_json_text, load,
 
 def plain_text(game: Game) -> str:
     """The ledger text as it was made before lines were reused: every deal encoded."""
-    saved = ledger._lines, ledger._last_text
-    ledger._lines, ledger._last_text = {}, None
+    saved = ledger._lines, ledger._unindexed, ledger._last_text
+    ledger._lines, ledger._unindexed, ledger._last_text = {}, None, None
     try:
         return game_to_json_text(game)
     finally:
-        ledger._lines, ledger._last_text = saved
+        ledger._lines, ledger._unindexed, ledger._last_text = saved
 
 
 def counting(monkeypatch: pytest.MonkeyPatch) -> list[Entry]:
@@ -86,7 +86,7 @@ def test_a_session_writes_the_same_bytes_as_fresh_processes(tmp_path: Path) -> N
         update(warm, lambda g, w=words: api.record(g, w, time=stamp))
     for k in range(6):
         words = lines[k % 3].split()
-        ledger._lines, ledger._last_text = {}, None
+        ledger._lines, ledger._unindexed, ledger._last_text = {}, None, None
         ledger._known_file.clear()
         update(cold, lambda g, w=words: api.record(g, w, time=stamp))
     assert warm.read_bytes() == cold.read_bytes()

@@ -18,6 +18,7 @@ night) is decided in :mod:`prefcalc.rules.legality`; this module checks single v
 """
 
 from collections.abc import Mapping
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, TypeAlias, assert_never
 
@@ -81,7 +82,7 @@ class Contract(NamedTuple):
 
     @property
     def whisters(self) -> tuple[Defender, ...]:
-        return tuple(d for d in self.defenders if d.role == "w")
+        return tuple([d for d in self.defenders if d.role == "w"])
 
 
 class Misere(NamedTuple):
@@ -461,7 +462,12 @@ def deal_count(game: Game) -> int:
     late arrival (``join``), which are recorded like deals but are not dealt. Every count of
     deals shown (``games``, ``history``, the sheet, the PDF, ``share``) is this one; the
     numbers ``explain N`` and ``delete N`` take are still the entries' numbers."""
-    return sum(not isinstance(entry.deal, SetTerm | Join) for entry in game.entries)
+    entries = game.entries
+    return len(entries) - sum(map(_NOT_DEALT.__contains__, map(type, map(_DEAL, entries))))
+
+
+_NOT_DEALT = (SetTerm, Join)
+_DEAL = itemgetter(0)  # an entry's deal (the sheet's status line counts 10,000 at C speed)
 
 
 def joined(seats: tuple[str, ...], join: Join) -> tuple[str, ...]:

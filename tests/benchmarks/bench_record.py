@@ -29,6 +29,7 @@ from run import Figure
 from support import random_game
 
 import prefcalc
+from prefcalc.store import checkpoint
 
 EXE = Path(sys.executable).with_name("prefcalc")
 FLOOR = "import typer; from pydantic import BaseModel"
@@ -76,13 +77,22 @@ def _pairs(
 
 
 def _prepared(tmp: Path, deals: int) -> Path:
-    """A game of ``deals`` deals written by prefcalc (so that the next command trusts it)."""
-    from prefcalc.api import save
+    """A game of ``deals`` deals as a command at the table leaves it: written by prefcalc
+    (so that the next command trusts it), its last deal recorded through the API (so that
+    the state after it is kept as the ledger's checkpoint)."""
+    from prefcalc import api
 
     game = random_game(3, deals, 3, "sochi", target=10**6, adjustments=False)
     base = tmp / f"base-{deals}.json"
-    save(game, base)
+    api.save(game._replace(entries=game.entries[:-1]), base)
+    api.update(base, lambda g: api.redo(g, game.entries[-1]))
+    shutil.copy(checkpoint.path(), _kept(base))
     return base
+
+
+def _kept(base: Path) -> Path:
+    """Where the checkpoints file is kept as ``base`` left it."""
+    return base.with_name(f"{base.name}.checkpoints")
 
 
 def _recording(base: Path, env: dict[str, str]) -> Callable[[], tuple[float, float]]:
@@ -90,6 +100,9 @@ def _recording(base: Path, env: dict[str, str]) -> Callable[[], tuple[float, flo
 
     def run() -> tuple[float, float]:
         shutil.copy(base, ledger)
+        # as the last command left it: every run records into the same game (a run's own
+        # checkpoint would otherwise push the base's out after checkpoint.KEEP runs)
+        shutil.copy(_kept(base), checkpoint.path())
         return _child([str(EXE), *DEAL, "--file", str(ledger)], env)
 
     return run

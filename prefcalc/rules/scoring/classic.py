@@ -23,9 +23,20 @@ NO_FACTOR: Factor = (1, "", None)
 
 
 def factor_reason(f: int, bomb: int, dark: bool) -> Reason | str:
-    """`` × 16 (triple bomb, dark)``; ``""`` when F = 1."""
+    """`` × 16 (triple bomb, dark)``; ``""`` when F = 1 (each one made once: an immutable
+    value the writes of every deal with that factor share)."""
     if f == 1:
         return ""
+    known = _FACTORS.get((f, bomb, dark))
+    if known is None:
+        known = _FACTORS[f, bomb, dark] = _factor_reason(f, bomb, dark)
+    return known
+
+
+_FACTORS: dict[tuple[int, int, bool], Reason] = {}
+
+
+def _factor_reason(f: int, bomb: int, dark: bool) -> Reason:
     named = BOMB_WORDS.get(bomb)
     bomb_words = Reason(named, {}) if named else Reason(OTHER_BOMB, {"factor": bomb})
     if bomb > 1 and dark:

@@ -54,6 +54,11 @@ class Terms(NamedTuple):
     fx: Reason | str = ""  # F in a reason: `` × 16 (triple bomb, dark)``, ``""`` when F = 1
 
 
+_new = tuple.__new__  # a named tuple made without its keyword-reading __new__ (hot path)
+_LABELS: dict[tuple[int, str], Label] = {}
+"""The label of each contract (``7♥``), made once: an immutable value every write may share."""
+
+
 def terms(
     t: Tally, conv: Convention, deal: Contract, tricks: int, f: int, fx: Reason | str
 ) -> Terms:
@@ -63,8 +68,10 @@ def terms(
     w = p * conv.whist_factor
     c = conv.consolation if isinstance(conv.consolation, int) else w
     u = level - tricks if tricks < level else 0
-    label = Label(deal.level, deal.suit, deal.label)
-    return Terms(label, t.seat[deal.declarer], level, p, w, c, u, 10 - tricks, f, fx)
+    label = _LABELS.get((level, deal.suit))
+    if label is None:
+        label = _LABELS[level, deal.suit] = Label(level, deal.suit, deal.label)
+    return _new(Terms, (label, t.seat[deal.declarer], level, p, w, c, u, 10 - tricks, f, fx))
 
 
 def norm_of(conv: Convention, level: int) -> int:
@@ -281,14 +288,6 @@ def shortfall(
     """The defence's shortfall (docs/rules.md §4.1.5): each whister who failed his norm writes
     ``W × liability × F`` per missing trick into his mountain. Returns the failed seats."""
     level = k.level
-    liability = conv.liability
-    note: Reason | str = ""
-    after = conv.liability_after_close
-    if after != "none" and conv.closing != "average" and pool_closed(t):
-        liability = after
-        note = Reason(N_(" (liability {liability} after a pool closed)"), {"liability": after})
-    base = norm(k.w * liability)
-    per_trick = base if k.f == 1 else norm(base * k.f)
     owed: list[tuple[str, int]] = []
     if len(whisters) == 1:
         need = norm_of(conv, level)
@@ -306,6 +305,16 @@ def shortfall(
             owed = [(x.player, 1) for x in whisters]
         else:
             owed = [(whisters[1].player, norm_of(conv, level) - k.d)]
+    if not owed:
+        return ()  # the defence made its norm (most deals): nothing to price
+    liability = conv.liability
+    note: Reason | str = ""
+    after = conv.liability_after_close
+    if after != "none" and conv.closing != "average" and pool_closed(t):
+        liability = after
+        note = Reason(N_(" (liability {liability} after a pool closed)"), {"liability": after})
+    base = norm(k.w * liability)
+    per_trick = base if k.f == 1 else norm(base * k.f)
     for player, missing in owed:
         t.to_mountain(
             t.seat[player],

@@ -1,6 +1,6 @@
 """The replay: one step per entry, a fold of it over the record, and the sheet it leaves."""
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NamedTuple, overload
 
@@ -92,20 +92,15 @@ def _step(t: Tally, conv: Convention, entry: Entry) -> Scored:
     ):  # the target in force (under closing = average there is none)
         t.first_closed = first_to_close(t)
         t.first_closed_at = number
-    t.finished = finished(t, conv)
-    if t.factor != 1 or t.events:
-        return Scored(
-            number,
-            entry,
-            tuple(t.writes),
-            t.streak,
-            t.price,
-            min_level,
-            t.finished,
-            t.factor,
-            tuple(t.events),
-        )
-    return Scored(number, entry, tuple(t.writes), t.streak, t.price, min_level, t.finished)
+    done = t.finished = finished(t, conv)
+    events = tuple(t.events) if t.events else ()
+    return _new(
+        Scored,
+        (number, entry, tuple(t.writes), t.streak, t.price, min_level, done, t.factor, events),
+    )
+
+
+_new = tuple.__new__  # a named tuple made without its keyword-reading __new__ (hot path)
 
 
 def resume(state: State, convention: Convention, entry: Entry) -> tuple[State, Scored]:
@@ -248,7 +243,7 @@ class ReplayedRows(Sequence[Scored]):
         self._game = game
         self._convention = convention
         self._tail = tuple(tail)
-        self._rows: tuple[Scored, ...] | None = None
+        self._night: Night | None = None
 
     def __len__(self) -> int:
         return len(self._game.entries)
@@ -263,15 +258,24 @@ class ReplayedRows(Sequence[Scored]):
         n = len(self)
         k = index + n if index < 0 else index
         first = n - len(self._tail)
-        if self._rows is None and first <= k < n:
+        if self._night is None and first <= k < n:
             return self._tail[k - first]
         return self.rows()[index]
 
+    def __iter__(self) -> Iterator[Scored]:
+        return iter(self.rows())
+
     def rows(self) -> tuple[Scored, ...]:
         """Every row (the record replayed the first time they are asked for)."""
-        if self._rows is None:
-            self._rows = replay(self._game, self._convention).rows
-        return self._rows
+        if self._night is None:
+            self._night = replay(self._game, self._convention)
+        return self._night.rows
+
+    @property
+    def night(self) -> Night | None:
+        """The night of the record once it was replayed (a row before the tail was read),
+        else None: whoever appends next may go on from it instead of from the state alone."""
+        return self._night
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence) and not isinstance(other, str):
