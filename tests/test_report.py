@@ -227,7 +227,7 @@ def test_the_command_line_builds_the_report_once(
     ledger.write_text(game_to_json_text(repriced()), encoding="utf-8")
     built: list[Report] = []
     settled: list[str] = []
-    real_build, real_settle = prefcalc.api.build_report, prefcalc.report.settle
+    real_build, real_settle = prefcalc.report.build_report, prefcalc.report.settle
 
     def counting_build(game: Game, sheet: Any) -> Report:
         built.append(real_build(game, sheet))
@@ -237,7 +237,7 @@ def test_the_command_line_builds_the_report_once(
         settled.append(method)
         return real_settle(sheet, method, *rest)
 
-    monkeypatch.setattr(prefcalc.api, "build_report", counting_build)
+    monkeypatch.setattr(prefcalc.report, "build_report", counting_build)
     monkeypatch.setattr(prefcalc.report, "settle", counting_settle)
     done = invoke([*args, "--file", str(ledger)], tmp_path)
     assert done.returncode == 0, done.stderr
