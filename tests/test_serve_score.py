@@ -341,7 +341,7 @@ def test_a_double_tap_and_a_double_undo_change_the_ledger_once(phones: Any, tmp_
         assert len(api.load(path).entries) == 2
         page.evaluate(twice, "undo")
         expect(page.locator("body")).to_have_attribute("data-deals", "1", timeout=WAIT)
-        expect(page.get_by_test_id("redo")).to_be_visible()
+        expect(page.get_by_test_id("redo")).to_be_visible(timeout=WAIT)
         assert len(api.load(path).entries) == 1  # one undo, not two
         assert [s["line"] for s in sent] == [
             "game Anna 7h 7 Boris:p Vera:w",
@@ -382,6 +382,55 @@ def test_a_double_tap_and_a_double_undo_change_the_ledger_once(phones: Any, tmp_
             page.get_by_test_id(testid).click()
         page.get_by_test_id("record").click()
         expect(page.locator("body")).to_have_attribute("data-deals", "4", timeout=WAIT)
+    finally:
+        server.stop()
+
+
+def test_a_late_answer_about_a_deal_never_covers_the_undo_that_followed(
+    phones: Any, tmp_path: Path
+) -> None:
+    """Record, then Undo before the page has read the recorded deal back: the reading that
+    says what the deal wrote comes after the undo, and must not replace the undo's toast (with
+    its Put back) by "№2 recorded: nothing written". The reading is held at a chosen point."""
+    from playwright.sync_api import expect
+
+    page = phones(PHONE)
+    path, server = serve(
+        tmp_path, make_game(["Anna", "Boris", "Vera"], ["game Anna 7h 7 Boris:p Vera:w"])
+    )
+    held: list[Any] = []
+    hold = [False]
+
+    def log(route: Any) -> None:
+        if hold[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    try:
+        page.goto(server.url + "/score#token=" + TOKEN)
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "live", timeout=WAIT)
+        page.route("**/api/log*", log)
+        for testid in ("declarer:Boris", "contract:6s", "tricks:6", "role:Anna:w"):
+            page.get_by_test_id(testid).click()
+        hold[0] = True
+        with page.expect_response("**/api/lines", timeout=WAIT):
+            page.get_by_test_id("record").click()
+        expect(page.get_by_test_id("undo")).to_be_enabled(timeout=WAIT)
+        with page.expect_response("**/api/lines", timeout=WAIT):
+            page.get_by_test_id("undo").click()
+        expect(page.get_by_test_id("redo")).to_be_visible(timeout=WAIT)
+        assert held, "the reading after Record was held"
+        expect(page.locator("body")).to_have_attribute("data-reading", "true")
+        hold[0] = False
+        for route in held:
+            route.continue_()
+        # every reading done, and what followed it (the late toast, if any) with it
+        expect(page.locator("body")).to_have_attribute("data-reading", "false", timeout=WAIT)
+        expect(page.locator("body")).to_have_attribute("data-deals", "1", timeout=WAIT)
+        expect(page.get_by_test_id("redo")).to_be_visible(timeout=WAIT)
+        expect(page.locator("#message")).not_to_contain_text("recorded")
+        assert len(api.load(path).entries) == 1
     finally:
         server.stop()
 

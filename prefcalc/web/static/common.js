@@ -225,6 +225,7 @@ export function follow(table, read, live) {
   const run = () => {
     if (running) { again = true; return running; }
     running = (async () => {
+      document.body.dataset.reading = "true"; // for the tests: a reading is under way
       do {
         again = false;
         clearTimeout(retry);
@@ -244,6 +245,7 @@ export function follow(table, read, live) {
         }
       } while (again);
       running = null;
+      document.body.dataset.reading = "false";
     })();
     return running;
   };

@@ -54,6 +54,7 @@ export function mountScore(table, root, options = {}) {
   let d = fresh();
   let mode = { kind: "new", item: null };
   let busy = false;
+  let acts = 0; // lines sent so far: a toast about an older line never covers a newer one's
   let pending = null; // {line, id}: a line sent whose answer never came keeps its id
   let toastTimer = null;
   let toasting = false;
@@ -421,6 +422,7 @@ export function mountScore(table, root, options = {}) {
   async function send(text) {
     if (busy || readOnly || !text) return null;
     setBusy(true);
+    acts += 1;
     try {
       const id = pending && pending.line === text ? pending.id : randomId();
       pending = { line: text, id };
@@ -442,8 +444,11 @@ export function mountScore(table, root, options = {}) {
   }
 
   async function said(number, words) {
+    const mine = acts;
     await followed.refresh();
+    if (mine !== acts) return; // another tap came meanwhile (an undo): its own toast says it
     const item = state.log.find((it) => it.number === number);
+    if (!item) return;
     const merged = new Map(); // one line per place written: Anna +24 whists on Vera
     for (const w of item ? item.writes : []) {
       const key = [w.player, w.column, w.on].join("\u0000");
