@@ -224,17 +224,25 @@ class Hall:
             "title": "",
             "complete": False,
             "standings": [],
+            "over": [],
             "tables": [],
         }
         if not t.draws:
             return answer
-        from prefcalc.tournament.text import exact, standings_rows, standings_title
+        from prefcalc.tournament.text import (
+            exact,
+            over_mark,
+            over_note,
+            standings_rows,
+            standings_title,
+        )
         from prefcalc.views.text import signed
 
         s = tournament.standings(self.folder)
         cells = standings_rows(s)[1:]
         answer["title"] = standings_title(s)
         answer["complete"] = s.complete
+        answer["over"] = [over_note(tb) for tb in s.over()]
         answer["standings"] = [
             {
                 "place": row.place,
@@ -254,6 +262,9 @@ class Hall:
                 "dealer": None if tb.sheet.finished else tb.sheet.next_dealer,
                 "deals": tb.deals,
                 "complete": tb.complete,
+                "over": tb.over,
+                "over_text": over_mark(tb.over) if tb.over else "",
+                "over_note": over_note(tb) if tb.over else "",
                 "balances": [
                     {
                         "name": p,

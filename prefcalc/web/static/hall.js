@@ -24,6 +24,8 @@ export function mountHall(table, page = document) {
     }));
     $("standings-title").textContent = h.title;
     $("provisional").hidden = playing.size === 0;
+    $("over").replaceChildren(...h.over.map((line) => el("p", line)));
+    $("over").hidden = h.over.length === 0;
   }
 
   function renderTable(tb) {
@@ -33,6 +35,9 @@ export function mountHall(table, page = document) {
     node.dataset.state = tb.complete ? "finished" : "playing";
     node.dataset.deals = String(tb.deals);
     slot("number").textContent = String(tb.table);
+    node.dataset.over = String(tb.over);
+    slot("over").textContent = tb.over_text;
+    slot("over").hidden = !tb.over;
     const parts = [deals(tb.deals)];
     if (tb.dealer && !tb.complete) parts.push(t("{player} deals next", { player: tb.dealer }));
     slot("line").textContent = parts.join(" · ");
