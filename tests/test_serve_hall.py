@@ -346,3 +346,140 @@ def test_the_mark_of_a_deal_over_speaks_russian(cup: Path) -> None:
         hall = c.get("/api/hall").json()
         assert hall["tables"][1]["over_text"] == "1 лишняя раздача"
         assert hall["over"][0].startswith("тур 1, стол 2: 1 лишняя раздача")
+
+
+Said = list[tuple[int, list[tuple[int, str]], list[str]]]
+
+
+def _listener(said: Said) -> object:
+    def announce(round_: int, links: object, problems: object) -> None:
+        said.append((round_, list(links), list(problems)))  # type: ignore[call-overload]
+
+    return announce
+
+
+def _round_one_played(cup: Path) -> None:
+    for record in tournament.load(cup).draws[0].tables:
+        play(cup, record.file, 2)
+
+
+def test_a_round_drawn_while_served_gets_its_tables_and_says_their_links(cup: Path) -> None:
+    """``tournament draw`` in another terminal while the hall is served: the watch sees it,
+    the new tables' applications are made with their tokens and said once (the terminal's
+    score links), and the hall shows the new round."""
+    said: Said = []
+    _round_one_played(cup)
+    with hall_client(cup, announce=_listener(said), announced=1) as c:
+        hall = c.app.state.hall  # type: ignore[attr-defined]
+        assert said == [] and hall.tables == {}  # round 1's links are the ones printed
+        c.get("/api/hall")
+        tournament.draw(cup)
+        assert c.portal.call(hall.watcher.check) is True
+        drawn = tournament.load(cup).draws[1].tables
+        assert said == [(2, [(tb.table, token_of(cup / tb.file)) for tb in drawn], [])]
+        assert set(hall.tables) == {(2, tb.table) for tb in drawn}  # made, with their tokens
+        for tb in drawn:
+            assert hall.tables[(2, tb.table)].state.table.token == token_of(cup / tb.file)
+        state = c.get("/api/hall").json()
+        assert state["round"] == 2 and [tb["table"] for tb in state["tables"]] == [
+            tb.table for tb in drawn
+        ]
+        line = a_deal(cup, 2, 1)
+        done = c.post("/t/2/1/api/lines", json={"line": line}, headers=bearer(cup, 2, 1))
+        assert done.status_code == 200, done.text
+        assert c.portal.call(hall.watcher.check) is True
+        assert len(said) == 1  # a deal is no new round: nothing said again
+
+
+def test_a_round_drawn_before_the_hall_started_is_said_when_it_starts(cup: Path) -> None:
+    """A draw between the terminal's links and the start of the watch is not lost."""
+    said: Said = []
+    _round_one_played(cup)
+    tournament.draw(cup)
+    with hall_client(cup, announce=_listener(said), announced=1):
+        assert [(r, [t for t, _ in links]) for r, links, _ in said] == [(2, [1, 2])]
+
+
+def test_a_new_tables_ledger_that_cannot_be_served_is_one_line(cup: Path) -> None:
+    from prefcalc import api
+    from prefcalc.store.ledger import game_to_json_text
+
+    said: Said = []
+    _round_one_played(cup)
+    with hall_client(cup, announce=_listener(said), announced=1) as c:
+        tournament.draw(cup)
+        other = api.new_game(["Xenia", "Yuri", "Zoya"], "sochi", 20)
+        (cup / "r2-t2.json").write_text(game_to_json_text(other), encoding="utf-8")
+        assert c.portal.call(c.app.state.hall.watcher.check) is True  # type: ignore[attr-defined]
+        [(round_, links, problems)] = said
+        assert round_ == 2 and [t for t, _ in links] == [1]
+        assert len(problems) == 1 and "round 2, table 2" in problems[0]
+        assert "\n" not in problems[0]
+
+
+def _served_live(
+    cup: Path, monkeypatch: pytest.MonkeyPatch, read_only: bool = False, lang: str = "en"
+) -> str:
+    """What ``serve --tournament`` prints when a round is drawn while it serves: its server
+    replaced by the application run in process, the watch checked by hand after the draw."""
+    import uvicorn
+
+    from prefcalc.web import serve_tournament
+
+    def run(self: uvicorn.Server, sockets: object = None) -> None:
+        app = self.config.app
+        hall = app.state.hall
+        hall.watcher.interval = None  # the test checks the watch itself: no timing
+        with TestClient(app) as c:
+            tournament.draw(cup)
+            assert c.portal.call(hall.watcher.check) is True
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    out = io.StringIO()
+    serve_tournament(cup, host="127.0.0.1", port=0, read_only=read_only, lang=lang, out=out)
+    return out.getvalue()
+
+
+def test_the_terminal_prints_the_links_of_a_round_drawn_while_served(
+    cup: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from prefcalc.i18n import speaking
+    from prefcalc.web.tokens import kept_token, token_file
+
+    _round_one_played(cup)
+    printed = _served_live(cup, monkeypatch)
+    before, after = printed.split("Ctrl-C stops the server.\n")
+    assert "/t/1/1/score#token=" in before and "/t/2/" not in before
+    links = [line for line in after.splitlines() if ", score: " in line]
+    assert [line.split(", score: ")[0] for line in links] == [
+        "round 2, table 1",
+        "round 2, table 2",
+    ]
+    tokens = set()
+    for k, line in enumerate(links, 1):
+        url = line.split("score: ")[1]
+        assert url.startswith("http://127.0.0.1:") and f"/t/2/{k}/score#token=" in url
+        file = token_file(cup / f"r2-t{k}.json")
+        assert kept_token(file) == url.split("#token=")[1]  # kept: the same after a restart
+        assert stat.S_IMODE(file.stat().st_mode) == 0o600
+        tokens.add(url.split("#token=")[1])
+    assert len(tokens) == 2
+    assert after.count("▀") > 0  # each link with its QR code
+    russian_cup = cup.parent / "кубок"
+    tournament.new(russian_cup, PLAYERS, rounds=2, deals=2, convention="sochi", seed=7)
+    tournament.draw(russian_cup)
+    _round_one_played(russian_cup)
+    with speaking("ru"):
+        russian = _served_live(russian_cup, monkeypatch, lang="ru")
+    after = russian.split("Ctrl-C")[-1]
+    assert "тур 2, стол 1, записывать: http://" in after and "тур 2, стол 2," in after
+
+
+def test_a_read_only_hall_says_a_new_round_without_links(
+    cup: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _round_one_played(cup)
+    printed = _served_live(cup, monkeypatch, read_only=True)
+    after = printed.split("Ctrl-C stops the server.\n")[1]
+    assert after == "round 2 is drawn: its tables are on the hall's page\n"
+    assert "#token=" not in printed
