@@ -325,8 +325,9 @@ def test_a_deal_beyond_the_round_keeps_the_standings_and_marks_the_table(
     assert table["deals"] == 2 and table["complete"] is True
     assert over["over"] == [
         "round 1 table 2: 1 deal over, not counted: the round counts the table's first 2 deals"
-        " (prefcalc undo --file r1-t2.json undoes the last deal)"
+        " (Undo on the table's score page takes back the last deal)"
     ]
+    assert over["scoring"] == "raw"
     assert over["standings"] == counted["standings"]  # the extra deal counts for nothing
     assert table["balances"] == counted["tables"][1]["balances"]
     expected = standings_json(tournament.standings(cup))["players"]
@@ -345,7 +346,8 @@ def test_the_mark_of_a_deal_over_speaks_russian(cup: Path) -> None:
     with hall_client(cup, lang="ru") as c:
         hall = c.get("/api/hall").json()
         assert hall["tables"][1]["over_text"] == "1 лишняя раздача"
-        assert hall["over"][0].startswith("тур 1, стол 2: 1 лишняя раздача")
+        assert hall["over"][0].startswith("тур 1, стол 2: 1 лишняя раздача, не в счёт")
+        assert "кнопка «Отменить» на странице записи стола" in hall["over"][0]
 
 
 Said = list[tuple[int, list[tuple[int, str]], list[str]]]

@@ -115,3 +115,78 @@ def test_the_hall_on_a_phone_follows_a_deal_scored_at_a_table(hall: Any, phones:
     narrow.wait_for_selector("body[data-deals='1']", timeout=WAIT)
     no_horizontal_scroll(narrow)
     shot(narrow, "hall-360", full=True)
+
+
+LONG = "Konstantinopolsky"
+
+
+def _whole_word_lines(page: Any, selector: str, word: str) -> int:
+    """How many lines ``word`` takes in the element at ``selector`` (1: never broken)."""
+    script = """([selector, word]) => {
+      const node = document.querySelector(selector);
+      const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+      for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+        const at = text.data.indexOf(word);
+        if (at < 0) continue;
+        const range = document.createRange();
+        range.setStart(text, at);
+        range.setEnd(text, at + word.length);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      }
+      return 0;
+    }"""
+    lines: int = page.evaluate(script, [selector, word])
+    return lines
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "ru"), (NARROW, "en")])
+def test_a_deal_over_and_a_long_name_on_a_phone(
+    tmp_path: Path, phones: Any, viewport: dict[str, int], lang: str
+) -> None:
+    """The hall of a table that played a deal too many keeps its standings and marks the
+    table; a long name is never broken inside a word, the playing mark never alone on a
+    line; raw scoring shows one column of points (they are the whists)."""
+    from tournament_support import play
+
+    folder = tmp_path / "cup"
+    players = ["Anna", "Boris", "Vera", f"Dmitry {LONG}", "Egor", "Fedya", "Gleb"]
+    tournament.new(folder, players, rounds=2, deals=4, convention="sochi", seed=7)
+    tournament.draw(folder)
+    t = tournament.load(folder)
+    long_table = next(tb for tb in t.draws[0].tables if f"Dmitry {LONG}" in tb.players)
+    other = next(tb for tb in t.draws[0].tables if tb is not long_table)
+    play(folder, other.file, 5)  # a deal over
+    import prefcalc.web.hall as hallmod
+
+    real = hallmod.create_hall_app
+    hallmod.create_hall_app = lambda f, tok, **kw: real(f, tok, lang=lang, **kw)  # type: ignore[assignment]
+    try:
+        server = HallServer(folder)
+    finally:
+        hallmod.create_hall_app = real  # type: ignore[assignment]
+    try:
+        page = phones(viewport)
+        page.goto(server.url + "/")
+        page.wait_for_selector("[data-testid=status][data-state=live]", timeout=WAIT)
+        page.wait_for_selector("body[data-round='1']", timeout=WAIT)
+        card = page.locator(f"[data-testid=table-card][data-table='{other.table}']")
+        badge = card.get_by_test_id("over")
+        assert badge.is_visible()
+        assert badge.inner_text() == ("1 лишняя раздача" if lang == "ru" else "1 deal over")
+        assert card.get_attribute("data-state") == "finished"
+        notes = page.get_by_test_id("over-notes")
+        assert notes.is_visible() and "prefcalc undo" not in notes.inner_text()
+        assert page.locator(
+            f"[data-testid=table-card][data-table='{long_table.table}'] [data-testid=over]"
+        ).is_hidden()
+        assert page.get_by_test_id("standing").count() == len(players)
+        assert page.locator("#standings th:nth-child(4)").is_hidden()  # raw: points = whists
+        row = f"[data-testid=standing][data-name='Dmitry {LONG}'] td.name"
+        assert _whole_word_lines(page, row, LONG) == 1
+        assert _whole_word_lines(page, row, LONG + "\u00a0*") == 1  # the mark on its line
+        balance = f"[data-table='{long_table.table}'] tr[data-name='Dmitry {LONG}'] td"
+        assert _whole_word_lines(page, balance, LONG) == 1
+        no_horizontal_scroll(page)
+        shot(page, f"hall-over-{lang}-{viewport['width']}", full=True)
+    finally:
+        server.stop()

@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequ
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from anyio import to_thread
 from fastapi import APIRouter, FastAPI, Request
@@ -43,13 +43,16 @@ from starlette.types import Receive, Scope, Send
 
 from prefcalc import __version__
 from prefcalc.errors import DealError, PrefcalcError
-from prefcalc.i18n import N_, speaking
+from prefcalc.i18n import N_, ngettext, speaking
 from prefcalc.web import events
 from prefcalc.web.middleware import OwnHosts, SecurityHeaders, error
 from prefcalc.web.models import problem
 from prefcalc.web.watch import LedgerWatcher
 from prefcalc.web.words import install as install_words
 from prefcalc.web.words import say, script_words
+
+if TYPE_CHECKING:
+    from prefcalc.tournament.standings import Table as StandingsTable
 
 T = TypeVar("T")
 
@@ -286,6 +289,7 @@ class Hall:
             "deals": t.deals,
             "minutes": t.minutes,
             "round": len(t.draws),
+            "scoring": t.scoring,
             "title": "",
             "complete": False,
             "standings": [],
@@ -297,7 +301,6 @@ class Hall:
         from prefcalc.tournament.text import (
             exact,
             over_mark,
-            over_note,
             standings_rows,
             standings_title,
         )
@@ -307,7 +310,7 @@ class Hall:
         cells = standings_rows(s)[1:]
         answer["title"] = standings_title(s)
         answer["complete"] = s.complete
-        answer["over"] = [over_note(tb) for tb in s.over()]
+        answer["over"] = [_over_note(tb) for tb in s.over()]
         answer["standings"] = [
             {
                 "place": row.place,
@@ -329,7 +332,7 @@ class Hall:
                 "complete": tb.complete,
                 "over": tb.over,
                 "over_text": over_mark(tb.over) if tb.over else "",
-                "over_note": over_note(tb) if tb.over else "",
+                "over_note": _over_note(tb) if tb.over else "",
                 "balances": [
                     {
                         "name": p,
@@ -343,6 +346,18 @@ class Hall:
             for tb in s.rounds[-1]
         ]
         return answer
+
+
+def _over_note(tb: StandingsTable) -> str:
+    """The hall's line for a table that recorded deals beyond the round (the standings'
+    line, with the score page's undo in place of the CLI's)."""
+    from prefcalc.tournament.text import over_mark
+
+    return ngettext(
+        "round {round} table {table}: {over}, not counted: the round counts the table's first {deals} deal (Undo on the table's score page takes back the last deal)",
+        "round {round} table {table}: {over}, not counted: the round counts the table's first {deals} deals (Undo on the table's score page takes back the last deal)",
+        tb.deals,
+    ).format(round=tb.round, table=tb.number, over=over_mark(tb.over), deals=tb.deals)
 
 
 class TableDispatch:

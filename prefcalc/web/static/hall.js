@@ -16,13 +16,15 @@ export function mountHall(table, page = document) {
       const tr = el("tr", null, null, { "data-testid": "standing", "data-name": row.name, "data-points": row.points });
       tr.append(
         el("td", row.place, "place"),
-        el("td", row.name + (playing.has(row.name) ? " *" : ""), "name"),
+        el("td", row.name + (playing.has(row.name) ? "\u00a0*" : ""), "name"), // the mark never alone on a line
         el("td", row.points_text),
         el("td", row.whists_text),
       );
       return tr;
     }));
     $("standings-title").textContent = h.title;
+    // raw scoring: the points are the whists, one column says them
+    $("standings").classList.toggle("raw", h.scoring === "raw");
     $("provisional").hidden = playing.size === 0;
     $("over").replaceChildren(...h.over.map((line) => el("p", line)));
     $("over").hidden = h.over.length === 0;
