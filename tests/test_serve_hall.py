@@ -299,6 +299,8 @@ def test_the_hall_speaks_russian(cup: Path) -> None:
         assert "стол" in refused or "стола" in refused
         hall = c.get("/api/hall").json()
         assert "«cup»" in hall["title"] and "Standings" not in hall["title"]
+        # «1-го» never wraps at its hyphen on a narrow phone: a no-break hyphen holds it
+        assert "после 1\N{NON-BREAKING HYPHEN}го тура" in hall["title"]
 
 
 def test_a_deal_beyond_the_round_keeps_the_standings_and_marks_the_table(

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import re
 import stat
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
@@ -308,7 +309,7 @@ class Hall:
 
         s = tournament.standings(self.folder)
         cells = standings_rows(s)[1:]
-        answer["title"] = standings_title(s)
+        answer["title"] = _unbroken(standings_title(s))
         answer["complete"] = s.complete
         answer["over"] = [_over_note(tb) for tb in s.over()]
         answer["standings"] = [
@@ -346,6 +347,15 @@ class Hall:
             for tb in s.rounds[-1]
         ]
         return answer
+
+
+NUMBER_HYPHEN = re.compile(r"(?<=\d)-(?=\w)")
+
+
+def _unbroken(text: str) -> str:
+    """``text`` with a number's hyphenated ending («2-го») held to it by a no-break hyphen:
+    a narrow phone wraps a title there otherwise."""
+    return NUMBER_HYPHEN.sub("\N{NON-BREAKING HYPHEN}", text)
 
 
 def _over_note(tb: StandingsTable) -> str:
