@@ -190,3 +190,37 @@ def test_a_deal_over_and_a_long_name_on_a_phone(
         shot(page, f"hall-over-{lang}-{viewport['width']}", full=True)
     finally:
         server.stop()
+
+
+def test_a_round_drawn_in_another_terminal_appears_on_the_phone(
+    tmp_path: Path, phones: Any
+) -> None:
+    """``prefcalc tournament draw`` while the hall is open on a phone: the page shows round
+    2's tables without a reload, their cards served under ``/t/2/<table>/``."""
+    from tournament_support import play
+
+    folder = tmp_path / "cup"
+    tournament.new(folder, PLAYERS, rounds=2, deals=1, convention="sochi", seed=7)
+    tournament.draw(folder)
+    for tb in tournament.load(folder).draws[0].tables:
+        play(folder, tb.file, 1)
+    server = HallServer(folder)
+    try:
+        page = phones(NARROW)
+        page.goto(server.url + "/")
+        page.wait_for_selector("body[data-round='1']", timeout=WAIT)
+        tournament.draw(folder)
+        page.wait_for_selector("body[data-round='2']", timeout=WAIT)  # live: no reload
+        cards = page.get_by_test_id("table-card")
+        drawn = tournament.load(folder).draws[1].tables
+        assert cards.count() == len(drawn)
+        for k, tb in enumerate(drawn):
+            assert cards.nth(k).get_attribute("data-state") == "playing"
+            link = cards.nth(k).locator("[data-slot=watch]").get_attribute("href")
+            assert link == f"/t/2/{tb.table}/"
+        sheet = page.request.get(f"{server.url}/t/2/{drawn[0].table}/api/game")
+        assert sheet.status == 200  # the new round's table is served
+        no_horizontal_scroll(page)
+        shot(page, "hall-360-round-2", full=True)
+    finally:
+        server.stop()
