@@ -469,6 +469,15 @@ def test_a_deal_beyond_the_round_is_set_aside_and_marked(tmp_path: Path) -> None
     at_two = {n: s for n, s in seats.items() if s["table"] == 2}
     assert {s["over"] for s in at_two.values()} == {1}
     assert {s["over"] for n, s in seats.items() if s["table"] == 1} == {0}
+    protocol = run(["tournament", "protocol", str(cup), "-r", "1", "-t", "2"], tmp_path)
+    assert "beyond the round (1 deal over): not counted, not in this protocol" in protocol
+    numbers = [line.split()[0] for line in protocol.splitlines() if line[:4].strip().isdigit()]
+    assert numbers == ["1", "2", "3", "4", "5"], protocol  # 4 deals, the penalty; not the 6th
+    from prefcalc.tournament import api as tournament
+    from prefcalc.tournament.text import round_rows
+
+    states = {row[1]: row[2] for row in round_rows(tournament.standings(cup))[1:]}
+    assert states == {"1": "complete (4 deals)", "2": "complete (4 deals, 1 deal over)"}
     # the extra deal undone, the table's own settlement is what the standings counted
     counted = {n: Fraction(s["whists"]) for n, s in at_two.items()}
     run(["undo", "--file", str(cup / "r1-t2.json")], tmp_path)

@@ -377,6 +377,15 @@ def protocol_header(p: Protocol) -> list[str]:
             start=when(p.start),
             end=when(p.end) if p.complete else _("still playing"),
         ),
+        *(
+            [
+                _("beyond the round ({over}): not counted, not in this protocol").format(
+                    over=over_mark(p.over)
+                )
+            ]
+            if p.over
+            else []
+        ),
     ]
 
 
