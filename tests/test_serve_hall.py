@@ -487,3 +487,22 @@ def test_a_read_only_hall_says_a_new_round_without_links(
     after = printed.split("Ctrl-C stops the server.\n")[1]
     assert after == "round 2 is drawn: its tables are on the hall's page\n"
     assert "#token=" not in printed
+
+
+def test_a_deal_at_a_table_does_not_make_the_watch_read_the_tournament(
+    client: TestClient, cup: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The watch looks for a new round only when ``tournament.json`` changed: a deal at a
+    table (most changes) costs the hall no read of it."""
+    from prefcalc.tournament import folder
+
+    hall = client.app.state.hall  # type: ignore[attr-defined]
+    reads: list[Path] = []
+    real = folder.load
+    monkeypatch.setattr(folder, "load", lambda base: reads.append(base) or real(base))
+    play(cup, "r1-t1.json", 1)
+    assert client.portal.call(hall.watcher.check) is True
+    assert reads == []
+    (cup / "tournament.json").write_bytes((cup / "tournament.json").read_bytes() + b"\n")
+    assert client.portal.call(hall.watcher.check) is True
+    assert reads == [cup]

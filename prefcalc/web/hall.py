@@ -185,6 +185,7 @@ class Hall:
         self.token_of = token_of
         self.announce = announce
         self.announced = announced  # the last round whose tables were made and said
+        self._seen: tuple[int, int, int] | None = None  # tournament.json's stat at the last look
         self.read_only = read_only
         self.lang = lang
         self.poll_interval = poll_interval
@@ -250,11 +251,20 @@ class Hall:
         that cannot be served is said in one line; a folder that is no tournament now says
         nothing (the hall's page says what is wrong with it)."""
         from prefcalc.tournament import folder
+        from prefcalc.tournament.model import FILE_NAME
 
+        try:  # a deal at a table leaves tournament.json as it was: nothing to read
+            st = os.stat(self.folder / FILE_NAME)
+        except OSError:
+            return
+        seen = (st.st_ino, st.st_size, st.st_mtime_ns)
+        if seen == self._seen:
+            return
         try:
             t = await self.run(lambda: folder.load(self.folder))
         except PrefcalcError:
             return
+        self._seen = seen
         for drawn in t.draws:
             if drawn.round <= self.announced:
                 continue
