@@ -230,7 +230,7 @@ def over_note(tb: Table) -> str:
     """The line that says a table's deals beyond the round are set aside, and how to undo
     them."""
     return ngettext(
-        "round {round} table {table}: {over}, not counted: the round counts the table's first {deals} deal (prefcalc undo --file {file} undoes the last deal)",
+        "round {round} table {table}: {over}, not counted: the round counts the table's first deal only (prefcalc undo --file {file} undoes the last deal)",
         "round {round} table {table}: {over}, not counted: the round counts the table's first {deals} deals (prefcalc undo --file {file} undoes the last deal)",
         tb.deals,
     ).format(

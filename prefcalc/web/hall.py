@@ -374,7 +374,7 @@ def _over_note(tb: StandingsTable) -> str:
     from prefcalc.tournament.text import over_mark
 
     return ngettext(
-        "round {round} table {table}: {over}, not counted: the round counts the table's first {deals} deal (Undo on the table's score page takes back the last deal)",
+        "round {round} table {table}: {over}, not counted: the round counts the table's first deal only (Undo on the table's score page takes back the last deal)",
         "round {round} table {table}: {over}, not counted: the round counts the table's first {deals} deals (Undo on the table's score page takes back the last deal)",
         tb.deals,
     ).format(round=tb.round, table=tb.number, over=over_mark(tb.over), deals=tb.deals)
