@@ -139,21 +139,26 @@ def _whole_word_lines(page: Any, selector: str, word: str) -> int:
     return lines
 
 
-@pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "ru"), (NARROW, "en")])
+@pytest.mark.parametrize(
+    ("viewport", "lang", "long"),
+    [(PHONE, "ru", LONG), (NARROW, "ru", "Константинопольский"), (NARROW, "en", LONG)],
+)
 def test_a_deal_over_and_a_long_name_on_a_phone(
-    tmp_path: Path, phones: Any, viewport: dict[str, int], lang: str
+    tmp_path: Path, phones: Any, viewport: dict[str, int], lang: str, long: str
 ) -> None:
     """The hall of a table that played a deal too many keeps its standings and marks the
-    table; a long name is never broken inside a word, the playing mark never alone on a
-    line; raw scoring shows one column of points (they are the whists)."""
+    table; a long name is never broken inside a word, the playing mark is on the points (as
+    the CLI's), never alone on a line after a name; raw scoring shows one column of points
+    (they are the whists)."""
     from tournament_support import play
 
     folder = tmp_path / "cup"
-    players = ["Anna", "Boris", "Vera", f"Dmitry {LONG}", "Egor", "Fedya", "Gleb"]
+    name = ("Dmitry " if long.isascii() else "Дмитрий ") + long
+    players = ["Anna", "Boris", "Vera", name, "Egor", "Fedya", "Gleb"]
     tournament.new(folder, players, rounds=2, deals=4, convention="sochi", seed=7)
     tournament.draw(folder)
     t = tournament.load(folder)
-    long_table = next(tb for tb in t.draws[0].tables if f"Dmitry {LONG}" in tb.players)
+    long_table = next(tb for tb in t.draws[0].tables if name in tb.players)
     other = next(tb for tb in t.draws[0].tables if tb is not long_table)
     play(folder, other.file, 5)  # a deal over
     import prefcalc.web.hall as hallmod
@@ -181,11 +186,14 @@ def test_a_deal_over_and_a_long_name_on_a_phone(
         ).is_hidden()
         assert page.get_by_test_id("standing").count() == len(players)
         assert page.locator("#standings th:nth-child(4)").is_hidden()  # raw: points = whists
-        row = f"[data-testid=standing][data-name='Dmitry {LONG}'] td.name"
-        assert _whole_word_lines(page, row, LONG) == 1
-        assert _whole_word_lines(page, row, LONG + "\u00a0*") == 1  # the mark on its line
-        balance = f"[data-table='{long_table.table}'] tr[data-name='Dmitry {LONG}'] td"
-        assert _whole_word_lines(page, balance, LONG) == 1
+        row = f"[data-testid=standing][data-name='{name}'] td.name"
+        assert _whole_word_lines(page, row, long) == 1
+        # a player still playing: the mark on his points (as the CLI's), not after his name
+        mark = page.locator(f"[data-testid=standing][data-name='{name}'] td.points .mark")
+        assert mark.inner_text() == "*"  # his table is still playing
+        assert "*" not in page.locator(row).inner_text()
+        balance = f"[data-table='{long_table.table}'] tr[data-name='{name}'] td"
+        assert _whole_word_lines(page, balance, long) == 1
         no_horizontal_scroll(page)
         shot(page, f"hall-over-{lang}-{viewport['width']}", full=True)
     finally:

@@ -14,12 +14,11 @@ export function mountHall(table, page = document) {
     for (const tb of h.tables) if (!tb.complete) tb.players.forEach((p) => playing.add(p));
     body.replaceChildren(...h.standings.map((row) => {
       const tr = el("tr", null, null, { "data-testid": "standing", "data-name": row.name, "data-points": row.points });
-      tr.append(
-        el("td", row.place, "place"),
-        el("td", row.name + (playing.has(row.name) ? "\u00a0*" : ""), "name"), // the mark never alone on a line
-        el("td", row.points_text),
-        el("td", row.whists_text),
-      );
+      // a player still playing: his points are provisional, marked on them (as the CLI's
+      // standings mark them); the mark keeps its own width, so the numbers stay aligned
+      const points = el("td", row.points_text, "points");
+      points.append(el("span", playing.has(row.name) ? "*" : "", "mark"));
+      tr.append(el("td", row.place, "place"), el("td", row.name, "name"), points, el("td", row.whists_text));
       return tr;
     }));
     $("standings-title").textContent = h.title;
