@@ -59,12 +59,13 @@ _table: ContextVar[Mapping[str, Gender]] = ContextVar("prefcalc_genders", defaul
 
 
 @contextmanager
-def genders(table: Mapping[str, str] | None) -> Iterator[None]:
-    """Decline the names of ``table`` (name -> ``"m"``/``"f"``) by the gender given there inside
-    the block: the views set the game's own genders while they show it. A value other than
-    ``m``/``f`` is ignored (the guess then decides). Nests; each thread and task has its own."""
+def genders(table: Mapping[str, str] | Iterable[tuple[str, str]] | None) -> Iterator[None]:
+    """Decline the names of ``table`` (name -> ``"m"``/``"f"``, or its pairs: a game's
+    ``genders``) by the gender given there inside the block: the views set the game's own
+    genders while they show it (``with genders(game.genders):``). A value other than ``m``/``f``
+    is ignored (the guess then decides). Nests; each thread and task has its own."""
     clean: dict[str, Gender] = {
-        name: value for name, value in (table or {}).items() if value in GENDERS and name
+        name: value for name, value in dict(table or {}).items() if value in GENDERS and name
     }
     token = _table.set(MappingProxyType(clean))
     try:
