@@ -238,6 +238,27 @@ def test_the_documents_decline_by_the_game_gender(evening: Path) -> None:
     assert not any("Мишеля" in cell or "Мишелю" in cell for cell in cells)
 
 
+def test_the_pdf_declines_by_the_game_gender(evening: Path) -> None:
+    import subprocess
+
+    from tests.support import require_tool
+
+    pdftotext = require_tool("pdftotext", "pdftotext")
+
+    def text() -> str:
+        pdf = evening.parent / "g.pdf"
+        _run(evening, "export", "pdf", "-o", str(pdf))
+        done = subprocess.run(
+            [pdftotext, str(pdf), "-"], capture_output=True, text=True, check=True
+        )
+        return done.stdout
+
+    assert "на Мишеля: 13⅓" in text()
+    _run(evening, "player", "Мишель", "--gender", "f")
+    shown = text()
+    assert "на Мишель: 13⅓" in shown and "Мишеля" not in shown
+
+
 def test_english_is_unchanged_by_a_gender(evening: Path) -> None:
     before = [_run(evening, *args, env=EN) for args in VIEWS]
     assert _run(evening, "player", "Мишель", "--gender", "f", env=EN) == (
