@@ -882,7 +882,7 @@ A line is a deal or a command (names may be shortened to a unique prefix):
                                     cards 8h 2, miscount 8h, entry 8 Boris); --looked NAME
                                     on a deal: he loses a trick for looking at an old one
   join Dima --after Vera            a late arrival takes his seat (up to five players)
-  player Anna --gender f            how a name is declined in Russian (f, m; auto: by the name)
+  player Anna --gender f            the gender a name is declined by (f, m; auto: guessed)
   undo, redo                        remove the last deal / put it back
   insert N <deal>                   a forgotten deal as deal N (later dealers re-derived)
   edit N <deal>, delete N           replace / remove deal N
