@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from prefcalc.cases import Gender
+from prefcalc.cases import Gender, genders
 from prefcalc.errors import DealError, PrefcalcError, shown
 from prefcalc.i18n import N_, _, check_language, ngettext
 from prefcalc.rules import legality
@@ -783,10 +783,12 @@ def save(game: Game, path: str | Path) -> None:
 def update(path: str | Path, change: Callable[[Game], Game]) -> Game:
     """Load the ledger, apply ``change`` and write the result, holding the lock throughout
     (so a second terminal never loses a deal); return the new game. If ``change`` raises,
-    the file stays byte for byte as it was."""
+    the file stays byte for byte as it was. A refusal names the players as the game declines
+    them (its genders are in force during the change)."""
 
     def changed(game: Game) -> Game:
-        after = change(game)
+        with genders(game.genders):
+            after = change(game)
         return after if after is game else _kept(after)
 
     return ledger.update(Path(path), changed)[1]

@@ -309,3 +309,22 @@ def test_the_pages_and_the_app_decline_by_the_game_gender(evening: Path) -> None
     with speaking("ru"):  # as the worker's call speaks the page's language
         line = engine.line("g", "пол Мишель м")["output"]
     assert line == "Мишель: мужской род (висты на Мишеля)"
+
+
+def test_a_refusal_names_the_player_as_the_game_declines_her(evening: Path) -> None:
+    wrong = ["game", "Боря", "6s", "6", "Мишель:x", "Вера:p", "--file", str(evening)]
+    done = invoke(wrong, evening.parent, RU)
+    assert "у Мишеля" in done.stderr  # the guess
+    _run(evening, "player", "Мишель", "--gender", "f")
+    done = invoke(wrong, evening.parent, RU)
+    assert done.returncode == 2 and "неизвестный ответ 'x' у Мишель (" in done.stderr
+    line = "боря 6п 6 мишель:x вера:п\n"  # typed in small letters: the same player
+    played = invoke(["play", "--file", str(evening)], evening.parent, RU, input=line)
+    assert "неизвестный ответ 'x' у мишель (" in played.stderr
+
+
+def test_the_table_finds_a_name_typed_in_another_case() -> None:
+    with genders({"Мишель": "f"}):
+        assert decline("мишель", "gen") == "мишель"
+        assert decline("МИШЕЛЬ", "gen") == "МИШЕЛЬ"
+    assert decline("мишель", "gen") == "мишеля"
