@@ -328,3 +328,13 @@ def test_the_table_finds_a_name_typed_in_another_case() -> None:
         assert decline("мишель", "gen") == "мишель"
         assert decline("МИШЕЛЬ", "gen") == "МИШЕЛЬ"
     assert decline("мишель", "gen") == "мишеля"
+
+
+def test_a_gender_set_after_an_undo_leaves_the_deal_to_redo(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    api.save(api.record(_game(), " ".join(DEAL)), path)
+    commands.execute(commands.Undo(), path)
+    commands.execute(commands.Player("Мишель", "f"), path)
+    done = commands.execute(commands.Redo(), path)
+    assert len(done.game.entries) == 1 and done.game.genders == (("Мишель", "f"),)
+    assert api.load(path) == done.game

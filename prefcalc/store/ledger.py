@@ -430,9 +430,12 @@ def redo_path(real: Path) -> Path:
 
 
 def _digest(game: Game) -> str:
+    """The identity of a game for redo: its ledger text without the players' genders (a
+    gender set after an undo leaves the deal to put back)."""
     import hashlib
 
-    return hashlib.sha256(game_to_json_text(game).encode()).hexdigest()
+    text = game_to_json_text(game._replace(genders=()) if game.genders else game)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def read_redo(real: Path) -> list[dict[str, str]]:
