@@ -338,3 +338,25 @@ def test_a_gender_set_after_an_undo_leaves_the_deal_to_redo(tmp_path: Path) -> N
     done = commands.execute(commands.Redo(), path)
     assert len(done.game.entries) == 1 and done.game.genders == (("Мишель", "f"),)
     assert api.load(path) == done.game
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["Мишель\x1b[2J", "--gender", "f"],
+        ["Миш\nель", "--gender", "f"],
+        ["Я" * 100_000, "--gender", "f"],
+        ["Мишель", "--gender", "f\x1b[31m"],
+        ["Мишель", "--gender", "ж" * 100_000],
+        ["", "--gender", "f"],
+    ],
+)
+def test_hostile_input_is_one_line_and_changes_nothing(tmp_path: Path, args: list[str]) -> None:
+    path = tmp_path / "g.json"
+    api.save(_game(), path)
+    before = path.read_bytes()
+    done = invoke(["player", *args, "--file", str(path)], tmp_path, RU)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "\x1b" not in done.stderr
+    assert len(done.stderr) < 500
+    assert path.read_bytes() == before
