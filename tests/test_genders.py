@@ -360,3 +360,28 @@ def test_hostile_input_is_one_line_and_changes_nothing(tmp_path: Path, args: lis
     assert done.stderr.count("\n") == 1 and "\x1b" not in done.stderr
     assert len(done.stderr) < 500
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("players", "typed", "offered"),
+    [
+        (PLAYERS, "по", ["почему", "пол", "помощь"]),
+        (PLAYERS, "пол М", ["Мишель"]),
+        (PLAYERS, "пол Мишель ", ["ж", "м", "авто"]),
+        (PLAYERS, "player Мишель -", ["--gender"]),
+        (PLAYERS, "player Мишель --gender ", ["ж", "м", "авто"]),
+        (("Anna", "Boris"), "pl", ["player"]),
+        (("Anna", "Boris"), "player Anna --gender a", ["auto"]),
+        (("Anna", "Boris"), "player Anna ", ["f", "m", "auto"]),
+    ],
+)
+def test_tab_offers_the_command_and_the_genders(
+    players: tuple[str, ...], typed: str, offered: list[str]
+) -> None:
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from prefcalc.completion import completer
+
+    found = completer(players).get_completions(Document(typed), CompleteEvent())
+    assert [c.text for c in found] == offered
