@@ -278,7 +278,7 @@ def parse_line(text: str, game: Game) -> Command | None:
         return _settle(rest)
     if head == "explain":
         return Explain(_number(rest, "explain N"))
-    if head == "player":
+    if head == "player" and not _game_by(words[0], rest, game):
         return player_command(rest)
     if head == "delete":
         force = "--force" in rest
@@ -340,6 +340,19 @@ def _line_deal(words: list[str], game: Game) -> Record:
         else:
             rest.append(word)
     return deal_command(rest, dealer=dealer, force=force)
+
+
+def _game_by(word: str, rest: Sequence[str], game: Game) -> bool:
+    """Whether a line that starts with ``пол`` is a game by a player it names (``пол 7ч 7
+    б:в в:п`` for Полина or Поля, written with the start of the name): a game has three words
+    after its declarer at least, ``пол NAME ж`` two at most (``--gender`` only in the latter)."""
+    if word.lower() != "пол" or len(rest) < 3 or any(w.startswith("--gender") for w in rest):
+        return False
+    try:
+        resolve_player(word, seating(game))
+    except NotationError:
+        return False
+    return True
 
 
 def player_command(words: Sequence[str], gender: str | None = None) -> Player:

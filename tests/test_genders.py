@@ -385,3 +385,13 @@ def test_tab_offers_the_command_and_the_genders(
 
     found = completer(players).get_completions(Document(typed), CompleteEvent())
     assert [c.text for c in found] == offered
+
+
+def test_a_line_by_polina_written_pol_is_still_her_game() -> None:
+    game = api.new_game(("Полина", "Боря", "Вера"))
+    line = commands.parse_line("пол 7ч 7 б:в в:п", game)
+    assert isinstance(line, commands.Record) and line.words[0] == "пол"
+    assert commands.parse_line("пол бор ж", game) == commands.Player("бор", "f")
+    assert commands.parse_line("пол пол --gender ж", game) == commands.Player("пол", "f")
+    with pytest.raises(NotationError):  # no Полина: not a game, and not a player command
+        commands.parse_line("пол 7ч 7 б:в в:п", _game())
