@@ -99,7 +99,12 @@ class _Words(Completer):
         russian = self._russian(word)
         options: list[str] = []
         earlier = before[: len(before) - len(word)].split()
-        if earlier and earlier[0].lower() in ("player", "пол") and len(earlier) > 1:
+        if (
+            earlier
+            and earlier[0].lower() in ("player", "пол")
+            and len(earlier) in (2, 3)
+            and any(p.casefold().startswith(earlier[1].casefold()) for p in self.players)
+        ):
             # player NAME --gender f | пол NAME ж: after the name, the gender
             if word.startswith("-"):
                 genders: tuple[str, ...] = ("--gender",)

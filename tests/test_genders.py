@@ -395,3 +395,16 @@ def test_a_line_by_polina_written_pol_is_still_her_game() -> None:
     assert commands.parse_line("пол пол --gender ж", game) == commands.Player("пол", "f")
     with pytest.raises(NotationError):  # no Полина: not a game, and not a player command
         commands.parse_line("пол 7ч 7 б:в в:п", _game())
+
+
+def test_tab_in_a_game_by_polina_written_pol_offers_the_game_words() -> None:
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from prefcalc.completion import completer
+
+    words = completer(("Полина", "Боря", "Вера"))
+    found = words.get_completions(Document("пол 7ч 7 Б"), CompleteEvent())
+    assert [c.text for c in found] == ["Боря"]
+    found = words.get_completions(Document("пол Боря "), CompleteEvent())
+    assert [c.text for c in found] == ["ж", "м", "авто"]
