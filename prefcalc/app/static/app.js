@@ -28,6 +28,10 @@ async function loadWords(lang) {
   setWords(WORDS);
   document.documentElement.lang = lang;
   document.querySelectorAll("[data-t]").forEach((node) => { node.textContent = t(node.dataset.t); });
+  document.querySelectorAll("[data-t-label]").forEach((node) => {
+    node.setAttribute("aria-label", t(node.dataset.tLabel));
+    node.title = t(node.dataset.tLabel);
+  });
   $("lang").textContent = lang === "ru" ? "EN" : "RU";
 }
 
@@ -94,6 +98,7 @@ async function openGame(name) {
   if (location.hash !== "#game=" + encodeURIComponent(name)) history.replaceState(null, "", "#game=" + encodeURIComponent(name));
   $("home").hidden = true;
   $("game").hidden = false;
+  document.body.classList.add("in-game"); // the app's header gives way to the game's row
   $("game-title").textContent = (kept.seating || kept.players || []).join(", ");
   recordedWith(kept);
   await rescored(kept);
@@ -129,11 +134,8 @@ async function rescored(kept) {
 function mountView(view) {
   unmountView();
   state.view = view;
-  document.querySelectorAll("[data-view]").forEach((b) => {
-    const on = b.dataset.view === view;
-    b.classList.toggle("on", on);
-    b.setAttribute("aria-selected", on ? "true" : "false");
-  });
+  // the game's row offers the other view
+  document.querySelectorAll("[data-view]").forEach((b) => { b.hidden = b.dataset.view === view; });
   const root = $("view");
   if (view === "watch") {
     const part = $("watch-view").content.cloneNode(true);
@@ -162,6 +164,7 @@ function goHome() {
   document.body.dataset.game = "";
   document.body.dataset.deals = "";
   history.replaceState(null, "", location.pathname);
+  document.body.classList.remove("in-game");
   $("game").hidden = true;
   $("home").hidden = false;
   renderGames();
