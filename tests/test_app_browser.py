@@ -363,12 +363,16 @@ def test_a_deal_is_chosen_and_recorded_on_one_screen(
             field.fill("join Дима")
             field.press("Enter")
             expect(field).to_have_value("", timeout=WAIT)
+            # the readings the join set off are over (a tap meanwhile may find its button
+            # drawn again): the field is emptied while the first of them runs
+            expect(body).to_have_attribute("data-reading", "false", timeout=WAIT)
             expect(page.locator("[data-testid=summary] [title='Дима']")).to_have_count(1)
             page.evaluate("window.scrollTo(0, 0)")  # from the line field, back to the deal
             players = page.evaluate(ACTIVE)
             assert "Дима" not in players, players  # he sits out the next deal, at five
             deal_by_taps(players, "nobody whists", (0, "6s"), Taps(page))
             expect(body).to_have_attribute("data-deals", "9", timeout=WAIT)
+            expect(page.locator("#message")).to_contain_text("№10 записана: ", timeout=WAIT)
             players = page.evaluate(ACTIVE)
             assert "Дима" in players, players
             deal_by_taps(players, "one whister", (players.index("Дима"), "6s", 6), Taps(page))
