@@ -379,6 +379,12 @@ def test_a_deal_is_chosen_and_recorded_on_one_screen(
             expect(body).to_have_attribute("data-deals", "10", timeout=WAIT)
             expect(page.locator("#message")).to_contain_text("висты на Диму", timeout=WAIT)
             _shot(page, f"score-{tag}-late-arrival", full=False)
+        else:
+            # the language of an open game, from its card (the app's header is the home's)
+            page.click("#game-lang")
+            expect(page.get_by_test_id("kind:game")).to_have_text("Игра", timeout=WAIT)
+            page.click("#game-lang")
+            expect(page.get_by_test_id("kind:game")).to_have_text("Game", timeout=WAIT)
         with page.expect_download() as download:
             page.click("[data-testid=export-ledger]")
         exported = tmp_path / "exported.json"

@@ -32,7 +32,7 @@ async function loadWords(lang) {
     node.setAttribute("aria-label", t(node.dataset.tLabel));
     node.title = t(node.dataset.tLabel);
   });
-  $("lang").textContent = lang === "ru" ? "EN" : "RU";
+  for (const id of ["lang", "game-lang"]) $(id).textContent = lang === "ru" ? "EN" : "RU";
 }
 
 /* The open game's names in the Russian cases ({player:acc} in the pages' messages), as
@@ -327,7 +327,7 @@ async function main() {
   document.querySelectorAll("[data-view]").forEach((b) => b.addEventListener("click", () => {
     if (state.table && b.dataset.view !== state.view) mountView(b.dataset.view);
   }));
-  $("lang").addEventListener("click", async () => {
+  const switchLang = async () => {
     const next = lang() === "ru" ? "en" : "ru";
     localStorage.setItem("prefcalc-lang", next);
     await loadWords(next);
@@ -343,7 +343,10 @@ async function main() {
       recordedWith((await state.store.get(state.name)) || {});
       mountView(state.view);
     }
-  });
+  };
+  // the header's switch on the home view; a game's, in its card (the header gives way to the game's row)
+  $("lang").addEventListener("click", switchLang);
+  $("game-lang").addEventListener("click", switchLang);
 
   onWritten((name) => {
     // another window of the app wrote a game: the list, and the open game if it is that one
