@@ -197,3 +197,106 @@ def shot(page: Any, name: str, full: bool = False) -> Path:
 def no_horizontal_scroll(page: Any) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], width
+
+
+# --- the score page (serve's, and the offline app's: the same score.js) ----------------
+
+TARGETS = {"one whister": 5, "both whisting": 7, "nobody whists": 5, "all-pass": 4, "misère": 4}
+"""The most taps a deal of each kind may take (issue 25), Record included."""
+
+
+class Taps:
+    """Taps on the page's controls by their testid, counted; before each tap the control and
+    the Record bar must be on the screen as it is (nothing scrolled: Playwright would scroll
+    to a control out of view, so the test looks first), and after it the page is still
+    scrolled to the top."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.count = 0
+
+    def __call__(self, testid: str) -> None:
+        page = self.page
+        control = page.get_by_test_id(testid)
+        box = control.bounding_box()
+        bar = page.locator("#recordbar").bounding_box()
+        height = page.viewport_size["height"]
+        assert box is not None and bar is not None, testid
+        assert bar["y"] >= 0 and bar["y"] + bar["height"] <= height + 0.5, "the Record bar"
+        bottom = height if control.evaluate("(e) => !!e.closest('#recordbar')") else bar["y"]
+        assert box["y"] >= 0 and box["y"] + box["height"] <= bottom + 0.5, (testid, box, bar)
+        control.click()
+        self.count += 1
+        assert page.evaluate("scrollY") == 0, testid
+
+
+def after(players: list[str], declarer: str) -> list[str]:
+    """The defenders in the order they speak: clockwise from the declarer."""
+    k = players.index(declarer)
+    return [*players[k + 1 :], *players[:k]]
+
+
+# Each deal of the evening: its kind and what is tapped, by the index of an active player.
+EVENING: list[tuple[str, tuple[Any, ...]]] = [
+    ("one whister", (0, "7h", 7)),
+    ("both whisting", (1, "6s", 6, 3)),
+    ("all-pass", (2, 5)),
+    ("one whister", (2, "7d", 8)),  # 7 at least after the all-pass deal (Leningrad)
+    ("misère", (0, 0)),
+    ("nobody whists", (1, "8c")),
+    ("both whisting", (2, "7nt", 6, 2)),
+    ("one whister", (0, "9h", 9)),
+    ("all-pass", (3, 3)),
+    ("all-pass", (1, 6)),
+    ("both whisting", (1, "7s", 7, 1)),
+    ("misère", (2, 1)),
+    ("one whister", (1, "6h", 5)),
+    ("nobody whists", (0, "6d")),
+    ("both whisting", (0, "8s", 8, 2)),
+    ("one whister", (2, "10nt", 10)),
+    ("misère", (1, 0)),
+    ("all-pass", (0, 4)),
+    ("one whister", (0, "7c", 7)),
+    ("both whisting", (2, "6nt", 4, 4)),
+]
+
+
+def deal_by_taps(players: list[str], kind: str, args: tuple[Any, ...], tap: Taps) -> str:
+    """Tap one deal of the evening on the score page (Record included), ``players`` the
+    active ones in seat order; return it in the English shorthand."""
+    if kind == "all-pass":
+        first, second = args
+        tap("kind:passes")
+        tap(f"passes:{players[0]}:{first}")
+        tap(f"passes:{players[1]}:{second}")
+        tap("record")
+        counts = [first, second, 10 - first - second]
+        return "passes " + " ".join(f"{p}={n}" for p, n in zip(players, counts, strict=True))
+    if kind == "misère":
+        who, tricks = args
+        tap("kind:misere")
+        tap(f"declarer:{players[who]}")
+        tap(f"tricks:{tricks}")
+        tap("record")
+        return f"misere {players[who]} {tricks}"
+    declarer = players[args[0]]
+    contract = args[1]
+    first, second = after(players, declarer)
+    tap(f"declarer:{declarer}")
+    tap(f"contract:{contract}")
+    if kind == "nobody whists":
+        tap("record")
+        return f"game {declarer} {contract} - {first}:p {second}:p"
+    tricks = args[2]
+    tap(f"tricks:{tricks}")
+    if kind == "one whister":
+        tap(f"role:{second}:w")
+        tap("record")
+        return f"game {declarer} {contract} {tricks} {first}:p {second}:w"
+    tap(f"role:{first}:w")
+    tap(f"role:{second}:w")
+    tap(f"wtricks:{first}:{args[3]}")
+    tap("record")
+    return (
+        f"game {declarer} {contract} {tricks} {first}:w{args[3]} {second}:w{10 - tricks - args[3]}"
+    )

@@ -26,10 +26,22 @@ from typing import Any, ClassVar
 
 import pytest
 
+from prefcalc import api
 from prefcalc.app.build import MARK, sources_digest
-from tests.browser_support import ARTIFACTS, CHROMIUM_ARGS, PHONE
+from tests.browser_support import (
+    ARTIFACTS,
+    CHROMIUM_ARGS,
+    EVENING,
+    NARROW,
+    PHONE,
+    TARGETS,
+    Phone,
+    Taps,
+    deal_by_taps,
+    no_horizontal_scroll,
+)
 from tests.browser_support import chromium as _chromium
-from tests.support import SAMPLE_3, invoke
+from tests.support import SAMPLE_3, invoke, make_game
 
 SHOTS = ARTIFACTS.parent / "app"
 WAIT = 120_000  # ms: the browser's Python starts in seconds, far longer on a loaded machine
@@ -127,9 +139,9 @@ def phone(browser: Any) -> Iterator[Any]:
     assert errors == []
 
 
-def _shot(page: Any, name: str) -> None:
+def _shot(page: Any, name: str, full: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
 
 
 def _ready(page: Any) -> None:
@@ -284,6 +296,107 @@ def test_installed_offline_a_night_survives_a_reload_and_exports_the_clis_ledger
     expect(phone.locator("#import-said")).to_contain_text("already on this phone", timeout=WAIT)
     expect(games).to_have_count(1)
     _shot(phone, "offline-import-again")
+
+
+ACTIVE = """() => Array.from(document.querySelectorAll('[data-testid^="declarer:"]'), (e) => e.dataset.player)"""
+"""The players who hold cards in the next deal, in seat order: the score page's declarers."""
+
+
+@pytest.mark.parametrize(
+    ("lang", "viewport", "names"),
+    [("en", PHONE, ["Anna", "Boris", "Vera"]), ("ru", NARROW, ["Аня", "Боря", "Вера", "Глеб"])],
+    ids=["en-390x844-three", "ru-360x740-four"],
+)
+def test_a_deal_is_chosen_and_recorded_on_one_screen(
+    browser: Any,
+    server: StaticServer,
+    tmp_path: Path,
+    lang: str,
+    viewport: dict[str, int],
+    names: list[str],
+) -> None:
+    """Issue 25's one screen per deal, in the app as on serve's score page: while scoring the
+    app's header gives way to the game's one row, so the page starts where serve's does; every
+    control of each deal and the Record bar are on the screen as it is (nothing scrolled, at
+    390×844 and 360×740), within serve's counts of taps. A late arrival's name is declined
+    from the first deal after he joins."""
+    from playwright.sync_api import expect
+
+    phone = Phone(browser, viewport)
+    page = phone.page
+    tag = f"{lang}-{viewport['width']}"
+    taps: dict[str, list[int]] = {}
+    lines: list[str] = []
+    try:
+        page.goto(server.url)
+        _ready(page)
+        if lang == "ru":
+            page.click("#lang")
+            expect(page.locator("#new-game h2")).to_have_text("Новая игра")
+        page.fill("input[name=players]", " ".join(names))
+        page.select_option("select[name=convention]", "leningrad")
+        page.fill("input[name=target]", "50")
+        page.click("[data-testid=start]")
+        body = page.locator("body")
+        expect(body).to_have_attribute("data-deals", "0", timeout=WAIT)
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "live")
+        expect(page.locator("header.top")).to_be_hidden()
+        summary = page.get_by_test_id("summary").bounding_box()
+        assert summary is not None and summary["y"] <= 48, summary  # serve's: 38
+        _shot(page, f"score-{tag}-start", full=False)
+        recorded = "№{} записана: " if lang == "ru" else "№{} recorded: "
+        for number, (kind, args) in enumerate(EVENING[:8], 1):
+            tap = Taps(page)
+            lines.append(deal_by_taps(page.evaluate(ACTIVE), kind, args, tap))
+            taps.setdefault(kind, []).append(tap.count)
+            expect(body).to_have_attribute("data-deals", str(number), timeout=WAIT)
+            expect(page.locator("#message")).to_contain_text(recorded.format(number), timeout=WAIT)
+            expect(page.get_by_test_id("kind:game")).to_have_attribute("aria-selected", "true")
+            if number == 2:
+                _shot(page, f"score-{tag}-after-deal-2", full=False)
+            assert page.evaluate("scrollY") == 0
+        no_horizontal_scroll(page)
+        _shot(page, f"score-{tag}-evening", full=False)
+        if lang == "ru":
+            # a late arrival: his name in its cases on the page from the first deal he plays
+            field = page.locator("input[name=line]")
+            field.fill("join Дима")
+            field.press("Enter")
+            expect(field).to_have_value("", timeout=WAIT)
+            # the readings the join set off are over (a tap meanwhile may find its button
+            # drawn again): the field is emptied while the first of them runs
+            expect(body).to_have_attribute("data-reading", "false", timeout=WAIT)
+            expect(page.locator("[data-testid=summary] [title='Дима']")).to_have_count(1)
+            page.evaluate("window.scrollTo(0, 0)")  # from the line field, back to the deal
+            players = page.evaluate(ACTIVE)
+            assert "Дима" not in players, players  # he sits out the next deal, at five
+            deal_by_taps(players, "nobody whists", (0, "6s"), Taps(page))
+            expect(body).to_have_attribute("data-deals", "9", timeout=WAIT)
+            expect(page.locator("#message")).to_contain_text("№10 записана: ", timeout=WAIT)
+            players = page.evaluate(ACTIVE)
+            assert "Дима" in players, players
+            deal_by_taps(players, "one whister", (players.index("Дима"), "6s", 6), Taps(page))
+            expect(body).to_have_attribute("data-deals", "10", timeout=WAIT)
+            expect(page.locator("#message")).to_contain_text("висты на Диму", timeout=WAIT)
+            _shot(page, f"score-{tag}-late-arrival", full=False)
+        else:
+            # the language of an open game, from its card (the app's header is the home's)
+            page.click("#game-lang")
+            expect(page.get_by_test_id("kind:game")).to_have_text("Игра", timeout=WAIT)
+            page.click("#game-lang")
+            expect(page.get_by_test_id("kind:game")).to_have_text("Game", timeout=WAIT)
+        with page.expect_download() as download:
+            page.click("[data-testid=export-ledger]")
+        exported = tmp_path / "exported.json"
+        download.value.save_as(str(exported))
+    finally:
+        phone.close()
+    for kind, counts in taps.items():
+        assert max(counts) <= TARGETS[kind], (kind, counts)
+    expected = make_game(names, lines, convention="leningrad", target=50)
+    entries = api.load(exported).entries[: len(lines)]
+    assert [e.deal for e in entries] == [e.deal for e in expected.entries]
+    assert [e.dealer for e in entries] == [e.dealer for e in expected.entries]
 
 
 def test_hostile_files_and_lines_are_one_line_and_change_nothing(

@@ -28,7 +28,11 @@ async function loadWords(lang) {
   setWords(WORDS);
   document.documentElement.lang = lang;
   document.querySelectorAll("[data-t]").forEach((node) => { node.textContent = t(node.dataset.t); });
-  $("lang").textContent = lang === "ru" ? "EN" : "RU";
+  document.querySelectorAll("[data-t-label]").forEach((node) => {
+    node.setAttribute("aria-label", t(node.dataset.tLabel));
+    node.title = t(node.dataset.tLabel);
+  });
+  for (const id of ["lang", "game-lang"]) $(id).textContent = lang === "ru" ? "EN" : "RU";
 }
 
 /* The open game's names in the Russian cases ({player:acc} in the pages' messages), as
@@ -94,6 +98,7 @@ async function openGame(name) {
   if (location.hash !== "#game=" + encodeURIComponent(name)) history.replaceState(null, "", "#game=" + encodeURIComponent(name));
   $("home").hidden = true;
   $("game").hidden = false;
+  document.body.classList.add("in-game"); // the app's header gives way to the game's row
   $("game-title").textContent = (kept.seating || kept.players || []).join(", ");
   recordedWith(kept);
   await rescored(kept);
@@ -129,11 +134,8 @@ async function rescored(kept) {
 function mountView(view) {
   unmountView();
   state.view = view;
-  document.querySelectorAll("[data-view]").forEach((b) => {
-    const on = b.dataset.view === view;
-    b.classList.toggle("on", on);
-    b.setAttribute("aria-selected", on ? "true" : "false");
-  });
+  // the game's row offers the other view
+  document.querySelectorAll("[data-view]").forEach((b) => { b.hidden = b.dataset.view === view; });
   const root = $("view");
   if (view === "watch") {
     const part = $("watch-view").content.cloneNode(true);
@@ -162,6 +164,7 @@ function goHome() {
   document.body.dataset.game = "";
   document.body.dataset.deals = "";
   history.replaceState(null, "", location.pathname);
+  document.body.classList.remove("in-game");
   $("game").hidden = true;
   $("home").hidden = false;
   renderGames();
@@ -324,7 +327,7 @@ async function main() {
   document.querySelectorAll("[data-view]").forEach((b) => b.addEventListener("click", () => {
     if (state.table && b.dataset.view !== state.view) mountView(b.dataset.view);
   }));
-  $("lang").addEventListener("click", async () => {
+  const switchLang = async () => {
     const next = lang() === "ru" ? "en" : "ru";
     localStorage.setItem("prefcalc-lang", next);
     await loadWords(next);
@@ -340,7 +343,10 @@ async function main() {
       recordedWith((await state.store.get(state.name)) || {});
       mountView(state.view);
     }
-  });
+  };
+  // the header's switch on the home view; a game's, in its card (the header gives way to the game's row)
+  $("lang").addEventListener("click", switchLang);
+  $("game-lang").addEventListener("click", switchLang);
 
   onWritten((name) => {
     // another window of the app wrote a game: the list, and the open game if it is that one
