@@ -225,3 +225,15 @@ def test_reasons_stay_english_in_english() -> None:
     game = make_game(["Аня", "Боря", "Вера"], ["game Аня 8nt 8 Боря:w Вера:p"])
     with speaking("en"):
         assert _reasons(game, 1) == ["8NT made: 6", "whists on 8NT: 2 tricks × 6 = 12"]
+
+
+def test_a_semi_responsible_shortfall_shows_its_liability() -> None:
+    # Leningrad, 4 players (Аня deals and sits out): Боря's 6♠ taken with 8; Вера whists alone
+    # and takes 2 of the norm of 4. W = P × 2 = 4 (doubled whists), liability ½: the
+    # shortfall is 2 missing × 4 × ½ = 4, every factor shown (it read «2 × 2 = 4»).
+    game = make_game(
+        ["Аня", "Боря", "Вера", "Гена"], ["game Боря 6s 8 Вера:w Гена:p"], convention="leningrad"
+    )
+    assert _reasons(game, 1)[0] == "недовист на 6♠: недобрано 2 × 4 × ½ = 4"
+    with speaking("en"):
+        assert _reasons(game, 1)[0] == "whister's shortfall on 6♠: 2 missing × 4 × ½ = 4"
