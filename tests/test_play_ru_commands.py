@@ -58,7 +58,7 @@ def test_a_russian_evening_with_russian_commands(tmp_path: Path) -> None:
     lines = "аня 6п 5 боря:в вера:п\nотмена\nвернуть\nжурнал\nпочему 1\nрасчёт\nотмнеа\n"
     result = invoke(["play", "--file", str(path)], tmp_path, env=RU, input=lines)
     out, err = result.stdout, result.stderr
-    assert out.count("  Аня: +2 в гору — ремиз на 6♠: без 1 × 2 = 2") == 3  # record, redo, почему
+    assert out.count("  Аня: +2 в гору — ремиз на 6♠ без 1: 1 × 2 = 2") == 3  # record, redo, почему
     assert "  Боря: +10 висты на Аню — висты на 6♠: 5 взяток × 2 = 10" in out
     assert "убрана раздача 1: Аня 6♠: 5 взяток; Боря вист, Вера пас" in out
     assert "возвращено: раздача 1" in out

@@ -148,11 +148,11 @@ def test_reasons_of_a_contract_in_russian_with_plural_forms() -> None:
     # consolation 2 × 4 each (C = W = 4); nobody misses his quota.
     game = make_game(["Аня", "Боря", "Вера"], ["game Аня 7h 5 Боря:w3 Вера:w2"])
     assert _reasons(game, 1) == [
-        "ремиз на 7♥: без 2 × 4 = 8",
+        "ремиз на 7♥ без 2: 2 × 4 = 8",
         "висты на 7♥: 3 взятки × 4 = 12",
-        "консоляция: без 2 × 4 = 8",
+        "консоляция, без 2: 2 × 4 = 8",
         "висты на 7♥: 2 взятки × 4 = 8",
-        "консоляция: без 2 × 4 = 8",
+        "консоляция, без 2: 2 × 4 = 8",
     ]
     # misère failed with 1 trick (Sochi: 10 per trick), 5 tricks of an all-pass deal
     game = make_game(["Аня", "Боря", "Вера"], ["misere Аня 1", "passes Аня=5 Боря=4 Вера=1"])
