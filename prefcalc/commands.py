@@ -23,6 +23,7 @@ from prefcalc.rules.model import Entry, Game, seating
 from prefcalc.rules.notation import NO_FLAGS as NO_FLAGS
 from prefcalc.rules.notation import (
     NOTATION_FLAGS,
+    SET_ALIASES,
     DealWords,
     kind_of,
     parse_join,
@@ -282,6 +283,8 @@ def parse_line(text: str, game: Game) -> Command | None:
         if deal is not None and deal.dealer is not None:
             raise NotationError(_("insert finds the dealer itself (no --dealer)"))
         return Insert(number, deal, force=deal.force if deal is not None else False)
+    if words[0].partition("=")[0].lower() in SET_ALIASES and "=" in words[0]:
+        words = ["set", *words]  # ``пуля=30``, ``цена=0,5``: a change of terms said bare
     record = _line_deal(words, game)
     if record.kind == "join":
         seat = parse_join(record.words, seating(game))

@@ -4,6 +4,7 @@ mistyped one is told with the closest Russian word."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 from prefcalc.commands import (
@@ -19,7 +20,7 @@ from prefcalc.commands import (
     parse_line,
 )
 from prefcalc.completion import RU_COMMANDS
-from prefcalc.rules.model import Game
+from prefcalc.rules.model import Game, SetTerm
 from tests.support import invoke
 
 RU = {"LANG": "ru_RU.UTF-8", "PREFCALC_LANG": None, "LC_ALL": None, "LC_MESSAGES": None}
@@ -65,4 +66,30 @@ def test_a_russian_evening_with_russian_commands(tmp_path: Path) -> None:
     assert "Платежи:" in out
     assert err.strip() == (
         "prefcalc: ошибка: строка 7: 'отмнеа' — не команда и не игрок (может быть, отмена?)"
+    )
+
+
+def test_the_terms_said_bare_and_an_unknown_one(tmp_path: Path) -> None:
+    # ``пуля=30`` and ``цена=0,5`` are ``set target=30`` and ``set whist_price=0.5``; a key
+    # that is no term at all is told as unknown, an option of the convention as fixed
+    path, _ = _game(tmp_path)
+    lines = "пуля=30\nцена=0,5\nset мизер=3\nset passes.exit=3\nцена=abc\n"
+    result = invoke(["play", "--file", str(path)], tmp_path, env=RU, input=lines)
+    assert "пуля теперь до 30" in result.stdout
+    assert "цена виста теперь" in result.stdout
+    from prefcalc.api import load
+
+    terms = [e.deal for e in load(path).entries if isinstance(e.deal, SetTerm)]
+    assert terms == [SetTerm("target", 30), SetTerm("whist_price", Fraction(1, 2))]
+    assert result.stderr.splitlines() == [
+        "prefcalc: ошибка: строка 3: нет параметра «мизер»: set меняет пулю и цену виста"
+        " (set пуля=N или set цена=N)",
+        "prefcalc: ошибка: строка 4: «passes.exit» посреди игры не меняется: set меняет только"
+        " пулю и цену виста (set пуля=N или set цена=N)",
+        result.stderr.splitlines()[2],
+    ]
+    assert result.stderr.splitlines()[2].startswith("prefcalc: ошибка: строка 5: цена виста")
+    english = invoke(["play", "--file", str(path)], tmp_path, input="set misere=3\n")
+    assert english.stderr.strip() == (
+        "prefcalc: error: line 1: there is no 'misere' to set (set target=N or set whist_price=N)"
     )
