@@ -81,6 +81,19 @@ RUSSIAN_COMMANDS = {
 """The commands of a play line as a Russian table says them (``отмена`` is ``undo``, ``лист``
 is ``show``, ``расчёт`` is ``settle``...): a line may start with either word."""
 
+SETTLE_WORDS = {
+    "попарно": "pairwise",
+    "попарный": "pairwise",
+    "средняя": "average",
+    "средней": "average",
+    "точно": "exact",
+    "точный": "exact",
+    "целые": "whole",
+    "целыми": "whole",
+}
+"""The words of ``расчёт`` as a Russian table says them: ``расчёт средняя целые`` is
+``settle average whole``."""
+
 QUIT_WORDS = frozenset({"quit", "exit", "q", "выход"})
 HELP_WORDS = frozenset({"help", "?", "помощь"})
 
@@ -260,25 +273,25 @@ def parse_line(text: str, game: Game) -> Command | None:
     if head in HELP_WORDS:
         return Help()
     if head in ("show", "log", "undo", "redo"):
-        _no_args(head, rest)
+        _no_args(words[0], rest)  # the command as typed: ``лист``'s refusal says ``лист``
         simple: dict[str, Command] = {"show": Show(), "log": Log(), "undo": Undo(), "redo": Redo()}
         return simple[head]
     if head == "settle":
         return _settle(rest)
     if head == "explain":
-        return Explain(_number(rest, "explain N"))
+        return Explain(_number(rest, _("explain N")))
     if head == "delete":
         force = "--force" in rest
-        return Delete(_number([w for w in rest if w != "--force"], "delete N"), force)
+        return Delete(_number([w for w in rest if w != "--force"], _("delete N")), force)
     if head == "edit":
         if not rest:
             raise NotationError(_("edit N <deal>, e.g. edit 3 game Anna 7h 6 Boris:w Vera:p"))
-        number = _number(rest[:1], "edit N <deal>")
+        number = _number(rest[:1], _("edit N <deal>"))
         return Edit(number, _line_deal(rest[1:], game) if rest[1:] else None)
     if head == "insert":
         if not rest:
             raise NotationError(_("insert N <deal>, e.g. insert 3 misere Anna 0"))
-        number = _number(rest[:1], "insert N <deal>")
+        number = _number(rest[:1], _("insert N <deal>"))
         deal = _line_deal(rest[1:], game) if rest[1:] else None
         if deal is not None and deal.dealer is not None:
             raise NotationError(_("insert finds the dealer itself (no --dealer)"))
@@ -344,7 +357,7 @@ def _settle(rest: Sequence[str]) -> Settle:
     method: Method = "pairwise"
     rounding: Rounding = "exact"
     for word in rest:
-        w = word.lower()
+        w = SETTLE_WORDS.get(word.lower(), word.lower())
         if w in ("pairwise", "average"):
             method = "pairwise" if w == "pairwise" else "average"
         elif w in ("exact", "whole"):

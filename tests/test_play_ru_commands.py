@@ -93,3 +93,23 @@ def test_the_terms_said_bare_and_an_unknown_one(tmp_path: Path) -> None:
     assert english.stderr.strip() == (
         "prefcalc: error: line 1: there is no 'misere' to set (set target=N or set whist_price=N)"
     )
+
+
+def test_settle_in_russian_words_and_refusals_that_name_the_russian_command(
+    tmp_path: Path,
+) -> None:
+    _, game = _game(tmp_path)
+    assert parse_line("расчёт средняя целые", game) == parse_line("settle average whole", game)
+    assert parse_line("расчёт попарно точно", game) == parse_line("settle", game)
+    path, _ = _game(tmp_path)
+    lines = "расчёт быстро\nлист 3\nудалить\nисправить\nzzz\n"
+    result = invoke(["play", "--file", str(path)], tmp_path, env=RU, input=lines)
+    assert result.stderr.splitlines() == [
+        "prefcalc: ошибка: строка 1: расчёт бывает попарно или средняя, точно или целые,"
+        " а не «быстро»",
+        "prefcalc: ошибка: строка 2: после «лист» ничего не пишут, а здесь «3»",
+        "prefcalc: ошибка: строка 3: пишите: удалить N",
+        "prefcalc: ошибка: строка 4: исправить N <раздача>, например исправить 3 аня 7ч 6"
+        " боря:в вера:п",
+        "prefcalc: ошибка: строка 5: 'zzz' — не команда и не игрок (помощь — список команд)",
+    ]
