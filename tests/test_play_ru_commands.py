@@ -98,10 +98,9 @@ def test_the_terms_said_bare_and_an_unknown_one(tmp_path: Path) -> None:
 def test_settle_in_russian_words_and_refusals_that_name_the_russian_command(
     tmp_path: Path,
 ) -> None:
-    _, game = _game(tmp_path)
+    path, game = _game(tmp_path)
     assert parse_line("расчёт средняя целые", game) == parse_line("settle average whole", game)
     assert parse_line("расчёт попарно точно", game) == parse_line("settle", game)
-    path, _ = _game(tmp_path)
     lines = "расчёт быстро\nлист 3\nудалить\nисправить\nzzz\n"
     result = invoke(["play", "--file", str(path)], tmp_path, env=RU, input=lines)
     assert result.stderr.splitlines() == [
