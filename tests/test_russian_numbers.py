@@ -176,3 +176,20 @@ def test_an_ambiguous_number_on_the_command_line_changes_nothing(tmp_path: Path)
         ["adjust", "Аня", "--mountain", "1,000", "--note", "x", "--file", str(game)], tmp_path, RU
     )
     assert "1000 или 1" in refused.stderr
+
+
+def test_a_price_is_money_never_a_fraction() -> None:
+    # issue 26: «цена виста теперь ¼» is money: 0,25 (English 0.25); a price no decimal writes
+    # exactly keeps its exact fraction
+    from fractions import Fraction
+
+    from prefcalc.i18n import speaking
+    from prefcalc.views.numbers import price
+
+    with speaking("ru"):
+        assert [price(Fraction(1, 4)), price(Fraction(1, 8)), price(2)] == ["0,25", "0,125", "2"]
+    assert [price(Fraction(1, 4)), price(Fraction(3, 2)), price(Fraction(1, 3))] == [
+        "0.25",
+        "1.50",
+        "⅓",
+    ]

@@ -93,7 +93,7 @@ def test_every_kind_of_entry_in_words() -> None:
         "Гена садится за стол после Веры",
         "Боря мизер: 0 взяток",
         "Вера 8БК без розыгрыша; Гена пас, Аня пас",
-        "цена виста теперь ½",
+        "цена виста теперь 0,50",
     ]
     assert views.deal_words(game.entries[5]).contract == "8БК"
     classic = make_game(

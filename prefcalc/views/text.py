@@ -33,6 +33,7 @@ from prefcalc.rules.scoring import Label, ReasonFormatter, Scored, Sheet, Write
 from prefcalc.rules.settlement import Settlement, minor_unit, to_decimal
 from prefcalc.views.numbers import day, money
 from prefcalc.views.numbers import number as fmt
+from prefcalc.views.numbers import price as price_text
 
 if TYPE_CHECKING:
     from prefcalc.commands import Result
@@ -368,7 +369,8 @@ def deal_words(entry: Entry) -> DealWords:
         change = (
             _("target set to {value}") if deal.key == "target" else _("whist price set to {value}")
         )
-        text = change.format(value=fmt(deal.value))
+        value = fmt(deal.value) if deal.key == "target" else price_text(deal.value)
+        text = change.format(value=value)
         return DealWords("change", "", "", None, (), text + forced)
     if isinstance(deal, Adjustment):
         text = _("adjustment for {player}: {note}").format(player=deal.player, note=deal.note)
@@ -753,8 +755,8 @@ def settlement_text(s: Settlement, steps: bool = True) -> str:
     rows = [[_("player"), terms.column("whists"), _("money")]]
     for p in players:
         rows.append([p, signed(s.whists[p]), money_text(s.money[p], s.currency)])
-    price = money_text(s.whist_price, s.currency) if s.currency else fmt(s.whist_price)
-    lines.append(_("Result (1 whist = {price}):").format(price=price))
+    each = money_text(s.whist_price, s.currency) if s.currency else price_text(s.whist_price)
+    lines.append(_("Result (1 whist = {price}):").format(price=each))
     lines += ["   " + line for line in table(rows)]
     lines.append(_("Payments:"))
     if s.payments:
