@@ -93,10 +93,10 @@ def test_hand_worded_russian_errors() -> None:
         assert str(caught.value) == "нет раздачи 5 (в игре 1 раздача)"
         with pytest.raises(PrefcalcError) as caught:
             api.record(game, "game Гена 7h 7 Боря:w Вера:p")
-        assert str(caught.value) == "неизвестный игрок 'Гена' (игроки: Аня, Боря, Вера)"
+        assert str(caught.value) == "неизвестный игрок «Гена» (игроки: Аня, Боря, Вера)"
         with pytest.raises(PrefcalcError) as caught:
             api.new_game(["Аня", "Боря", "Вера"], whist_price="дёшево")
-        assert str(caught.value) == "цена виста: должно быть числом, а не 'дёшево'"
+        assert str(caught.value) == "цена виста: должно быть числом, а не «дёшево»"
     with speaking("en"):
         with pytest.raises(PrefcalcError) as caught:
             api.delete(game, 5)

@@ -65,7 +65,7 @@ def test_a_russian_evening_with_russian_commands(tmp_path: Path) -> None:
     assert "возвращено: раздача 1" in out
     assert "Платежи:" in out
     assert err.strip() == (
-        "prefcalc: ошибка: строка 7: 'отмнеа' — не команда и не игрок (может быть, отмена?)"
+        "prefcalc: ошибка: строка 7: «отмнеа» — не команда и не игрок (может быть, отмена?)"
     )
 
 
@@ -110,5 +110,5 @@ def test_settle_in_russian_words_and_refusals_that_name_the_russian_command(
         "prefcalc: ошибка: строка 3: пишите: удалить N",
         "prefcalc: ошибка: строка 4: исправить N <раздача>, например исправить 3 аня 7ч 6"
         " боря:в вера:п",
-        "prefcalc: ошибка: строка 5: 'zzz' — не команда и не игрок (помощь — список команд)",
+        "prefcalc: ошибка: строка 5: «zzz» — не команда и не игрок (помощь — список команд)",
     ]

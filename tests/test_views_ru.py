@@ -129,7 +129,7 @@ def test_games_list() -> None:
         "   2  Аня, Боря                                    3  игра идёт  b.json",
         "* текущая игра; prefcalc use НОМЕР|ИМЯ|ФАЙЛ возвращает к другой",
     ]
-    assert views.games_text([]) == "сохранённых игр пока нет (новая игра: 'prefcalc new')"
+    assert views.games_text([]) == "сохранённых игр пока нет (новая игра: «prefcalc new»)"
 
 
 # --- the reasons of the writes (explain) -----------------------------------------------------
