@@ -245,9 +245,7 @@ def flow_tokens(
     # advance of each token with the separator after it, at 1 pt
     adv = [u + (gap if closed else dot) for u, (_, closed) in zip(unit, tokens, strict=True)]
 
-    def lines_for(start: int, sz: float, ellipsis: bool) -> list[tuple[int, int]]:
-        """Greedy lines of tokens ``start:`` at size ``sz`` (a leading ``…`` if asked)."""
-        limit = box.w / sz
+    def greedy(start: int, limit: float, ellipsis: bool) -> list[tuple[int, int]]:
         rows: list[tuple[int, int]] = []
         first = start
         used = ell if ellipsis else 0.0
@@ -259,8 +257,33 @@ def flow_tokens(
         rows.append((first, len(tokens)))
         return rows
 
+    def lines_for(start: int, sz: float, ellipsis: bool) -> list[tuple[int, int]]:
+        """Lines of tokens ``start:`` at size ``sz`` (a leading ``…`` if asked), as even as
+        the same number of lines allows: a wrapped sequence leaves no lone value on its last
+        line (``4.10.28.`` / ``76.82.90.98``, not ``4.10.28.76.82.90.`` / ``98``)."""
+        limit = box.w / sz
+        rows = greedy(start, limit, ellipsis)
+        if len(rows) > 1:
+            low, high = max(adv[start:]), limit
+            for _ in range(20):  # the narrowest width that keeps as many lines
+                mid = (low + high) / 2
+                if len(greedy(start, mid, ellipsis)) > len(rows):
+                    low = mid
+                else:
+                    high = mid
+            rows = greedy(start, high, ellipsis)
+        return rows
+
     size_now = size
     rows = lines_for(0, size_now, False)
+    # a sequence that would wrap but fits on one line a little smaller is written on one line
+    # (the sheet's band then takes that size: every sector alike)
+    one_line = (sum(adv) - (0.0 if tokens[-1][1] else dot)) * 1.0001  # a stroke needs its gap
+    if len(rows) > 1 and one_line > 0:
+        fitting = box.w / one_line
+        if fitting >= max(min_size, size * 0.75) and box.h >= fitting * 1.2:
+            size_now = min(size, fitting)
+            rows = [(0, len(tokens))]
     while len(rows) * size_now * 1.2 > box.h and size_now > min_size:
         size_now = max(min_size, size_now - 0.5)
         rows = lines_for(0, size_now, False)
