@@ -133,6 +133,19 @@ class Page:
     art: list[Callable[[Any], None]] = field(default_factory=list)
 
 
+def _pdf_date(when: str) -> str:
+    """An ISO time as a PDF date in UTC (``D:20261203194500+00'00'``); "" for no time."""
+    from datetime import UTC, datetime
+
+    try:
+        moment = datetime.fromisoformat(when)
+    except ValueError:
+        return ""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.strftime("D:%Y%m%d%H%M%S+00'00'")
+
+
 class Writer:
     """Collects pages of positioned text, then draws them all with their footers."""
 
@@ -143,6 +156,12 @@ class Writer:
         self.footer = footer
         self.pages: list[Page] = []
         self.strings = 0  # drawString-like calls made (the benchmark's yardstick)
+        # the document's properties (a reader's "document info"): the game's, not reportlab's
+        # «anonymous» / «unspecified» / 2000-01-01
+        self.title = _("Preference pool sheet")
+        self.author = ""
+        self.subject = ""
+        self.when = ""  # the game's created time (ISO), the document's date; "" leaves none
 
     def page(self) -> Page:
         self.pages.append(Page())
@@ -153,9 +172,15 @@ class Writer:
         page that is sent as a picture."""
         lay = self.lay
         buffer = io.BytesIO()
+        # invariant: the same game gives the same bytes (no clock, a fixed document id)
         canvas = Canvas(buffer, pagesize=(lay.width, lay.height), invariant=1)
-        canvas.setTitle(_("Preference pool sheet"))
+        canvas.setTitle(self.title)
+        canvas.setAuthor(self.author)
+        canvas.setSubject(self.subject)
         canvas.setCreator(f"prefcalc {__version__}")
+        stamp = _pdf_date(self.when)
+        if stamp:
+            canvas.setDateFormatter(lambda *_: stamp)
         total = len(self.pages)
         for number, page in enumerate(self.pages, 1):
             if footer:
@@ -1032,6 +1057,13 @@ def _writer(report: Report, paper: str) -> tuple[Writer, list[str]]:
     book = FontBook()
     warnings = book.check([printable(t) for t in (*_texts_of(report), report.convention.name)])
     writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(report.players)}")
+    if report.date:
+        writer.title += " · " + day(report.date)
+    writer.author = ", ".join(report.players)
+    writer.subject = _("Preference, {convention}").format(
+        convention=terms.convention_name(report.convention.name)
+    )
+    writer.when = report.created
     return writer, warnings
 
 
@@ -1077,6 +1109,7 @@ def write_blank(players: int, target_path: Path, names: list[str], paper: str = 
     filled = [n.strip() for n in names] + [""] * (players - len(names))
     warnings = book.check([printable(n) for n in filled if n])
     writer = Writer(lay, book, f"prefcalc {__version__} · " + _("blank pool sheet"))
+    writer.title = _("blank pool sheet")
     blank = "________"
     # the names have their own lines on the sheet: the title names only those given
     given = [n for n in filled if n]
