@@ -48,7 +48,7 @@ def test_sheet_of_five_in_progress() -> None:
 def test_compact_sheet_full_and_short() -> None:
     sheet = sheet_of(FIVE)
     assert views.compact_text(sheet, FIVE).splitlines()[3] == (
-        "Гена  пуля 0/20  гора 0   висты Аня 5 · Боря 0 · Вера 12 · Дима 15"
+        "Гена  пуля 0/20  гора 0   висты на Аню 5 · на Борю 0 · на Веру 12 · на Диму 15"
     )
     assert views.compact_text(sheet, FIVE, width=40).splitlines()[3] == (
         "Гена  П 0/20  Г 0   В Аня 5 · Бор 0 · Вер 12 · Дим 15"

@@ -221,10 +221,15 @@ def _compact_rows(sheet: Sheet, short: bool) -> list[str]:
         labels = tuple(f"{letter} " for letter in letters)
     else:
         labels = tuple(f"{terms.column(c)} " for c in columns)
+    # one whist column: «Вера 12» in English, «на Веру 12» in Russian (the short form keeps
+    # the cut names as they are)
+    on = "{player} {value}" if short else pgettext("compact sheet", "{player} {value}")
     rows = []
     for p in players:
         pool = f"{fmt(sheet.pool[p])}/{sheet.target}" if each else fmt(sheet.pool[p])
-        whists = " · ".join(f"{names[q]} {fmt(sheet.whists[p][q])}" for q in players if q != p)
+        whists = " · ".join(
+            on.format(player=names[q], value=fmt(sheet.whists[p][q])) for q in players if q != p
+        )
         name = p if not short or len(p) <= 12 else p[:11] + "…"
         rows.append(
             [name, labels[0] + pool, labels[1] + fmt(sheet.mountain[p]), labels[2] + whists]
@@ -550,9 +555,12 @@ def log_json(sheet: Sheet) -> list[dict[str, Any]]:
 
 def explain_text(sheet: Sheet, number: int) -> str:
     s = sheet.scored[number - 1]
-    head = (_("deal {number}, dealt by {dealer}") if s.entry.dealer else _("deal {number}")).format(
-        number=s.number, dealer=s.entry.dealer
-    )
+    if isinstance(s.entry.deal, SetTerm | Join):  # a line of the record, not a deal
+        head = _("No. {number}").format(number=s.number)
+    else:
+        head = (
+            _("deal {number}, dealt by {dealer}") if s.entry.dealer else _("deal {number}")
+        ).format(number=s.number, dealer=s.entry.dealer)
     lines = [f"{head}: {deal_text(s.entry)}"]
     if isinstance(s.entry.deal, AllPass) and s.price is None and s.bombs:
         factor = max(f for _who, what, f in s.bombs if what == "earned")
