@@ -112,3 +112,14 @@ def test_settle_in_russian_words_and_refusals_that_name_the_russian_command(
         " боря:в вера:п",
         "prefcalc: ошибка: строка 5: «zzz» — не команда и не игрок (помощь — список команд)",
     ]
+
+
+def test_a_change_of_terms_is_a_line_of_the_record_not_a_deal(tmp_path: Path) -> None:
+    path, _ = _game(tmp_path)
+    lines = "пуля=30\nотмена\nвернуть\nудалить 1\n"
+    out = invoke(["play", "--file", str(path)], tmp_path, env=RU, input=lines).stdout
+    assert "записано: №1: пуля теперь до 30\n  на листе — ничего\n" in out
+    assert "убрана запись №1: пуля теперь до 30 (команда «вернуть» вернёт её)" in out
+    assert "возвращено: №1: пуля теперь до 30" in out
+    assert "удалена запись №1: пуля теперь до 30" in out
+    assert "раздача 1" not in out

@@ -905,24 +905,37 @@ def _removed(result: Result) -> str:
     return deal_text(result.removed)
 
 
+_NOT_A_DEAL = {
+    "deleted deal {number}: {deal}": N_("deleted No. {number}: {deal}"),
+    "removed deal {number}: {deal}": N_("removed No. {number}: {deal}"),
+    "removed deal {number}: {deal} (redo puts it back)": N_(
+        "removed No. {number}: {deal} (redo puts it back)"
+    ),
+    "replaced deal {number}: {deal}": N_("replaced No. {number}: {deal}"),
+}
+
+
+def _removal(template: str, result: Result) -> str:
+    """What a removal or a replacement says: ``removed deal 3: …``, or ``removed No. 14: …``
+    for a line of the record that is no deal (a change of terms, a late arrival)."""
+    assert result.removed is not None
+    if isinstance(result.removed.deal, SetTerm | Join):
+        template = _NOT_A_DEAL[template]
+    return _(template).format(number=result.number or 0, deal=_removed(result))
+
+
 def cli_result_text(result: Result) -> str:
     """What the CLI prints after a command that changed the game: what it wrote and the
     full sheet."""
     sheet, game, number = result.sheet, result.game, result.number or 0
     lines: list[str] = []
     if result.kind == "deleted":
-        lines.append(
-            _("deleted deal {number}: {deal}").format(number=number, deal=_removed(result))
-        )
+        lines.append(_removal(N_("deleted deal {number}: {deal}"), result))
     elif result.kind == "undone":
-        lines.append(
-            _("removed deal {number}: {deal}").format(number=number, deal=_removed(result))
-        )
+        lines.append(_removal(N_("removed deal {number}: {deal}"), result))
     else:
         if result.kind == "edited":
-            lines.append(
-                _("replaced deal {number}: {deal}").format(number=number, deal=_removed(result))
-            )
+            lines.append(_removal(N_("replaced deal {number}: {deal}"), result))
         lines += [_("recorded as {deal}").format(deal=explain_text(sheet, number)), ""]
     lines.append(sheet_text(sheet, game))
     lines += result.notes
@@ -957,15 +970,13 @@ def play_result_text(result: Result) -> str:
     lines: list[str] = []
     if kind in ("deleted", "undone"):
         if kind == "deleted":
-            text = _("deleted deal {number}: {deal}")
+            text = N_("deleted deal {number}: {deal}")
         else:
-            text = _("removed deal {number}: {deal} (redo puts it back)")
-        lines.append(text.format(number=number, deal=_removed(result)))
+            text = N_("removed deal {number}: {deal} (redo puts it back)")
+        lines.append(_removal(text, result))
     else:
         if kind == "edited":
-            lines.append(
-                _("replaced deal {number}: {deal}").format(number=number, deal=_removed(result))
-            )
+            lines.append(_removal(N_("replaced deal {number}: {deal}"), result))
         verbs = {
             "edited": _("now: {deal}"),
             "inserted": _("inserted: {deal}"),
