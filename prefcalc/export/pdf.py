@@ -1101,9 +1101,13 @@ def write_pdf(report: Report, path: Path, paper: str = "a4") -> list[str]:
 def write_blank(players: int, target_path: Path, names: list[str], paper: str = "a4") -> list[str]:
     """Write an empty pool sheet for 2 to 5 players, names blank or pre-filled."""
     if players not in (2, 3, 4, 5):
-        raise PrefcalcError(f"a pool sheet is for 2 to 5 players, not {players}")
+        raise PrefcalcError(_("a blank sheet is for 2 to 5 players"))
     if len(names) > players:
-        raise PrefcalcError(f"{len(names)} names given for a {players}-player sheet")
+        raise PrefcalcError(
+            _("{count} names given for a {players}-player sheet").format(
+                count=len(names), players=players
+            )
+        )
     lay = load_layout(paper)
     book = FontBook()
     filled = [n.strip() for n in names] + [""] * (players - len(names))
