@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from prefcalc.cases import Gender, genders
 from prefcalc.errors import DealError, PrefcalcError, shown
 from prefcalc.i18n import N_, _, check_language, ngettext
 from prefcalc.rules import legality
@@ -351,6 +352,50 @@ def set_term(game: Game, term: str | SetTerm, *, time: str | None = None) -> Gam
     record is the price of the whole night at the settlement."""
     parsed = term if isinstance(term, SetTerm) else parse_set(shlex.split(term))
     return record(game, parsed, time=time)
+
+
+GENDER_WORDS: dict[str, Gender | None] = {
+    "f": "f", "female": "f", "ж": "f", "жен": "f", "женский": "f",
+    "m": "m", "male": "m", "м": "m", "муж": "m", "мужской": "m",
+    "auto": None, "-": None, "авто": None,
+}  # fmt: skip
+"""The words a gender is given in (any case): ``f``/``m``, ``female``/``male``, ``ж``/``м``
+(``жен``/``муж``, ``женский``/``мужской``); ``auto``, ``-`` or ``авто`` for the guess by
+the name (no gender set)."""
+
+
+def parse_gender(text: str) -> Gender | None:
+    """The gender ``text`` gives (:data:`GENDER_WORDS`): ``m``, ``f``, or None for the
+    guess by the name; refused else."""
+    word = text.strip().lower()
+    if word in GENDER_WORDS:
+        return GENDER_WORDS[word]
+    raise DealError(
+        _("unknown gender '{word}' (use f or m, or auto for the guess by the name)").format(
+            word=shown(text)
+        )
+    )
+
+
+def set_gender(game: Game, player: str, gender: Gender | None) -> Game:
+    """The game with ``player`` (a player at the table, or a unique prefix of one) declined
+    by ``gender`` in Russian (``m``/``f``; None: by the guess on the name again). Not a deal:
+    no number changes, the record of the deals is the same. The same game (nothing to
+    write) when the gender is already so."""
+    seats = seating(game)
+    name = resolve_player(player, seats)
+    table = dict(game.genders)
+    if gender is None:
+        table.pop(name, None)
+    else:
+        table[name] = gender
+    genders = tuple((p, table[p]) for p in seats if p in table)
+    if genders == game.genders:
+        return game
+    new = game._replace(genders=genders)
+    if _last and _last[0][0] is game:  # the same deals: the same night, the same checkpoint
+        _remember(new, _last[0][1])
+    return new
 
 
 def price_in_force(game: Game) -> Amount:
@@ -738,10 +783,12 @@ def save(game: Game, path: str | Path) -> None:
 def update(path: str | Path, change: Callable[[Game], Game]) -> Game:
     """Load the ledger, apply ``change`` and write the result, holding the lock throughout
     (so a second terminal never loses a deal); return the new game. If ``change`` raises,
-    the file stays byte for byte as it was."""
+    the file stays byte for byte as it was. A refusal names the players as the game declines
+    them (its genders are in force during the change)."""
 
     def changed(game: Game) -> Game:
-        after = change(game)
+        with genders(game.genders):
+            after = change(game)
         return after if after is game else _kept(after)
 
     return ledger.update(Path(path), changed)[1]
@@ -833,6 +880,7 @@ __all__ = [
     "load",
     "load_current",
     "new_game",
+    "parse_gender",
     "parse_method",
     "parse_rounding",
     "price_in_force",
@@ -844,6 +892,7 @@ __all__ = [
     "report",
     "rules",
     "save",
+    "set_gender",
     "set_term",
     "settle",
     "sheet",

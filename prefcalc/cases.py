@@ -59,13 +59,16 @@ _table: ContextVar[Mapping[str, Gender]] = ContextVar("prefcalc_genders", defaul
 
 
 @contextmanager
-def genders(table: Mapping[str, str] | None) -> Iterator[None]:
-    """Decline the names of ``table`` (name -> ``"m"``/``"f"``) by the gender given there inside
-    the block: the views set the game's own genders while they show it. A value other than
-    ``m``/``f`` is ignored (the guess then decides). Nests; each thread and task has its own."""
+def genders(table: Mapping[str, str] | Iterable[tuple[str, str]] | None) -> Iterator[None]:
+    """Decline the names of ``table`` (name -> ``"m"``/``"f"``, or its pairs: a game's
+    ``genders``) by the gender given there inside the block: the views set the game's own
+    genders while they show it (``with genders(game.genders):``). A value other than ``m``/``f``
+    is ignored (the guess then decides). A name typed in another case (``мишель`` in a
+    refusal) is found too. Nests; each thread and task has its own."""
     clean: dict[str, Gender] = {
-        name: value for name, value in (table or {}).items() if value in GENDERS and name
+        name: value for name, value in dict(table or {}).items() if value in GENDERS and name
     }
+    clean.update({name.casefold(): value for name, value in list(clean.items())})
     token = _table.set(MappingProxyType(clean))
     try:
         yield
@@ -92,7 +95,13 @@ def _guess(name: str) -> Gender | None:
 
 def gender_of(name: str) -> Gender | None:
     """The gender a name is declined by: the game's table, else the guess."""
-    return _table.get().get(name) or guess_gender(name)
+    return _given(name) or guess_gender(name)
+
+
+def _given(name: str) -> Gender | None:
+    """The gender the game's table gives ``name`` (as typed, or in another case)."""
+    table = _table.get()
+    return (table.get(name) or table.get(name.casefold())) if table else None
 
 
 # --- declension --------------------------------------------------------------------------------
@@ -110,7 +119,7 @@ def decline(name: str, case: str, gender: str | None = None) -> str:
     case code too)."""
     if case == "nom" or case not in CASES or not declinable(name):
         return name
-    given = gender if gender in GENDERS else _table.get().get(name)
+    given = gender if gender in GENDERS else _given(name)
     return _decline(name, case, given)
 
 

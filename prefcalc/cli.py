@@ -22,6 +22,7 @@ import typer
 from typer.core import TyperGroup
 
 from prefcalc import __version__, api
+from prefcalc.cases import genders
 from prefcalc.commands import (
     DEAL_OPTIONS,
     NO_FLAGS,
@@ -471,6 +472,28 @@ def join(
 
 
 @app.command()
+def player(
+    name: Annotated[str, typer.Argument(metavar="NAME", show_default=False)],
+    gender: Annotated[
+        str | None,
+        typer.Option(
+            "--gender",
+            metavar="f|m|auto",
+            help="f or m (ж or м, female or male); auto: back to the guess by the name.",
+            show_default=False,
+        ),
+    ] = None,
+    file: FileOpt = None,
+) -> None:
+    """How a player's name is declined in Russian: prefcalc player Мишель --gender f («висты
+    на Мишель», not «на Мишеля»). Without --gender: how it is declined now. Kept in the
+    ledger; no number changes."""
+    from prefcalc.commands import player_command
+
+    _run(file, player_command([name], gender))
+
+
+@app.command()
 def undo(file: FileOpt = None) -> None:
     """Remove the last recorded deal (redo puts it back)."""
     _run(file, Undo())
@@ -583,11 +606,12 @@ def log(
     """The numbered deals."""
     from prefcalc.views.text import log_json, log_text
 
-    _, sheet = _game_and_sheet(file, convention, overrides)
+    game_, sheet = _game_and_sheet(file, convention, overrides)
     if as_json:
         out(json.dumps(log_json(sheet), ensure_ascii=False, indent=2))
     else:
-        out(log_text(sheet))
+        with genders(game_.genders):
+            out(log_text(sheet))
 
 
 @app.command()
@@ -602,7 +626,8 @@ def explain(
 
     game_, sheet = _game_and_sheet(file, convention, overrides)
     api.check_number(game_, number)
-    out(explain_text(sheet, number))
+    with genders(game_.genders):
+        out(explain_text(sheet, number))
 
 
 @app.command()
@@ -648,29 +673,30 @@ def settle(
         return api.settle(game_, how, rounding, convention=convention, overrides=overrides)
 
     result = run(method)
-    if compare:
-        other = run("average" if method == "pairwise" else "pairwise")
+    with genders(game_.genders):  # the names declined by the game's genders
+        if compare:
+            other = run("average" if method == "pairwise" else "pairwise")
+            if as_json:
+                both = [settlement_json(result), settlement_json(other)]
+                out(json.dumps(both, ensure_ascii=False, indent=2))
+            else:
+                out(settlement_text(result))
+                out("")
+                out(compare_text(result, other))
+            return
         if as_json:
-            both = [settlement_json(result), settlement_json(other)]
-            out(json.dumps(both, ensure_ascii=False, indent=2))
+            out(json.dumps(settlement_json(result), ensure_ascii=False, indent=2))
         else:
+            if not sheet.finished:
+                n = deal_count(game_)
+                out(
+                    ngettext(
+                        "(provisional: the game is not finished, {n} deals recorded)",
+                        "(provisional: the game is not finished, {n} deals recorded)",
+                        n,
+                    ).format(n=n)
+                )
             out(settlement_text(result))
-            out("")
-            out(compare_text(result, other))
-        return
-    if as_json:
-        out(json.dumps(settlement_json(result), ensure_ascii=False, indent=2))
-    else:
-        if not sheet.finished:
-            n = deal_count(game_)
-            out(
-                ngettext(
-                    "(provisional: the game is not finished, {n} deals recorded)",
-                    "(provisional: the game is not finished, {n} deals recorded)",
-                    n,
-                ).format(n=n)
-            )
-        out(settlement_text(result))
 
 
 # --- games ---------------------------------------------------------------------------------
@@ -892,12 +918,12 @@ def export(
     if kind is ExportKind.xlsx:
         from prefcalc.export.xlsx import write_xlsx
 
-        with speaking(report.game.lang):  # the game's own language, when it has one
+        with speaking(report.game.lang), genders(report.game.genders):  # the game's own
             write_xlsx(report, target)
     else:
         from prefcalc.export.pdf import write_pdf
 
-        with speaking(report.game.lang):
+        with speaking(report.game.lang), genders(report.game.genders):
             warnings = write_pdf(report, target, paper=paper.value)
         for warning in warnings:
             sys.stderr.write(_("prefcalc: warning: {warning}").format(warning=warning) + "\n")
@@ -1067,11 +1093,12 @@ def share(
     if png is not None:
         check_output(png, path, "the image")
     report = api.report(api.load(path))
-    out(share_text(report))
+    with genders(report.game.genders):
+        out(share_text(report))
     if png is not None:
         from prefcalc.export.share import write_png
 
-        with speaking(report.game.lang):
+        with speaking(report.game.lang), genders(report.game.genders):
             warnings = write_png(report, png)
         for warning in warnings:
             sys.stderr.write(

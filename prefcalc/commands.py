@@ -43,6 +43,7 @@ COMMANDS = (
     "adjust",
     "penalty",
     "join",
+    "player",
     "undo",
     "redo",
     "insert",
@@ -77,6 +78,7 @@ RUSSIAN_COMMANDS = {
     "расчёт": "settle",
     "расчет": "settle",
     "почему": "explain",
+    "пол": "player",
 }
 """The commands of a play line as a Russian table says them (``отмена`` is ``undo``, ``лист``
 is ``show``, ``расчёт`` is ``settle``...): a line may start with either word."""
@@ -174,6 +176,14 @@ class Join(NamedTuple):
     after: str | None = None
 
 
+class Player(NamedTuple):
+    """A player's grammatical gender in Russian: ``gender`` ``m``/``f``, ``auto`` (back to
+    the guess by the name), or None (only say how the name is declined now)."""
+
+    name: str
+    gender: Literal["m", "f", "auto"] | None = None
+
+
 class Show(_Bare):
     __slots__ = ()
 
@@ -200,20 +210,21 @@ class Quit(_Bare):
 
 
 Command = (
-    Record | Insert | Edit | Delete | Undo | Redo | SetTerm | Join | Show | Log | Settle | Explain
-    | Help | Quit
+    Record | Insert | Edit | Delete | Undo | Redo | SetTerm | Join | Player | Show | Log | Settle
+    | Explain | Help | Quit
 )  # fmt: skip
 
 Kind = Literal[
     "recorded", "inserted", "edited", "deleted", "undone", "redone",
-    "show", "log", "settle", "explain", "help",
+    "show", "log", "settle", "explain", "help", "player",
 ]  # fmt: skip
 
 
 class Result(NamedTuple):
     """What a command did: its ``kind``, the deal ``number`` it concerns, the entry it
     removed (undo, delete) or replaced (edit), notes for the scorekeeper, and the game and
-    its sheet after it (a settlement for ``settle``)."""
+    its sheet after it (a settlement for ``settle``; the player a ``player`` command is
+    about)."""
 
     kind: Kind
     game: Game
@@ -222,6 +233,7 @@ class Result(NamedTuple):
     removed: Entry | None = None
     notes: tuple[str, ...] = ()
     settlement: Settlement | None = None
+    player: str | None = None
 
 
 # --- the grammar -------------------------------------------------------------------------------
@@ -280,6 +292,8 @@ def parse_line(text: str, game: Game) -> Command | None:
         return _settle(rest)
     if head == "explain":
         return Explain(_number(rest, _("explain N")))
+    if head == "player" and not _game_by(words[0], rest, game):
+        return player_command(rest)
     if head == "delete":
         force = "--force" in rest
         return Delete(_number([w for w in rest if w != "--force"], _("delete N")), force)
@@ -342,6 +356,44 @@ def _line_deal(words: list[str], game: Game) -> Record:
         else:
             rest.append(word)
     return deal_command(rest, dealer=dealer, force=force)
+
+
+def _game_by(word: str, rest: Sequence[str], game: Game) -> bool:
+    """Whether a line that starts with ``пол`` is a game by a player it names (``пол 7ч 7
+    б:в в:п`` for Полина or Поля, written with the start of the name): a game has three words
+    after its declarer at least, ``пол NAME ж`` two at most (``--gender`` only in the latter)."""
+    if word.lower() != "пол" or len(rest) < 3 or any(w.startswith("--gender") for w in rest):
+        return False
+    try:
+        resolve_player(word, seating(game))
+    except NotationError:
+        return False
+    return True
+
+
+def player_command(words: Sequence[str], gender: str | None = None) -> Player:
+    """``player NAME`` (say how the name is declined), ``player NAME --gender f`` (also
+    ``--gender=f``, or the gender bare: ``пол Саша ж``); ``gender``, when given, is the CLI's
+    option. The gender is read once, here (:func:`prefcalc.api.parse_gender`)."""
+    words = list(words)
+    for k, word in enumerate(words):
+        key, eq, value = word.partition("=")
+        if key == "--gender":
+            given = value if eq else (words[k + 1] if k + 1 < len(words) else "")
+            if not given:
+                raise NotationError(_("--gender needs f, m or auto"))
+            if gender is not None:
+                raise NotationError(_("the gender is given twice"))
+            gender = given
+            del words[k : k + (1 if eq else 2)]
+            break
+    if gender is None and len(words) == 2:
+        gender = words.pop()
+    if len(words) != 1:
+        raise NotationError(_("write player NAME --gender f|m|auto, e.g. player Саша --gender f"))
+    if gender is None:
+        return Player(words[0])
+    return Player(words[0], api.parse_gender(gender) or "auto")
 
 
 def _no_args(command: str, rest: Sequence[str]) -> None:
@@ -446,6 +498,8 @@ def execute(command: Command, path: Path) -> Result:
     if isinstance(command, Redo):
         game, _entry = api.redo_file(path)
         return _result("redone", game, len(game.entries))
+    if isinstance(command, Player):
+        return _player(command, path)
     game = api.load_current(path)
     if isinstance(command, Show):
         return _result("show", game)
@@ -462,6 +516,23 @@ def execute(command: Command, path: Path) -> Result:
     raise NotationError(_("quit ends a play session; here there is nothing to quit"))
 
 
+def _player(command: Player, path: Path) -> Result:
+    """Set (or only tell) how a player's name is declined: the ledger is written only when
+    the gender changes."""
+    if command.gender is None:
+        game = api.load_current(path)
+        return _result("player", game, player=resolve_player(command.name, seating(game)))
+    gender = None if command.gender == "auto" else command.gender
+    names: list[str] = []
+
+    def change(game: Game) -> Game:
+        names.append(resolve_player(command.name, seating(game)))
+        return api.set_gender(game, command.name, gender)
+
+    game = api.update(path, change)
+    return _result("player", game, player=names[0])
+
+
 def _written(deal: Record | None) -> DealWords:
     """The deal of an insert or an edit (none given: refused as no deal when read)."""
     return deal.written() if deal is not None else DealWords("", ())
@@ -475,5 +546,6 @@ def _result(
     removed: Entry | None = None,
     notes: tuple[str, ...] = (),
     settlement: Settlement | None = None,
+    player: str | None = None,
 ) -> Result:
-    return Result(kind, game, api.sheet(game), number, removed, notes, settlement)
+    return Result(kind, game, api.sheet(game), number, removed, notes, settlement, player)

@@ -38,6 +38,10 @@ RU_COMMANDS = (
 """The Russian words a line may start with (``м`` and ``р`` are one letter: nothing to
 complete)."""
 
+GENDERS = ("f", "m", "auto")
+RU_GENDERS = ("ж", "м", "авто")
+"""The genders ``player NAME --gender`` (``пол NAME``) takes, offered after the name."""
+
 _CONTRACT = re.compile(r"^(\d+)\D")
 
 
@@ -94,6 +98,24 @@ class _Words(Completer):
             return
         russian = self._russian(word)
         options: list[str] = []
+        earlier = before[: len(before) - len(word)].split()
+        if (
+            earlier
+            and earlier[0].lower() in ("player", "пол")
+            and len(earlier) in (2, 3)
+            and any(p.casefold().startswith(earlier[1].casefold()) for p in self.players)
+        ):
+            # player NAME --gender f | пол NAME ж: after the name, the gender
+            if word.startswith("-"):
+                genders: tuple[str, ...] = ("--gender",)
+            elif earlier[0].lower() == "пол" or russian:
+                genders = RU_GENDERS
+            else:
+                genders = GENDERS
+            for text in genders:
+                if text.startswith(folded):
+                    yield Completion(text, -len(word))
+            return
         if first:
             options += RU_COMMANDS if russian else COMMANDS
         options += self.players

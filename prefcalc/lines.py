@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from prefcalc import api, commands
+from prefcalc.cases import genders
 from prefcalc.rules.model import Game
 
 
@@ -48,7 +49,8 @@ def run_line(path: Path, line: str) -> Ran:
     from prefcalc.views.text import play_result_text
 
     game = api.load_current(path)
-    command = commands.parse_line(line, game)
+    with genders(game.genders):  # a refusal names the players as the game declines them
+        command = commands.parse_line(line, game)
     if command is None:
         return Ran(game)
     if isinstance(command, commands.Quit):

@@ -299,24 +299,210 @@ def test_the_hall_speaks_russian(cup: Path) -> None:
         assert "стол" in refused or "стола" in refused
         hall = c.get("/api/hall").json()
         assert "«cup»" in hall["title"] and "Standings" not in hall["title"]
+        # «1-го» never wraps at its hyphen on a narrow phone: a no-break hyphen holds it
+        assert "после 1\N{NON-BREAKING HYPHEN}го тура" in hall["title"]
 
 
-def test_a_deal_beyond_the_round_is_said_on_the_hall_until_undone(
+def test_a_deal_beyond_the_round_keeps_the_standings_and_marks_the_table(
     client: TestClient, cup: Path
 ) -> None:
-    """The table's page records what the table played; the standings refuse a table with
-    more deals than the round's (``tournament standings`` does too), and the hall says so in
-    one line until the extra deal is undone from the same score link."""
-    for _ in range(3):
+    """A table that played a deal too many by mistake (docs/tournament.md §4.1, pin): the
+    hall keeps the standings (``tournament standings``' numbers: one function decides), counts
+    the round's 2 deals and marks the table until the extra deal is undone from the same
+    score link."""
+    for _ in range(2):
         line = a_deal(cup, 1, 2)
         done = client.post("/t/1/2/api/lines", json={"line": line}, headers=bearer(cup, 1, 2))
         assert done.status_code == 200, done.text
-    refused = client.get("/api/hall")
-    assert refused.status_code == 422
-    assert "3 deals recorded" in refused.json()["error"] and "undo" in refused.json()["error"]
+    counted = client.get("/api/hall").json()
+    assert counted["over"] == [] and counted["tables"][1]["over"] == 0
+    line = a_deal(cup, 1, 2)
+    done = client.post("/t/1/2/api/lines", json={"line": line}, headers=bearer(cup, 1, 2))
+    assert done.status_code == 200, done.text
+    hall = client.get("/api/hall")
+    assert hall.status_code == 200, hall.text
+    over = hall.json()
+    table = over["tables"][1]
+    assert table["over"] == 1 and table["over_text"] == "1 deal over"
+    assert table["deals"] == 2 and table["complete"] is True
+    assert over["over"] == [
+        "round 1 table 2: 1 deal over, not counted: the round counts the table's first 2 deals"
+        " (Undo on the table's score page takes back the last deal)"
+    ]
+    assert over["scoring"] == "raw"
+    assert over["standings"] == counted["standings"]  # the extra deal counts for nothing
+    assert table["balances"] == counted["tables"][1]["balances"]
+    expected = standings_json(tournament.standings(cup))["players"]
+    assert [(r["name"], r["points"], r["whists"]) for r in over["standings"]] == [
+        (r["name"], r["points"], r["whists"]) for r in expected
+    ]
     done = client.post("/t/1/2/api/lines", json={"line": "undo"}, headers=bearer(cup, 1, 2))
     assert done.status_code == 200, done.text
-    hall = client.get("/api/hall").json()
-    assert hall["tables"][1]["deals"] == 2 and hall["tables"][1]["complete"] is True
-    for row in hall["standings"]:
-        assert isinstance(row["points"], str) and Fraction(row["points"]) is not None
+    hall2 = client.get("/api/hall").json()
+    assert hall2["tables"][1]["over"] == 0 and hall2["over"] == []
+    assert hall2["standings"] == counted["standings"]
+
+
+def test_the_mark_of_a_deal_over_speaks_russian(cup: Path) -> None:
+    play(cup, "r1-t2.json", 3)
+    with hall_client(cup, lang="ru") as c:
+        hall = c.get("/api/hall").json()
+        assert hall["tables"][1]["over_text"] == "1 лишняя раздача"
+        assert hall["over"][0].startswith("тур 1, стол 2: 1 лишняя раздача, не в счёт")
+        assert "кнопка «Отменить» на странице записи стола" in hall["over"][0]
+
+
+Said = list[tuple[int, list[tuple[int, str]], list[str]]]
+
+
+def _listener(said: Said) -> object:
+    def announce(round_: int, links: object, problems: object) -> None:
+        said.append((round_, list(links), list(problems)))  # type: ignore[call-overload]
+
+    return announce
+
+
+def _round_one_played(cup: Path) -> None:
+    for record in tournament.load(cup).draws[0].tables:
+        play(cup, record.file, 2)
+
+
+def test_a_round_drawn_while_served_gets_its_tables_and_says_their_links(cup: Path) -> None:
+    """``tournament draw`` in another terminal while the hall is served: the watch sees it,
+    the new tables' applications are made with their tokens and said once (the terminal's
+    score links), and the hall shows the new round."""
+    said: Said = []
+    _round_one_played(cup)
+    with hall_client(cup, announce=_listener(said), announced=1) as c:
+        hall = c.app.state.hall  # type: ignore[attr-defined]
+        assert said == [] and hall.tables == {}  # round 1's links are the ones printed
+        c.get("/api/hall")
+        tournament.draw(cup)
+        assert c.portal.call(hall.watcher.check) is True
+        drawn = tournament.load(cup).draws[1].tables
+        assert said == [(2, [(tb.table, token_of(cup / tb.file)) for tb in drawn], [])]
+        assert set(hall.tables) == {(2, tb.table) for tb in drawn}  # made, with their tokens
+        for tb in drawn:
+            assert hall.tables[(2, tb.table)].state.table.token == token_of(cup / tb.file)
+        state = c.get("/api/hall").json()
+        assert state["round"] == 2 and [tb["table"] for tb in state["tables"]] == [
+            tb.table for tb in drawn
+        ]
+        line = a_deal(cup, 2, 1)
+        done = c.post("/t/2/1/api/lines", json={"line": line}, headers=bearer(cup, 2, 1))
+        assert done.status_code == 200, done.text
+        assert c.portal.call(hall.watcher.check) is True
+        assert len(said) == 1  # a deal is no new round: nothing said again
+
+
+def test_a_round_drawn_before_the_hall_started_is_said_when_it_starts(cup: Path) -> None:
+    """A draw between the terminal's links and the start of the watch is not lost."""
+    said: Said = []
+    _round_one_played(cup)
+    tournament.draw(cup)
+    with hall_client(cup, announce=_listener(said), announced=1):
+        assert [(r, [t for t, _ in links]) for r, links, _ in said] == [(2, [1, 2])]
+
+
+def test_a_new_tables_ledger_that_cannot_be_served_is_one_line(cup: Path) -> None:
+    from prefcalc import api
+    from prefcalc.store.ledger import game_to_json_text
+
+    said: Said = []
+    _round_one_played(cup)
+    with hall_client(cup, announce=_listener(said), announced=1) as c:
+        tournament.draw(cup)
+        other = api.new_game(["Xenia", "Yuri", "Zoya"], "sochi", 20)
+        (cup / "r2-t2.json").write_text(game_to_json_text(other), encoding="utf-8")
+        assert c.portal.call(c.app.state.hall.watcher.check) is True  # type: ignore[attr-defined]
+        [(round_, links, problems)] = said
+        assert round_ == 2 and [t for t, _ in links] == [1]
+        assert len(problems) == 1 and "round 2, table 2" in problems[0]
+        assert "\n" not in problems[0]
+
+
+def _served_live(
+    cup: Path, monkeypatch: pytest.MonkeyPatch, read_only: bool = False, lang: str = "en"
+) -> str:
+    """What ``serve --tournament`` prints when a round is drawn while it serves: its server
+    replaced by the application run in process, the watch checked by hand after the draw."""
+    import uvicorn
+
+    from prefcalc.web import serve_tournament
+
+    def run(self: uvicorn.Server, sockets: object = None) -> None:
+        app = self.config.app
+        hall = app.state.hall
+        hall.watcher.interval = None  # the test checks the watch itself: no timing
+        with TestClient(app) as c:
+            tournament.draw(cup)
+            assert c.portal.call(hall.watcher.check) is True
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    out = io.StringIO()
+    serve_tournament(cup, host="127.0.0.1", port=0, read_only=read_only, lang=lang, out=out)
+    return out.getvalue()
+
+
+def test_the_terminal_prints_the_links_of_a_round_drawn_while_served(
+    cup: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from prefcalc.i18n import speaking
+    from prefcalc.web.tokens import kept_token, token_file
+
+    _round_one_played(cup)
+    printed = _served_live(cup, monkeypatch)
+    before, after = printed.split("Ctrl-C stops the server.\n")
+    assert "/t/1/1/score#token=" in before and "/t/2/" not in before
+    links = [line for line in after.splitlines() if ", score: " in line]
+    assert [line.split(", score: ")[0] for line in links] == [
+        "round 2, table 1",
+        "round 2, table 2",
+    ]
+    tokens = set()
+    for k, line in enumerate(links, 1):
+        url = line.split("score: ")[1]
+        assert url.startswith("http://127.0.0.1:") and f"/t/2/{k}/score#token=" in url
+        file = token_file(cup / f"r2-t{k}.json")
+        assert kept_token(file) == url.split("#token=")[1]  # kept: the same after a restart
+        assert stat.S_IMODE(file.stat().st_mode) == 0o600
+        tokens.add(url.split("#token=")[1])
+    assert len(tokens) == 2
+    assert after.count("▀") > 0  # each link with its QR code
+    russian_cup = cup.parent / "кубок"
+    tournament.new(russian_cup, PLAYERS, rounds=2, deals=2, convention="sochi", seed=7)
+    tournament.draw(russian_cup)
+    _round_one_played(russian_cup)
+    with speaking("ru"):
+        russian = _served_live(russian_cup, monkeypatch, lang="ru")
+    after = russian.split("Ctrl-C")[-1]
+    assert "тур 2, стол 1, записывать: http://" in after and "тур 2, стол 2," in after
+
+
+def test_a_read_only_hall_says_a_new_round_without_links(
+    cup: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _round_one_played(cup)
+    printed = _served_live(cup, monkeypatch, read_only=True)
+    after = printed.split("Ctrl-C stops the server.\n")[1]
+    assert after == "round 2 is drawn: its tables are on the hall's page\n"
+    assert "#token=" not in printed
+
+
+def test_a_deal_at_a_table_does_not_make_the_watch_read_the_tournament(
+    client: TestClient, cup: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The watch looks for a new round only when ``tournament.json`` changed: a deal at a
+    table (most changes) costs the hall no read of it."""
+    from prefcalc.tournament import folder
+
+    hall = client.app.state.hall  # type: ignore[attr-defined]
+    reads: list[Path] = []
+    real = folder.load
+    monkeypatch.setattr(folder, "load", lambda base: reads.append(base) or real(base))
+    play(cup, "r1-t1.json", 1)
+    assert client.portal.call(hall.watcher.check) is True
+    assert reads == []
+    (cup / "tournament.json").write_bytes((cup / "tournament.json").read_bytes() + b"\n")
+    assert client.portal.call(hall.watcher.check) is True
+    assert reads == [cup]

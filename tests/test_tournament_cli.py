@@ -279,11 +279,22 @@ def test_a_round_by_time_is_closed_by_the_judge(tmp_path: Path) -> None:
     assert "table 2 is not closed" in line
     out = run(["tournament", "close", str(cup), "-r", "1", "-t", "2"], tmp_path)  # a 3-table
     assert "5 deals played" in out
-    # a deal recorded after the close is caught
+    # a deal recorded after the close is set aside and marked (the close counted 5)
+    closed = json.loads(run(["tournament", "standings", str(cup), "--json"], tmp_path))
     play(cup, "r1-t2.json", 1, offset=5)
+    text = run(["tournament", "standings", str(cup)], tmp_path)
+    assert "round 1 table 2: 1 deal over, not counted: the round counts the table's first 5" in text
+    data = json.loads(run(["tournament", "standings", str(cup), "--json"], tmp_path))
+    assert [(r["name"], r["points"]) for r in data["players"]] == [
+        (r["name"], r["points"]) for r in closed["players"]
+    ]
+    # a ledger that lost a deal the close counted is refused until restored or reopened
+    run(["undo", "--file", str(cup / "r1-t2.json")], tmp_path)
+    run(["undo", "--file", str(cup / "r1-t2.json")], tmp_path)
     line = refused(["tournament", "standings", str(cup)], tmp_path)
-    assert "closed the table after 5 deals, its ledger now holds 6" in line
+    assert "closed the table after 5 deals, its ledger now holds 4" in line
     run(["tournament", "close", str(cup), "-r", "1", "-t", "2", "--reopen"], tmp_path)
+    play(cup, "r1-t2.json", 1, offset=4)
     run(["tournament", "close", str(cup), "-r", "1", "-t", "2"], tmp_path)
     drawn = draw_round(cup, tmp_path)
     assert drawn["round"] == 2
@@ -415,7 +426,11 @@ def test_a_table_edited_into_other_players_is_refused(tmp_path: Path) -> None:
         assert "round 1, table 2 (r1-t2.json): the ledger's players are Anna, Boris, Zoya" in line
 
 
-def test_a_table_with_too_many_deals_is_refused(tmp_path: Path) -> None:
+def test_a_deal_beyond_the_round_is_set_aside_and_marked(tmp_path: Path) -> None:
+    """A table that played a deal too many by mistake (docs/tournament.md §4.1, pin): the
+    standings count its first 4 deals (a penalty recorded before the extra deal counts too),
+    mark the table with the undo that removes the extra deal, and the draw goes on; the
+    numbers are the table's own ``settle --json`` once the extra deal is undone."""
     cup = tmp_path / "cup"
     run(
         [
@@ -436,11 +451,48 @@ def test_a_table_with_too_many_deals_is_refused(tmp_path: Path) -> None:
         tmp_path,
     )
     run(["tournament", "draw", str(cup)], tmp_path)
-    play(cup, "r1-t2.json", 5)
-    line = refused(["tournament", "standings", str(cup)], tmp_path)
-    assert (
-        "round 1, table 2 (r1-t2.json): 5 deals recorded, the round is played over 4 deals" in line
+    play(cup, "r1-t1.json", 4)
+    play(cup, "r1-t2.json", 4)
+    rounds = tournament_json(cup)["draws"]
+    anna = rounds[0]["tables"][1]["players"][0]  # type: ignore[index]
+    run(["penalty", anna, "peek", "--file", str(cup / "r1-t2.json")], tmp_path)
+    play(cup, "r1-t2.json", 1, offset=4)
+    text = run(["tournament", "standings", str(cup)], tmp_path)
+    note = (
+        "round 1 table 2: 1 deal over, not counted: the round counts the table's first 4 deals"
+        " (prefcalc undo --file r1-t2.json undoes the last deal)"
     )
+    assert note in text
+    data = json.loads(run(["tournament", "standings", str(cup), "--json"], tmp_path))
+    assert data["complete"] is True
+    seats = {row["name"]: row["rounds"][0] for row in data["players"]}
+    at_two = {n: s for n, s in seats.items() if s["table"] == 2}
+    assert {s["over"] for s in at_two.values()} == {1}
+    assert {s["over"] for n, s in seats.items() if s["table"] == 1} == {0}
+    protocol = run(["tournament", "protocol", str(cup), "-r", "1", "-t", "2"], tmp_path)
+    assert "beyond the round (1 deal over): not counted, not in this protocol" in protocol
+    numbers = [line.split()[0] for line in protocol.splitlines() if line[:4].strip().isdigit()]
+    assert numbers == ["1", "2", "3", "4", "5"], protocol  # 4 deals, the penalty; not the 6th
+    from prefcalc.tournament import api as tournament
+    from prefcalc.tournament.text import round_rows
+
+    states = {row[1]: row[2] for row in round_rows(tournament.standings(cup))[1:]}
+    assert states == {"1": "complete (4 deals)", "2": "complete (4 deals, 1 deal over)"}
+    # the extra deal undone, the table's own settlement is what the standings counted
+    counted = {n: Fraction(s["whists"]) for n, s in at_two.items()}
+    run(["undo", "--file", str(cup / "r1-t2.json")], tmp_path)
+    assert counted == settled(cup, "r1-t2.json")
+    assert any(v != 0 for v in counted.values()) and sum(counted.values()) == 0
+    again = json.loads(run(["tournament", "standings", str(cup), "--json"], tmp_path))
+    assert [(r["name"], r["points"]) for r in again["players"]] == [
+        (r["name"], r["points"]) for r in data["players"]
+    ]
+    assert "deal over" not in run(["tournament", "standings", str(cup)], tmp_path)
+    # the extra deal back: the round is complete all the same, round 2 is drawn
+    play(cup, "r1-t2.json", 1, offset=4)
+    assert draw_round(cup, tmp_path)["round"] == 2
+    russian = run(["--lang", "ru", "tournament", "standings", str(cup), "--round", "1"], tmp_path)
+    assert "1 лишняя раздача" in russian
 
 
 def test_not_a_tournament_folder(tmp_path: Path) -> None:

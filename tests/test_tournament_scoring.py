@@ -297,3 +297,29 @@ def test_the_tie_statistics_of_a_table(tmp_path: Path) -> None:
         "Vera": [0, 5, 0],
         "Dima": [0, 3, 0],
     }
+
+
+def test_the_round_counts_the_ledger_up_to_its_first_deal_beyond() -> None:
+    """docs/tournament.md §4.1, pin: a round of 2 deals counts a table's ledger up to its
+    third deal (the adjustment recorded before it counts), nothing from it on."""
+    from prefcalc import api
+    from prefcalc.tournament.standings import round_part
+
+    g = api.new_game(["Anna", "Boris", "Vera"], "sochi")
+    lines = [
+        "game Anna 6s 6 Boris:w Vera:p",
+        "adjust Vera --mountain 5 --note peeked",
+        "game Boris 7h 7 Vera:w Anna:p",
+        "adjust Anna --mountain 3 --note late",  # after the round's last deal: counts
+        "game Vera 6d 6 Anna:w Boris:p",  # the deal beyond: set aside
+        "adjust Boris --mountain 4 --note after",  # from it on: set aside too
+        "game Anna 6c 6 Boris:w Vera:p",
+    ]
+    for line in lines:
+        g = api.record(g, line)
+    counted, over = round_part(g, 2)
+    assert over == 2 and counted.entries == g.entries[:4] and deals_played(counted) == 2
+    assert round_part(g, 4) == (g, 0)  # a round of 4: every deal is the round's
+    same, none = round_part(g._replace(entries=g.entries[:4]), 2)
+    assert none == 0 and same.entries == g.entries[:4]
+    assert api.sheet(counted).mountain == api.sheet(g._replace(entries=g.entries[:4])).mountain

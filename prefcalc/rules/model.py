@@ -225,6 +225,11 @@ class Game(NamedTuple):
     entries: tuple[Entry, ...] = ()
     lang: str = ""
     """The game's own language (``ru``/``en``) for its documents; "" when none was chosen."""
+    genders: tuple[tuple[str, str], ...] = ()
+    """The grammatical gender a player's name is declined by in Russian (``("Мишель", "f")``:
+    ``m`` or ``f``), for the players whose gender was set (``prefcalc player NAME --gender``),
+    in seating order; every other name by the guess on it (:mod:`prefcalc.cases`), which is
+    never stored. No effect on any number."""
 
     @property
     def next_dealer(self) -> str:

@@ -44,6 +44,7 @@ from prefcalc.rules.model import (
     SetTerm,
     Suit,
     check_currency,
+    seating,
 )
 from prefcalc.rules.notation import parse_contract
 from prefcalc.store import LEDGER_SCHEMA, cache, checkpoint, conventions, files
@@ -275,6 +276,7 @@ def _header_text(game: Game) -> str:
         "currency": game.currency,
         "convention": convention,
         **({"lang": game.lang} if game.lang else {}),
+        **({"genders": dict(game.genders)} if game.genders else {}),
     }
     return json.dumps(header, ensure_ascii=False, indent=2)[:-2]
 
@@ -393,7 +395,7 @@ def update_at(
     with locked(real):
         before = _cached_load(real, str(path))
         _remove_stale_temporaries(real)
-        after = change(real, before)
+        after = _seated_genders(change(real, before))
         if first is not None:
             files.check_writable_target(real, N_("the ledger"), str(path))
             first(real, before, after)
@@ -407,6 +409,16 @@ def update_at(
     return before, after
 
 
+def _seated_genders(game: Game) -> Game:
+    """``game`` without the genders of players no longer at its table (the join that seated
+    one was undone, deleted or edited away): a ledger names only its own players."""
+    if not game.genders:
+        return game
+    seats = seating(game)
+    kept = tuple(pair for pair in game.genders if pair[0] in seats)
+    return game if kept == game.genders else game._replace(genders=kept)
+
+
 # --- redo -------------------------------------------------------------------------------------
 
 REDO_LEVELS = 50
@@ -418,9 +430,12 @@ def redo_path(real: Path) -> Path:
 
 
 def _digest(game: Game) -> str:
+    """The identity of a game for redo: its ledger text without the players' genders (a
+    gender set after an undo leaves the deal to put back)."""
     import hashlib
 
-    return hashlib.sha256(game_to_json_text(game).encode()).hexdigest()
+    text = game_to_json_text(game._replace(genders=()) if game.genders else game)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def read_redo(real: Path) -> list[dict[str, str]]:
@@ -720,6 +735,7 @@ def _game_from_text(d: dict[str, Any], body: str) -> Game:
         created=d["created"],
         entries=entries,
         lang=d.get("lang", ""),
+        genders=tuple(d.get("genders", {}).items()),
     )
 
 

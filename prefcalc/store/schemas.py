@@ -235,6 +235,9 @@ class LedgerFile(_Strict):
     # optional, written only when chosen (prefcalc new --lang): the language of the game's
     # documents, whoever prints them
     lang: Literal["en", "ru"] | None = None
+    # optional, written only when one was set (prefcalc player NAME --gender f): the
+    # grammatical gender each of these players' names is declined by in Russian
+    genders: Annotated[dict[Name, Literal["m", "f"]], Field(max_length=5)] | None = None
 
 
 def json_schema(kind: Literal["ledger", "convention"]) -> dict[str, Any]:

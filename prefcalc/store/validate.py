@@ -164,7 +164,16 @@ def _game(f: LedgerFile, path: str) -> Game:
             seats = joined(seats, deal)
             passed.clear()
         append(Entry(deal, dealer, rec.time, rec.forced))
-    return game._replace(entries=tuple(entries))
+    genders = tuple((f.genders or {}).items())
+    for name, _gender in genders:
+        if name not in seats:  # the players at the table after every deal (joins seated)
+            raise fail(
+                "genders",
+                _("unknown player '{word}' (players: {players})").format(
+                    word=shown(name), players=", ".join(seats)
+                ),
+            )
+    return game._replace(entries=tuple(entries), genders=genders)
 
 
 def _deal(rec: DealRecord, k: int, fail: Callable[[str, str], LedgerError]) -> Deal:

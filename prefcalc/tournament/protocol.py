@@ -57,6 +57,7 @@ class Protocol:
     deals: int
     lines: tuple[Line, ...]
     footer: tuple[Footer, ...]
+    over: int = 0  # deals recorded beyond the round: set aside, not in the protocol
 
 
 def protocol(t: TournamentFile, table: Table) -> Protocol:
@@ -93,6 +94,7 @@ def protocol(t: TournamentFile, table: Table) -> Protocol:
         deals=table.deals,
         lines=lines,
         footer=footer,
+        over=table.over,
     )
 
 

@@ -10,9 +10,12 @@ The **points** of the table are the results converted by the tournament's scorin
 A table is **complete** when it has played the round's deals (``--deals N``; a game that
 finished by its own rules before, every pool closed, is complete too) or, for a round played
 by time (``--minutes M``), when the judge closed it (``prefcalc tournament close``). A table
-still playing counts with its provisional settlement and is marked so. A table with more
-deals than the round's, or with deals recorded after the judge closed it, is refused in one
-line naming it: its result is not the one the table played to.
+still playing counts with its provisional settlement and is marked so. A table that recorded
+more deals than the round's (a deal played by mistake after the last one, or after the judge
+closed it) counts what the round was played to: its ledger up to the first deal beyond the
+round (:func:`round_part`); the deals set aside are marked on the table (``Table.over``) until
+they are undone. A ledger that holds fewer deals than the judge's close counted is refused in
+one line naming it.
 
 The ranking (*pin*, in this order): more points; then the larger sum of raw whists; fewer
 remises (contracts he declared and went down on); fewer tricks taken on all-pass deals;
@@ -27,7 +30,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from prefcalc.errors import DealError
-from prefcalc.i18n import _, ngettext
+from prefcalc.i18n import _
 from prefcalc.rules.amounts import Amount, norm
 from prefcalc.rules.model import AllPass, Contract, Game, Misere, name_key, sitting_out
 from prefcalc.rules.penalties import counted_deal
@@ -63,9 +66,10 @@ class Table:
     game: Game
     sheet: Sheet
     settlement: Settlement
-    deals: int  # deals played at the table (entries with a dealer)
+    deals: int  # deals of the round played at the table (entries with a dealer)
     complete: bool
     seats: dict[str, Seat]
+    over: int = 0  # deals recorded beyond the round's, set aside (not counted)
 
     @property
     def number(self) -> int:
@@ -107,6 +111,10 @@ class Standings:
     def playing(self) -> list[Table]:
         return [tb for tables in self.rounds for tb in tables if not tb.complete]
 
+    def over(self) -> list[Table]:
+        """The tables that recorded deals beyond the round's (set aside, not counted)."""
+        return [tb for tables in self.rounds for tb in tables if tb.over]
+
 
 # --- one table ---------------------------------------------------------------------------------
 
@@ -115,6 +123,22 @@ def deals_played(game: Game) -> int:
     """The deals of a table: the entries that have a dealer (an adjustment or a penalty, a
     change of terms, a late arrival are not dealt)."""
     return sum(entry.dealer is not None for entry in game.entries)
+
+
+def round_part(game: Game, deals: int) -> tuple[Game, int]:
+    """What a round of ``deals`` deals counts of a table's ``game``, and how many deals it
+    sets aside. *Pin* (docs/tournament.md §4.1): the round ends with its last deal, so a deal
+    recorded beyond it is not the round's: the table counts its ledger up to the first deal
+    beyond the round (a penalty or an adjustment recorded before that deal counts, whatever
+    is recorded from it on does not)."""
+    seen = 0
+    for k, entry in enumerate(game.entries):
+        if entry.dealer is None:
+            continue
+        seen += 1
+        if seen > deals:
+            return game._replace(entries=game.entries[:k]), deals_played(game) - deals
+    return game, 0
 
 
 def _player_deals(game: Game) -> dict[str, int]:
@@ -155,31 +179,25 @@ def read_table(base: Path, t: TournamentFile, round_: int, record: TableRecord) 
     from prefcalc import api
 
     game = folder.table_game(base, t, round_, record)
+    closed = record.closed
+    limit = t.deals if t.deals is not None else None if closed is None else closed.deals
+    over = 0
+    if limit is not None:
+        game, over = round_part(game, limit)
+    count = deals_played(game)
+    if closed is not None and count < closed.deals:
+        where = _("round {round}, table {table} ({file})").format(
+            round=round_, table=record.table, file=record.file
+        )
+        raise DealError(
+            _(
+                "{where}: the judge closed the table after {closed} deals, its ledger now holds {count}: reopen it (prefcalc tournament close --reopen) or restore the ledger"
+            ).format(where=where, closed=closed.deals, count=count)
+        )
     sheet = api.sheet(game)
     settled = api.settle(game, "pairwise", "exact")
-    count = deals_played(game)
-    where = _("round {round}, table {table} ({file})").format(
-        round=round_, table=record.table, file=record.file
-    )
-    if t.deals is not None:
-        if count > t.deals:
-            raise DealError(
-                ngettext(
-                    "{where}: {count} deals recorded, the round is played over {deals} deal: remove the extra ones (prefcalc undo --file {file})",
-                    "{where}: {count} deals recorded, the round is played over {deals} deals: remove the extra ones (prefcalc undo --file {file})",
-                    t.deals,
-                ).format(where=where, count=count, deals=t.deals, file=record.file)
-            )
-        complete = count == t.deals or sheet.finished
-    else:
-        closed = record.closed
-        if closed is not None and count != closed.deals:
-            raise DealError(
-                _(
-                    "{where}: the judge closed the table after {closed} deals, its ledger now holds {count}: reopen it (prefcalc tournament close --reopen) or restore the ledger"
-                ).format(where=where, closed=closed.deals, count=count)
-            )
-        complete = closed is not None
+    # by deals: the round's deals played (or the game over by its rules); by time: closed
+    complete = (count == t.deals or sheet.finished) if t.deals is not None else closed is not None
     results = {p: settled.whists[p] for p in game.players}
     played = _player_deals(game)
     points = conversions.convert(results, t.scoring, played if t.per_deal else None)
@@ -200,7 +218,7 @@ def read_table(base: Path, t: TournamentFile, round_: int, record: TableRecord) 
         )
         for p in game.players
     }
-    return Table(round_, record, game, sheet, settled, count, complete, seats)
+    return Table(round_, record, game, sheet, settled, count, complete, seats, over)
 
 
 def read_tables(base: Path, t: TournamentFile, upto: int | None = None) -> list[tuple[Table, ...]]:

@@ -211,12 +211,35 @@ def standings_notes(s: Standings) -> list[str]:
                 ),
             )
         )
+    for tb in s.over():
+        lines.append(over_note(tb))
     lines.append(
         _(
             "Ties: more raw whists, then fewer remises, fewer all-pass tricks, fewer misère tricks, then the seed."
         )
     )
     return lines
+
+
+def over_mark(over: int) -> str:
+    """The mark of a table that recorded deals beyond the round's: «1 deal over»."""
+    return ngettext("{n} deal over", "{n} deals over", over).format(n=over)
+
+
+def over_note(tb: Table) -> str:
+    """The line that says a table's deals beyond the round are set aside, and how to undo
+    them."""
+    return ngettext(
+        "round {round} table {table}: {over}, not counted: the round counts the table's first deal only (prefcalc undo --file {file} undoes the last deal)",
+        "round {round} table {table}: {over}, not counted: the round counts the table's first {deals} deals (prefcalc undo --file {file} undoes the last deal)",
+        tb.deals,
+    ).format(
+        round=tb.round,
+        table=tb.number,
+        over=over_mark(tb.over),
+        deals=tb.deals,
+        file=tb.record.file,
+    )
 
 
 def standings_text(s: Standings) -> str:
@@ -234,6 +257,7 @@ def standings_text(s: Standings) -> str:
 def standings_json(s: Standings) -> dict[str, Any]:
     t = s.tournament
     complete = {(tb.round, tb.number): tb.complete for r in s.rounds for tb in r}
+    over = {(tb.round, tb.number): tb.over for r in s.rounds for tb in r}
     return {
         "after_round": s.after_round,
         "rounds": t.rounds,
@@ -260,6 +284,7 @@ def standings_json(s: Standings) -> dict[str, Any]:
                         "deals": seat.deals,
                         "table_place": list(seat.place),
                         "complete": complete[(seat.round, seat.table)],
+                        "over": over[(seat.round, seat.table)],
                     }
                     for seat in row.rounds
                 ],
@@ -351,6 +376,15 @@ def protocol_header(p: Protocol) -> list[str]:
             convention=terms.convention_name(p.convention),
             start=when(p.start),
             end=when(p.end) if p.complete else _("still playing"),
+        ),
+        *(
+            [
+                _("beyond the round ({over}): not counted, not in this protocol").format(
+                    over=over_mark(p.over)
+                )
+            ]
+            if p.over
+            else []
         ),
     ]
 
@@ -461,9 +495,12 @@ def penalty_rows(penalties: Sequence[PenaltyLine]) -> list[list[str]]:
 
 
 def table_state(tb: Table) -> str:
+    deals = terms.deals(tb.deals)
+    if tb.over:
+        deals = f"{deals}, {over_mark(tb.over)}"
     if tb.complete:
-        return _("complete ({deals})").format(deals=terms.deals(tb.deals))
-    return _("playing ({deals})").format(deals=terms.deals(tb.deals))
+        return _("complete ({deals})").format(deals=deals)
+    return _("playing ({deals})").format(deals=deals)
 
 
 def round_rows(s: Standings) -> list[list[str]]:

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple, assert_never
 
 from prefcalc import terms
-from prefcalc.cases import CASES, decline
+from prefcalc.cases import CASES, decline, genders
 from prefcalc.i18n import N_, _, language, ngettext, pgettext
 from prefcalc.rules.amounts import Amount, norm, to_json_number
 from prefcalc.rules.conventions import OPTIONS, Convention, to_toml_value
@@ -100,7 +100,12 @@ def sheet_text(sheet: Sheet, game: Game, width: int = WIDTH) -> str:
     """The sheet as the paper has it: per player pool (and what is left), mountain, whists
     on each opponent (the columns under "whists on"). It fits ``width`` columns: when the
     full form is wider, the pool is written ``4/20`` and the names heading the whist columns
-    are cut to a unique prefix."""
+    are cut to a unique prefix. The names are declined by the game's genders."""
+    with genders(game.genders):
+        return _sheet_text(sheet, game, width)
+
+
+def _sheet_text(sheet: Sheet, game: Game, width: int) -> str:
     lines = [part for line in status_line(sheet, game).split("\n") for part in _wrap(line, width)]
     for short in (False, True):
         table_lines = _sheet_table(sheet, short)
@@ -887,6 +892,7 @@ A line is a deal or a command (names may be shortened to a unique prefix):
                                     cards 8h 2, miscount 8h, entry 8 Boris); --looked NAME
                                     on a deal: he loses a trick for looking at an old one
   join Dima --after Vera            a late arrival takes his seat (up to five players)
+  player Anna --gender f            the gender a name is declined by (f, m; auto: guessed)
   undo, redo                        remove the last deal / put it back
   insert N <deal>                   a forgotten deal as deal N (later dealers re-derived)
   edit N <deal>, delete N           replace / remove deal N
@@ -924,10 +930,32 @@ def _removal(template: str, result: Result) -> str:
     return _(template).format(number=result.number or 0, deal=_removed(result))
 
 
+def player_text(game: Game, name: str) -> str:
+    """How ``name`` is declined in ``game``, in one line (``Мишель: женский род (висты на
+    Мишель)``): the gender set for it, or the guess by the name."""
+    given = dict(game.genders).get(name)
+    if given == "f":
+        text = _("{name}: declined as feminine")
+    elif given == "m":
+        text = _("{name}: declined as masculine")
+    else:
+        text = _("{name}: declined by the name's own gender (none set)")
+    with genders(game.genders):
+        return text.format(name=name)
+
+
 def cli_result_text(result: Result) -> str:
     """What the CLI prints after a command that changed the game: what it wrote and the
-    full sheet."""
+    full sheet (the names declined by the game's genders)."""
+    with genders(result.game.genders):
+        return _cli_result_text(result)
+
+
+def _cli_result_text(result: Result) -> str:
     sheet, game, number = result.sheet, result.game, result.number or 0
+    if result.kind == "player":
+        assert result.player is not None
+        return player_text(game, result.player)
     lines: list[str] = []
     if result.kind == "deleted":
         lines.append(_removal(N_("deleted deal {number}: {deal}"), result))
@@ -944,9 +972,17 @@ def cli_result_text(result: Result) -> str:
 
 def play_result_text(result: Result) -> str:
     """What a play session prints after a line: what it wrote and the compact sheet, or
-    what a viewing command shows."""
+    what a viewing command shows (the names declined by the game's genders)."""
+    with genders(result.game.genders):
+        return _play_result_text(result)
+
+
+def _play_result_text(result: Result) -> str:
     sheet, game, number = result.sheet, result.game, result.number or 0
     kind = result.kind
+    if kind == "player":
+        assert result.player is not None
+        return player_text(game, result.player)
     if kind == "show":
         return sheet_text(sheet, game)
     if kind == "log":

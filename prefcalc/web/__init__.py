@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import socket
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
@@ -229,15 +230,50 @@ def serve_tournament(
         raise
 
     def token_of(ledger: Path) -> str:
-        """A table's token: the one printed, else (a round drawn since) the one kept."""
+        """A table's token: the one printed, else (a round drawn since) the one kept (a new
+        one with ``new``)."""
         if ledger not in kept:
-            kept[ledger] = new_token() if read_only else score_token(ledger)
+            kept[ledger] = new_token() if read_only else score_token(ledger, None, new)
         return kept[ledger]
 
     real_port = int(sock.getsockname()[1])
     shown = addresses(host)
+    first = shown[0]
+
+    def link(round_: int, number: int, token: str) -> None:
+        score = _url(first, real_port, f"/t/{round_}/{number}/score#token={token}")
+        out.write(
+            _("round {round}, table {table}, score: {url}").format(
+                round=round_, table=number, url=score
+            )
+            + "\n"
+        )
+        if qr:
+            _qr(score, out)
+
+    def announce(round_: int, links: Sequence[tuple[int, str]], problems: Sequence[str]) -> None:
+        """A round drawn while the hall is served: its tables' score links, one line each
+        (a read-only hall: one line saying the round is on its page)."""
+        if read_only:
+            out.write(
+                _("round {round} is drawn: its tables are on the hall's page").format(round=round_)
+                + "\n"
+            )
+        else:
+            for number, token in links:
+                link(round_, number, token)
+        for line in problems:
+            out.write(line + "\n")
+        out.flush()
+
     app = create_hall_app(
-        folder, token_of, read_only=read_only, lang=lang, hosts=host_names(host, shown)
+        folder,
+        token_of,
+        read_only=read_only,
+        lang=lang,
+        hosts=host_names(host, shown),
+        announce=announce,
+        announced=tables[-1][0] if tables else 0,
     )
     config = uvicorn.Config(
         app,
@@ -254,7 +290,6 @@ def serve_tournament(
             super().handle_exit(sig, frame)
 
     server = Server(config)
-    first = shown[0]
     listening = ", ".join(f"{a}:{real_port}" for a in shown)
     out.write(f"prefcalc serve --tournament: {folder}\n")
     if host.startswith("127."):
@@ -268,20 +303,15 @@ def serve_tournament(
         _qr(url, out)
     if not tables:
         out.write(
-            _("no round is drawn yet: the tables appear on the hall's page once drawn") + "\n"
+            _(
+                "no round is drawn yet: once drawn, its tables appear on the hall's page and their score links here"
+            )
+            + "\n"
         )
     elif read_only:
         out.write(_("score: off (--read-only)") + "\n")
     for round_, number, ledger in [] if read_only else tables:
-        score = _url(first, real_port, f"/t/{round_}/{number}/score#token={kept[ledger]}")
-        out.write(
-            _("round {round}, table {table}, score: {url}").format(
-                round=round_, table=number, url=score
-            )
-            + "\n"
-        )
-        if qr:
-            _qr(score, out)
+        link(round_, number, kept[ledger])
     out.write(_("Ctrl-C stops the server.") + "\n")
     out.flush()
     sock.listen(2048)

@@ -10,7 +10,9 @@
 - ``/t/<round>/<table>/...``: the table's own ``serve`` application (watch page, score page,
   API, events), made when first asked for, with the table's own score token
   (:func:`prefcalc.web.tokens.score_token`: kept per ledger, 0600). One table's token never
-  writes to another: each table's application knows its own token only.
+  writes to another: each table's application knows its own token only. A round drawn while
+  the hall is served (``prefcalc tournament draw`` in another terminal) is seen by the watch:
+  its tables' applications and tokens are made then, and ``serve`` prints their score links.
 
 A table that is not in ``tournament.json`` is 404 in one line; the Host is checked before
 anything (421), as for ``serve``.
@@ -18,14 +20,17 @@ anything (421), as for ``serve``.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import os
+import re
 import stat
 import threading
-from collections.abc import AsyncIterator, Callable, Collection
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from anyio import to_thread
 from fastapi import APIRouter, FastAPI, Request
@@ -39,13 +44,16 @@ from starlette.types import Receive, Scope, Send
 
 from prefcalc import __version__
 from prefcalc.errors import DealError, PrefcalcError
-from prefcalc.i18n import N_, speaking
+from prefcalc.i18n import N_, ngettext, speaking
 from prefcalc.web import events
 from prefcalc.web.middleware import OwnHosts, SecurityHeaders, error
 from prefcalc.web.models import problem
 from prefcalc.web.watch import LedgerWatcher
 from prefcalc.web.words import install as install_words
 from prefcalc.web.words import say, script_words
+
+if TYPE_CHECKING:
+    from prefcalc.tournament.standings import Table as StandingsTable
 
 T = TypeVar("T")
 
@@ -63,6 +71,10 @@ class UnknownTable(PrefcalcError):
 
 TokenOf = Callable[[Path], str]
 """The score token of a table's ledger (``serve``: the one kept for that ledger)."""
+
+Announce = Callable[[int, Sequence[tuple[int, str]], Sequence[str]], None]
+"""Says a round drawn while the hall is served: ``(round, [(table, its score token)],
+[a line for each table that could not be served])`` (``serve``: on the terminal)."""
 
 
 # --- the watch on the folder ---------------------------------------------------------------------
@@ -100,7 +112,32 @@ def _read_regular(path: Path) -> bytes:
 class HallWatcher(LedgerWatcher):
     """:class:`LedgerWatcher` over the whole tournament: its version is the hash of
     ``tournament.json`` and every table's ledger, so a deal at any table, a draw or a close
-    is one event for the hall's page."""
+    is one event for the hall's page; after each change it awaits ``on_change`` (the hall
+    looks for a round drawn meanwhile)."""
+
+    def __init__(
+        self,
+        path: Path,
+        interval: float | None = 0.25,
+        on_change: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        super().__init__(path, interval)
+        self.on_change = on_change
+
+    async def check(self) -> bool:
+        changed = self.poll()
+        if changed and self.on_change is not None:
+            await self.on_change()
+        return changed
+
+    async def _run(self) -> None:
+        assert self.interval is not None
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                await self.check()
+            except Exception:  # never let one bad poll end the watch
+                continue
 
     def _signature(self) -> tuple[int, ...] | None:
         signature: list[int] = []
@@ -141,15 +178,20 @@ class Hall:
         poll_interval: float | None,
         hosts: Collection[str] | None,
         max_watchers: int,
+        announce: Announce | None = None,
+        announced: int = 0,
     ) -> None:
         self.folder = folder
         self.token_of = token_of
+        self.announce = announce
+        self.announced = announced  # the last round whose tables were made and said
+        self._seen: tuple[int, int, int] | None = None  # tournament.json's stat at the last look
         self.read_only = read_only
         self.lang = lang
         self.poll_interval = poll_interval
         self.hosts = hosts
         self.max_watchers = max_watchers
-        self.watcher = HallWatcher(folder, poll_interval)
+        self.watcher = HallWatcher(folder, poll_interval, self.follow)
         self.tables: dict[tuple[int, int], FastAPI] = {}
         self._lock = threading.Lock()
 
@@ -202,6 +244,43 @@ class Hall:
             made.state.table.watcher.start()
         return found
 
+    async def follow(self) -> None:
+        """After a change of the tournament: each round drawn since the last look (``prefcalc
+        tournament draw`` in another terminal) has its tables' applications made, with their
+        tokens, and is said by ``announce`` (its score links on ``serve``'s terminal). A table
+        that cannot be served is said in one line; a folder that is no tournament now says
+        nothing (the hall's page says what is wrong with it)."""
+        from prefcalc.tournament import folder
+        from prefcalc.tournament.model import FILE_NAME
+
+        try:  # a deal at a table leaves tournament.json as it was: nothing to read
+            st = os.stat(self.folder / FILE_NAME)
+        except OSError:
+            return
+        seen = (st.st_ino, st.st_size, st.st_mtime_ns)
+        if seen == self._seen:
+            return
+        try:
+            t = await self.run(lambda: folder.load(self.folder))
+        except PrefcalcError:
+            return
+        self._seen = seen
+        for drawn in t.draws:
+            if drawn.round <= self.announced:
+                continue
+            self.announced = drawn.round  # a change meanwhile never says it twice
+            links: list[tuple[int, str]] = []
+            problems: list[str] = []
+            for tb in drawn.tables:
+                try:
+                    app = await self.table_app(drawn.round, tb.table)
+                except PrefcalcError as exc:
+                    problems.append(str(exc))
+                    continue
+                links.append((tb.table, app.state.table.token))
+            if self.announce is not None:
+                await self.run(partial(self.announce, drawn.round, links, problems))
+
     def watchers(self) -> list[LedgerWatcher]:
         return [self.watcher, *(a.state.table.watcher for a in self.tables.values())]
 
@@ -221,20 +300,28 @@ class Hall:
             "deals": t.deals,
             "minutes": t.minutes,
             "round": len(t.draws),
+            "scoring": t.scoring,
             "title": "",
             "complete": False,
             "standings": [],
+            "over": [],
             "tables": [],
         }
         if not t.draws:
             return answer
-        from prefcalc.tournament.text import exact, standings_rows, standings_title
+        from prefcalc.tournament.text import (
+            exact,
+            over_mark,
+            standings_rows,
+            standings_title,
+        )
         from prefcalc.views.text import signed
 
         s = tournament.standings(self.folder)
         cells = standings_rows(s)[1:]
-        answer["title"] = standings_title(s)
+        answer["title"] = _unbroken(standings_title(s))
         answer["complete"] = s.complete
+        answer["over"] = [_over_note(tb) for tb in s.over()]
         answer["standings"] = [
             {
                 "place": row.place,
@@ -254,6 +341,9 @@ class Hall:
                 "dealer": None if tb.sheet.finished else tb.sheet.next_dealer,
                 "deals": tb.deals,
                 "complete": tb.complete,
+                "over": tb.over,
+                "over_text": over_mark(tb.over) if tb.over else "",
+                "over_note": _over_note(tb) if tb.over else "",
                 "balances": [
                     {
                         "name": p,
@@ -267,6 +357,27 @@ class Hall:
             for tb in s.rounds[-1]
         ]
         return answer
+
+
+NUMBER_HYPHEN = re.compile(r"(?<=\d)-(?=\w)")
+
+
+def _unbroken(text: str) -> str:
+    """``text`` with a number's hyphenated ending («2-го») held to it by a no-break hyphen:
+    a narrow phone wraps a title there otherwise."""
+    return NUMBER_HYPHEN.sub("\N{NON-BREAKING HYPHEN}", text)
+
+
+def _over_note(tb: StandingsTable) -> str:
+    """The hall's line for a table that recorded deals beyond the round (the standings'
+    line, with the score page's undo in place of the CLI's)."""
+    from prefcalc.tournament.text import over_mark
+
+    return ngettext(
+        "round {round} table {table}: {over}, not counted: the round counts the table's first deal only (Undo on the table's score page takes back the last deal)",
+        "round {round} table {table}: {over}, not counted: the round counts the table's first {deals} deals (Undo on the table's score page takes back the last deal)",
+        tb.deals,
+    ).format(round=tb.round, table=tb.number, over=over_mark(tb.over), deals=tb.deals)
 
 
 class TableDispatch:
@@ -367,11 +478,15 @@ def create_hall_app(
     poll_interval: float | None = 0.25,
     hosts: Collection[str] | None = None,
     max_watchers: int = events.MAX_WATCHERS,
+    announce: Announce | None = None,
+    announced: int = 0,
 ) -> FastAPI:
     """The application serving the tournament in ``folder``: the hall's page and each
     table's pages under ``/t/<round>/<table>/``; a table's writes need
-    ``token_of(its ledger)``. The other arguments are :func:`prefcalc.web.app.create_app`'s
-    (``poll_interval`` None: tests call the watchers' ``check()`` themselves)."""
+    ``token_of(its ledger)``. Each round drawn after round ``announced`` while it serves has
+    its tables' applications made and is given to ``announce`` (:meth:`Hall.follow`). The
+    other arguments are :func:`prefcalc.web.app.create_app`'s (``poll_interval`` None: tests
+    call the watchers' ``check()`` themselves)."""
     from prefcalc.web.app import STARLETTE_WORDS, _refused
     from prefcalc.web.middleware import local_names
 
@@ -383,11 +498,14 @@ def create_hall_app(
         poll_interval=poll_interval,
         hosts=hosts,
         max_watchers=max_watchers,
+        announce=announce,
+        announced=announced,
     )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         hall.watcher.start()
+        await hall.follow()  # a round drawn since the links were printed
         try:
             yield
         finally:

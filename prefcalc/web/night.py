@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from prefcalc.cases import genders
 from prefcalc.i18n import DEFAULT, speaking
 from prefcalc.rules.model import AllPass, Contract, Deal, Game, Join, Misere, joined, sitting_out
 from prefcalc.rules.notation import describe
@@ -75,7 +76,7 @@ def log_items(game: Game, sheet: Sheet, last: int | None, lang: str) -> list[dic
     for entry in game.entries[: first - 1]:
         if isinstance(entry.deal, Join):
             seats = joined(seats, entry.deal)
-    with speaking(lang):
+    with speaking(lang), genders(game.genders):
         for item, one in zip(items, scored, strict=True):
             out = sitting_out(seats, one.entry.dealer)
             item["players"] = [p for p in seats if p not in out]

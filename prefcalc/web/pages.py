@@ -53,7 +53,8 @@ class Pages:
                 game = api.load_current(self.table.path)
             except PrefcalcError:  # the page says so itself, from the API's answer
                 return {}
-            return cases.forms(seating(game))
+            with cases.genders(game.genders):  # the game's own
+                return cases.forms(seating(game))
 
         return await self.table.run(read)
 

@@ -183,7 +183,14 @@ def _values(
 
 def sheet_svg(sheet: Sheet, game: Game) -> str:
     """The sheet as an inline SVG element (every name escaped, nothing external), its words
-    in the language in use."""
+    in the language in use, the names declined by the game's genders."""
+    from prefcalc.cases import genders
+
+    with genders(game.genders):
+        return _sheet_svg(sheet, game)
+
+
+def _sheet_svg(sheet: Sheet, game: Game) -> str:
     names = list(sheet.players)
     height = HEIGHTS.get(len(names), HEIGHTS[4])
     lay = replace(LAYOUT, height=height, whists=WHIST_BANDS.get(len(names), LAYOUT.whists))

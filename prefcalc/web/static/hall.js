@@ -14,16 +14,19 @@ export function mountHall(table, page = document) {
     for (const tb of h.tables) if (!tb.complete) tb.players.forEach((p) => playing.add(p));
     body.replaceChildren(...h.standings.map((row) => {
       const tr = el("tr", null, null, { "data-testid": "standing", "data-name": row.name, "data-points": row.points });
-      tr.append(
-        el("td", row.place, "place"),
-        el("td", row.name + (playing.has(row.name) ? " *" : ""), "name"),
-        el("td", row.points_text),
-        el("td", row.whists_text),
-      );
+      // a player still playing: his points are provisional, marked on them (as the CLI's
+      // standings mark them); the mark keeps its own width, so the numbers stay aligned
+      const points = el("td", row.points_text, "points");
+      points.append(el("span", playing.has(row.name) ? "*" : "", "mark"));
+      tr.append(el("td", row.place, "place"), el("td", row.name, "name"), points, el("td", row.whists_text));
       return tr;
     }));
     $("standings-title").textContent = h.title;
+    // raw scoring: the points are the whists, one column says them
+    $("standings").classList.toggle("raw", h.scoring === "raw");
     $("provisional").hidden = playing.size === 0;
+    $("over").replaceChildren(...h.over.map((line) => el("p", line)));
+    $("over").hidden = h.over.length === 0;
   }
 
   function renderTable(tb) {
@@ -33,6 +36,9 @@ export function mountHall(table, page = document) {
     node.dataset.state = tb.complete ? "finished" : "playing";
     node.dataset.deals = String(tb.deals);
     slot("number").textContent = String(tb.table);
+    node.dataset.over = String(tb.over);
+    slot("over").textContent = tb.over_text;
+    slot("over").hidden = !tb.over;
     const parts = [deals(tb.deals)];
     if (tb.dealer && !tb.complete) parts.push(t("{player} deals next", { player: tb.dealer }));
     slot("line").textContent = parts.join(" · ");
