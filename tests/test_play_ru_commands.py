@@ -123,3 +123,18 @@ def test_a_change_of_terms_is_a_line_of_the_record_not_a_deal(tmp_path: Path) ->
     assert "возвращено: №1: пуля теперь до 30" in out
     assert "удалена запись №1: пуля теперь до 30" in out
     assert "раздача 1" not in out
+
+
+def test_the_russian_help_names_the_russian_commands(tmp_path: Path) -> None:
+    path, _ = _game(tmp_path)
+    out = invoke(["play", "--file", str(path)], tmp_path, env=RU, input="помощь\n").stdout
+    for line in (
+        "  отмена, вернуть ",
+        "  вставить N <раздача> ",
+        "  исправить N <раздача>, удалить N ",
+        "  пуля=30, цена=0,5 ",
+        "  лист, журнал, почему N ",
+        "  расчёт [средняя] [целые] ",
+        "  помощь, выход",
+    ):
+        assert line in out, line
