@@ -174,9 +174,9 @@ class Writer:
         buffer = io.BytesIO()
         # invariant: the same game gives the same bytes (no clock, a fixed document id)
         canvas = Canvas(buffer, pagesize=(lay.width, lay.height), invariant=1)
-        canvas.setTitle(self.title)
-        canvas.setAuthor(self.author)
-        canvas.setSubject(self.subject)
+        canvas.setTitle(printable(self.title))  # as drawn: a control character escaped
+        canvas.setAuthor(printable(self.author))
+        canvas.setSubject(printable(self.subject))
         canvas.setCreator(f"prefcalc {__version__}")
         stamp = _pdf_date(self.when)
         if stamp:
