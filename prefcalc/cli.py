@@ -783,11 +783,13 @@ def new(
         except PrefcalcError:
             path.unlink(missing_ok=True)  # the game was just made here: refused means nothing
             raise
+    from prefcalc.terms import convention_name
+
     conv = api.rules(game_)
     out(
         _("new game: {players} · {convention} · target {target} · first dealer {dealer}").format(
             players=", ".join(game_.players),
-            convention=conv.name,
+            convention=convention_name(conv.name),
             target=game_.target,
             dealer=game_.first_dealer,
         )

@@ -23,6 +23,7 @@ from prefcalc.rules.model import Entry, Game, seating
 from prefcalc.rules.notation import NO_FLAGS as NO_FLAGS
 from prefcalc.rules.notation import (
     NOTATION_FLAGS,
+    SET_ALIASES,
     DealWords,
     kind_of,
     parse_join,
@@ -81,6 +82,19 @@ RUSSIAN_COMMANDS = {
 }
 """The commands of a play line as a Russian table says them (``отмена`` is ``undo``, ``лист``
 is ``show``, ``расчёт`` is ``settle``...): a line may start with either word."""
+
+SETTLE_WORDS = {
+    "попарно": "pairwise",
+    "попарный": "pairwise",
+    "средняя": "average",
+    "средней": "average",
+    "точно": "exact",
+    "точный": "exact",
+    "целые": "whole",
+    "целыми": "whole",
+}
+"""The words of ``расчёт`` as a Russian table says them: ``расчёт средняя целые`` is
+``settle average whole``."""
 
 QUIT_WORDS = frozenset({"quit", "exit", "q", "выход"})
 HELP_WORDS = frozenset({"help", "?", "помощь"})
@@ -271,31 +285,33 @@ def parse_line(text: str, game: Game) -> Command | None:
     if head in HELP_WORDS:
         return Help()
     if head in ("show", "log", "undo", "redo"):
-        _no_args(head, rest)
+        _no_args(words[0], rest)  # the command as typed: ``лист``'s refusal says ``лист``
         simple: dict[str, Command] = {"show": Show(), "log": Log(), "undo": Undo(), "redo": Redo()}
         return simple[head]
     if head == "settle":
         return _settle(rest)
     if head == "explain":
-        return Explain(_number(rest, "explain N"))
+        return Explain(_number(rest, _("explain N")))
     if head == "player" and not _game_by(words[0], rest, game):
         return player_command(rest)
     if head == "delete":
         force = "--force" in rest
-        return Delete(_number([w for w in rest if w != "--force"], "delete N"), force)
+        return Delete(_number([w for w in rest if w != "--force"], _("delete N")), force)
     if head == "edit":
         if not rest:
             raise NotationError(_("edit N <deal>, e.g. edit 3 game Anna 7h 6 Boris:w Vera:p"))
-        number = _number(rest[:1], "edit N <deal>")
+        number = _number(rest[:1], _("edit N <deal>"))
         return Edit(number, _line_deal(rest[1:], game) if rest[1:] else None)
     if head == "insert":
         if not rest:
             raise NotationError(_("insert N <deal>, e.g. insert 3 misere Anna 0"))
-        number = _number(rest[:1], "insert N <deal>")
+        number = _number(rest[:1], _("insert N <deal>"))
         deal = _line_deal(rest[1:], game) if rest[1:] else None
         if deal is not None and deal.dealer is not None:
             raise NotationError(_("insert finds the dealer itself (no --dealer)"))
         return Insert(number, deal, force=deal.force if deal is not None else False)
+    if words[0].partition("=")[0].lower() in SET_ALIASES and "=" in words[0]:
+        words = ["set", *words]  # ``пуля=30``, ``цена=0,5``: a change of terms said bare
     record = _line_deal(words, game)
     if record.kind == "join":
         seat = parse_join(record.words, seating(game))
@@ -393,7 +409,7 @@ def _settle(rest: Sequence[str]) -> Settle:
     method: Method = "pairwise"
     rounding: Rounding = "exact"
     for word in rest:
-        w = word.lower()
+        w = SETTLE_WORDS.get(word.lower(), word.lower())
         if w in ("pairwise", "average"):
             method = "pairwise" if w == "pairwise" else "average"
         elif w in ("exact", "whole"):

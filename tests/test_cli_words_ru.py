@@ -64,3 +64,28 @@ def test_a_decimal_comma_in_set_and_unknown_keys(tmp_path: Path) -> None:
     result = invoke(["settle", "--set", "цена=5", "--file", str(path)], tmp_path, env=RU)
     assert result.returncode != 0
     assert result.stderr.strip() == "prefcalc: ошибка: --set: неизвестный параметр «цена»"
+
+
+def test_new_names_the_convention_and_quotes_the_russian_way(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    args = ["new", "Аня", "Боря", "Вера", "--convention", "Питер", "--file", str(path)]
+    result = invoke(args, tmp_path, env=RU)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "новая игра: Аня, Боря, Вера · Ленинградка · пуля до 20 · первым сдаёт Аня"
+    assert lines[-1] == "(не сделана текущей: с ней работают через --file или после «prefcalc use»)"
+    english = invoke([*args[:-1], str(tmp_path / "e.json")], tmp_path)
+    assert english.stdout.splitlines()[0] == (
+        "new game: Аня, Боря, Вера · Leningrad · target 20 · first dealer Аня"
+    )
+
+
+def test_the_chart_axis_writes_a_minus_sign() -> None:
+    from prefcalc.export.charts import _whole
+
+    assert [_whole(-40.0), _whole(-1500.0), _whole(-0.0), _whole(1200.0)] == [
+        "\N{MINUS SIGN}40",
+        "\N{MINUS SIGN}1 500",
+        "0",
+        "1 200",
+    ]

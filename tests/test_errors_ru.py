@@ -90,13 +90,13 @@ def test_hand_worded_russian_errors() -> None:
         assert str(caught.value) == "взятки играющего: от 0 до 10, а не 11"
         with pytest.raises(PrefcalcError) as caught:
             api.delete(game, 5)
-        assert str(caught.value) == "нет раздачи 5 (в игре 1 раздача)"
+        assert str(caught.value) == "нет раздачи 5 (записей в игре: 1)"
         with pytest.raises(PrefcalcError) as caught:
             api.record(game, "game Гена 7h 7 Боря:w Вера:p")
-        assert str(caught.value) == "неизвестный игрок 'Гена' (игроки: Аня, Боря, Вера)"
+        assert str(caught.value) == "неизвестный игрок «Гена» (игроки: Аня, Боря, Вера)"
         with pytest.raises(PrefcalcError) as caught:
             api.new_game(["Аня", "Боря", "Вера"], whist_price="дёшево")
-        assert str(caught.value) == "цена виста: должно быть числом, а не 'дёшево'"
+        assert str(caught.value) == "цена виста: должно быть числом, а не «дёшево»"
     with speaking("en"):
         with pytest.raises(PrefcalcError) as caught:
             api.delete(game, 5)
@@ -114,4 +114,4 @@ def test_english_plurals_unchanged_under_lang_c(tmp_path: Path) -> None:
     result = invoke(["delete", "7", "--file", str(ledger)], tmp_path, env=C)
     assert result.stderr == "prefcalc: error: there is no deal 7 (the game has 2 deals)\n"
     result = invoke(["delete", "7", "--file", str(ledger)], tmp_path, env=RU)
-    assert result.stderr == "prefcalc: ошибка: нет раздачи 7 (в игре 2 раздачи)\n"
+    assert result.stderr == "prefcalc: ошибка: нет раздачи 7 (записей в игре: 2)\n"

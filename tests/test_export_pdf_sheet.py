@@ -227,3 +227,21 @@ def test_the_blank_sheets_title_is_one_line(
     assert "target ________" in first and "date ________" in first
     expected_end = ", ".join(names[:players]) if names else "clockwise from the top"
     assert first.endswith(expected_end), first
+
+
+def test_a_sequence_is_not_broken_for_its_last_value() -> None:
+    # issue 26: «4.10.28.76.82.90.» / «98» on the sheet. A sequence a little too long for its
+    # band takes one line a little smaller; a longer one wraps into even lines.
+    writer = _writer()
+    tokens = [(str(n), False) for n in (4, 10, 28, 76, 82, 90, 98)]
+    width = writer.metrics.width("4.10.28.76.82.90.98", 11)
+    page = Page()
+    size = flow_tokens(writer, page, tokens, Box(0, 0, width * 0.9, 40), 11, 5.5)
+    assert [i[2] for i in page.items] == ["4.10.28.76.82.90.98"]
+    assert size < 11
+    long = [(str(n), False) for n in range(100, 124)]
+    page = Page()
+    flow_tokens(writer, page, long, Box(0, 0, width * 1.5, 60), 11, 5.5)
+    rows = [i[2].strip(".").split(".") for i in page.items]
+    assert len(rows) > 1 and sum(map(len, rows)) == 24
+    assert max(map(len, rows)) - min(map(len, rows)) <= 1, rows

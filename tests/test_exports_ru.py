@@ -139,7 +139,7 @@ def test_the_russian_workbook(tmp_path: Path) -> None:
     # the option keys and values of the Rules tab are the ledger's own names ('mountain')
     prose = [t for t in texts if t != "RUB" and not re.fullmatch(r"[a-z_.,\- 0-9]+", t)]
     for t in prose:
-        assert not ENGLISH.search(re.sub(r"'[a-z_\-]+'", "", _prose(t))), t
+        assert not ENGLISH.search(re.sub(r"«[a-z_\-]+»", "", _prose(t))), t
 
 
 def test_english_unchanged_under_lang_c(tmp_path: Path) -> None:
@@ -190,3 +190,37 @@ def test_the_russian_club_history(tmp_path: Path) -> None:
     assert wb["Игры"]["C2"].value == "Сочинка"
     assert wb["Игры"]["A2"].number_format == "dd.mm.yyyy hh:mm"
     assert isinstance(wb["Таблица игроков"]["B2"].value, int)
+
+
+def test_the_workbook_describes_a_preset_in_russian(tmp_path: Path) -> None:
+    game = _evening(tmp_path, RU)
+    book = tmp_path / "evening.xlsx"
+    done = run_cli(["export", "xlsx", "--file", str(game), "-o", str(book)], tmp_path, RU)
+    assert done.returncode == 0, done.stderr
+    rules = openpyxl.load_workbook(book)["Правила"]
+    assert str(rules.cell(2, 2).value).startswith("самая осторожная конвенция")
+
+
+def test_the_pdf_says_whose_game_it_is(tmp_path: Path) -> None:
+    # issue 26: the document's properties were reportlab's «anonymous», «unspecified» and
+    # 2000-01-01; they are the game's (its players, convention, the day it began), and the same
+    # game still gives the same bytes
+    pdfinfo = require_tool("pdfinfo", "pdfinfo")
+    game = _evening(tmp_path, RU)
+    created = re.search(r'"created": "([^"]+)"', game.read_text(encoding="utf-8"))
+    assert created is not None
+    outputs = []
+    for name in ("a.pdf", "b.pdf"):
+        done = run_cli(["export", "pdf", "--file", str(game), "-o", name], tmp_path, RU)
+        assert done.returncode == 0, done.stderr
+        outputs.append((tmp_path / name).read_bytes())
+    assert outputs[0] == outputs[1]
+    info = subprocess.run(
+        [pdfinfo, "-isodates", str(tmp_path / "a.pdf")], capture_output=True, text=True, check=True
+    ).stdout
+    fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
+    fields = {k: v.strip() for k, v in fields.items()}
+    assert fields["Author"] == "Аня, Боря, Вера"
+    assert fields["Subject"] == "Преферанс, Сочинка"
+    assert fields["Title"].startswith("Лист пули · ")
+    assert fields["CreationDate"].startswith(created.group(1)[:16])

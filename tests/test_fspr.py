@@ -136,7 +136,7 @@ def test_the_dealers_whist_is_not_liable_for_a_shortfall() -> None:
     half = fspr4("game Anna 8h 10 Boris:p Vera:p --returned-by Dima", dealer_return_liability=0.5)
     assert prefcalc.sheet(half).mountain["Dima"] == 6
     assert [w.reason for w in writes(half) if w.column == "mountain"] == [
-        "dealer's return, whister's shortfall on 8♥: 1 missing × 6 = 6"
+        "dealer's return, whister's shortfall on 8♥: 1 missing × 12 × ½ = 6"
     ]
 
 

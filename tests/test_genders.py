@@ -278,7 +278,7 @@ def test_play_on_stdin_sets_it_and_shows_it(evening: Path) -> None:
     assert "Боря: +12 висты на Мишеля — " in second
     assert (
         done.stderr
-        == "prefcalc: ошибка: строка 5: неизвестный игрок 'Петя' (игроки: Мишель, Боря, Вера)\n"
+        == "prefcalc: ошибка: строка 5: неизвестный игрок «Петя» (игроки: Мишель, Боря, Вера)\n"
     )
 
 
@@ -317,10 +317,10 @@ def test_a_refusal_names_the_player_as_the_game_declines_her(evening: Path) -> N
     assert "у Мишеля" in done.stderr  # the guess
     _run(evening, "player", "Мишель", "--gender", "f")
     done = invoke(wrong, evening.parent, RU)
-    assert done.returncode == 2 and "неизвестный ответ 'x' у Мишель (" in done.stderr
+    assert done.returncode == 2 and "неизвестный ответ «x» у Мишель (" in done.stderr
     line = "боря 6п 6 мишель:x вера:п\n"  # typed in small letters: the same player
     played = invoke(["play", "--file", str(evening)], evening.parent, RU, input=line)
-    assert "неизвестный ответ 'x' у мишель (" in played.stderr
+    assert "неизвестный ответ «x» у мишель (" in played.stderr
 
 
 def test_the_table_finds_a_name_typed_in_another_case() -> None:

@@ -156,7 +156,7 @@ def test_every_kind_has_its_section_and_its_russian() -> None:
         )
         illegal = prefcalc.record(russian, "штраф вера недопустимая 8ч")
         assert reason_text(last(illegal)[0]) == (
-            "штраф за заказ недопустимой игры (Кодекс 3.4.4): без всех на 8♥, без 8 × 6 × 2 = 96"
+            "штраф за заказ недопустимой игры (Кодекс 3.4.4): 8♥ без всех, 8 × 6 × 2 = 96"
         )
         cards = prefcalc.record(russian, "штраф аня карты 7п")
         assert deal_text(cards.entries[-1]) == (

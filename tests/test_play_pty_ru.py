@@ -20,7 +20,7 @@ def test_a_russian_session_on_a_terminal(tmp_path: Path, monkeypatch: pytest.Mon
     api.save(api.new_game(["Аня", "Боря", "Вера"], "sochi", 20), game)
     t = Terminal(game, tmp_path / "data")
     try:
-        t.expect("(help — список команд, quit или Ctrl-D — выход)")
+        t.expect("(помощь — список команд; выход или Ctrl-D — закончить)")
         t.expect("[1 · сдаёт Аня · ≥6] >")
         t.line(
             "б 7ч 7 в:в а:п",
@@ -30,11 +30,13 @@ def test_a_russian_session_on_a_terminal(tmp_path: Path, monkeypatch: pytest.Mon
         )
         t.line(
             "б 7ч 7 в:в а:п",
-            "то же, что раздача 1: если введено дважды, отмените (undo)",
+            "то же, что раздача 1: если введено дважды, отмените её (отмена, prefcalc undo)",
             prompt="[3 · сдаёт Вера · ≥6] >",
         )
-        t.line("undo", "убрана раздача 2", "(redo вернёт её)", prompt="[2 · сдаёт Боря")
-        t.line("жжж 1", "ошибка: 'жжж' — не команда и не игрок", prompt="[2 · сдаёт Боря")
+        t.line(
+            "undo", "убрана раздача 2", "(команда «вернуть» вернёт её)", prompt="[2 · сдаёт Боря"
+        )
+        t.line("жжж 1", "ошибка: «жжж» — не команда и не игрок", prompt="[2 · сдаёт Боря")
         t.line("в 7ч 11 а:в б:п", "ошибка: взятки играющего: от 0 до 10, а не 11", prompt="[2 ·")
         t.line("help", "Строка — это раздача или команда", prompt="[2 · сдаёт Боря")
         t.type("quit\r")

@@ -41,9 +41,10 @@ def test_a_russian_evening_on_stdin(tmp_path: Path) -> None:
     assert err == ""
     lines = out.splitlines()
     assert lines[0].startswith("записано: раздача 1, сдающий Аня: Аня 7♥: 7 взяток;")
-    assert "то же, что раздача 1: если введено дважды, отмените (undo)" in lines
+    assert "то же, что раздача 1: если введено дважды, отмените её (отмена, prefcalc undo)" in lines
     assert any(
-        line.startswith("убрана раздача 2: Аня 7♥") and line.endswith("(redo вернёт её)")
+        line.startswith("убрана раздача 2: Аня 7♥")
+        and line.endswith("(команда «вернуть» вернёт её)")
         for line in lines
     )
     assert "(предварительно: пуля не закрыта, 3 раздачи)" in lines

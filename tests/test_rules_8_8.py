@@ -38,7 +38,7 @@ def test_classic_semi_responsible_stays_semi_responsible_after_a_pool_closed() -
     assert s.convention.liability_after_close == "none"
     assert s.mountain["Boris"] == 2
     assert s.mountain["Vera"] == 2
-    assert _shortfalls(s, 2) == ["whister's shortfall on 6♥: 2 missing × 1 = 2"]
+    assert _shortfalls(s, 2) == ["whister's shortfall on 6♥: 2 missing × 2 × ½ = 2"]
     # the regional variant is asked for with a second override: 2 × 2 × 1 = 4
     asked = {**opts, "liability_after_close": 1}
     s = sheet_of(make_game(P3, CLOSE_THEN_SHORT, "classic", target=2, options=asked))

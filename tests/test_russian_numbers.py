@@ -50,7 +50,7 @@ def test_the_decimal_comma_and_the_point(text: str, value: Fraction | int) -> No
         (
             "1,000",
             "'1,000' is ambiguous: write 1000 or 1",
-            "'1,000' — неоднозначно: напишите 1000 или 1",
+            "«1,000» — неоднозначно: напишите 1000 или 1",
         ),
         ("12,500", "is ambiguous: write 12500 or 12.5", "неоднозначно: напишите 12500 или 12,5"),
         ("-1,250", "is ambiguous: write -1250 or -1.25", "напишите -1250 или -1,25"),
@@ -107,7 +107,7 @@ def test_a_named_field_says_what_it_must_be() -> None:
         with pytest.raises(AmountError) as caught:
             parse_amount("12,500")
         assert caught.value.about("--whist-price") == (
-            "--whist-price: должно быть 12500 или 12,5, а не '12,500'"
+            "--whist-price: должно быть 12500 или 12,5, а не «12,500»"
         )
     with speaking("en"), pytest.raises(AmountError) as caught:
         parse_amount("1 000")
@@ -120,7 +120,7 @@ def test_a_named_field_says_what_it_must_be() -> None:
         about = caught.value.about("цена виста")
     assert about == (
         "цена виста: должно быть от \N{MINUS SIGN}1\xa0000\xa0000\xa0000 до 1\xa0000\xa0000\xa0000,"
-        " а не '1000000001'"
+        " а не «1000000001»"
     )
 
 
@@ -176,3 +176,20 @@ def test_an_ambiguous_number_on_the_command_line_changes_nothing(tmp_path: Path)
         ["adjust", "Аня", "--mountain", "1,000", "--note", "x", "--file", str(game)], tmp_path, RU
     )
     assert "1000 или 1" in refused.stderr
+
+
+def test_a_price_is_money_never_a_fraction() -> None:
+    # issue 26: «цена виста теперь ¼» is money: 0,25 (English 0.25); a price no decimal writes
+    # exactly keeps its exact fraction
+    from fractions import Fraction
+
+    from prefcalc.i18n import speaking
+    from prefcalc.views.numbers import price
+
+    with speaking("ru"):
+        assert [price(Fraction(1, 4)), price(Fraction(1, 8)), price(2)] == ["0,25", "0,125", "2"]
+    assert [price(Fraction(1, 4)), price(Fraction(3, 2)), price(Fraction(1, 3))] == [
+        "0.25",
+        "1.50",
+        "⅓",
+    ]

@@ -384,7 +384,7 @@ def test_the_refusals_are_in_the_tables_language(ledger: Path) -> None:
             r = c.post("/api/lines", content=body, headers=json_headers)
             assert r.status_code in (400, 422) and r.json()["error"].startswith(said), body
         refused = error(c.post("/api/lines", json={"line": "a 5h 7 b:w v:p"}, headers=AUTH), 422)
-        assert "'5h'" in refused and not re.search(r"[a-z]{3,}", refused)  # the CLI's, in Russian
+        assert "«5h»" in refused and not re.search(r"[a-z]{3,}", refused)  # the CLI's, in Russian
         assert error(c.get("/api/nothing"), 404) == "не найдено"
         assert error(c.get("/", headers={"Host": "evil.example"}), 421).startswith(
             "сервер отвечает только по своим адресам"

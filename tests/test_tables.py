@@ -357,7 +357,7 @@ def test_join_through_the_cli_and_the_record_shorthand(tmp_path: Path) -> None:
         assert invoke([*line.split(), "-f", str(path)], tmp_path).returncode == 0
     result = invoke(["join", "Dima", "--after", "Boris", "-f", str(path)], tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "recorded as deal 4: Dima joins the game, after Boris" in result.stdout
+    assert "recorded as No. 4: Dima joins the game, after Boris" in result.stdout
     assert "joined: average mountain of 3 players = 12 / 3 = 4" in result.stdout
     assert "next dealer Anna" in result.stdout
     for line in AFTER_JOIN:

@@ -48,7 +48,7 @@ def test_sheet_of_five_in_progress() -> None:
 def test_compact_sheet_full_and_short() -> None:
     sheet = sheet_of(FIVE)
     assert views.compact_text(sheet, FIVE).splitlines()[3] == (
-        "Гена  пуля 0/20  гора 0   висты Аня 5 · Боря 0 · Вера 12 · Дима 15"
+        "Гена  пуля 0/20  гора 0   висты на Аню 5 · на Борю 0 · на Веру 12 · на Диму 15"
     )
     assert views.compact_text(sheet, FIVE, width=40).splitlines()[3] == (
         "Гена  П 0/20  Г 0   В Аня 5 · Бор 0 · Вер 12 · Дим 15"
@@ -93,7 +93,7 @@ def test_every_kind_of_entry_in_words() -> None:
         "Гена садится за стол после Веры",
         "Боря мизер: 0 взяток",
         "Вера 8БК без розыгрыша; Гена пас, Аня пас",
-        "цена виста теперь ½",
+        "цена виста теперь 0,50",
     ]
     assert views.deal_words(game.entries[5]).contract == "8БК"
     classic = make_game(
@@ -129,7 +129,7 @@ def test_games_list() -> None:
         "   2  Аня, Боря                                    3  игра идёт  b.json",
         "* текущая игра; prefcalc use НОМЕР|ИМЯ|ФАЙЛ возвращает к другой",
     ]
-    assert views.games_text([]) == "сохранённых игр пока нет (новая игра: 'prefcalc new')"
+    assert views.games_text([]) == "сохранённых игр пока нет (новая игра: «prefcalc new»)"
 
 
 # --- the reasons of the writes (explain) -----------------------------------------------------
@@ -148,11 +148,11 @@ def test_reasons_of_a_contract_in_russian_with_plural_forms() -> None:
     # consolation 2 × 4 each (C = W = 4); nobody misses his quota.
     game = make_game(["Аня", "Боря", "Вера"], ["game Аня 7h 5 Боря:w3 Вера:w2"])
     assert _reasons(game, 1) == [
-        "ремиз на 7♥: без 2 × 4 = 8",
+        "ремиз на 7♥ без 2: 2 × 4 = 8",
         "висты на 7♥: 3 взятки × 4 = 12",
-        "консоляция: без 2 × 4 = 8",
+        "консоляция, без 2: 2 × 4 = 8",
         "висты на 7♥: 2 взятки × 4 = 8",
-        "консоляция: без 2 × 4 = 8",
+        "консоляция, без 2: 2 × 4 = 8",
     ]
     # misère failed with 1 trick (Sochi: 10 per trick), 5 tricks of an all-pass deal
     game = make_game(["Аня", "Боря", "Вера"], ["misere Аня 1", "passes Аня=5 Боря=4 Вера=1"])
@@ -225,3 +225,15 @@ def test_reasons_stay_english_in_english() -> None:
     game = make_game(["Аня", "Боря", "Вера"], ["game Аня 8nt 8 Боря:w Вера:p"])
     with speaking("en"):
         assert _reasons(game, 1) == ["8NT made: 6", "whists on 8NT: 2 tricks × 6 = 12"]
+
+
+def test_a_semi_responsible_shortfall_shows_its_liability() -> None:
+    # Leningrad, 4 players (Аня deals and sits out): Боря's 6♠ taken with 8; Вера whists alone
+    # and takes 2 of the norm of 4. W = P × 2 = 4 (doubled whists), liability ½: the
+    # shortfall is 2 missing × 4 × ½ = 4, every factor shown (it read «2 × 2 = 4»).
+    game = make_game(
+        ["Аня", "Боря", "Вера", "Гена"], ["game Боря 6s 8 Вера:w Гена:p"], convention="leningrad"
+    )
+    assert _reasons(game, 1)[0] == "недовист на 6♠: недобрано 2 × 4 × ½ = 4"
+    with speaking("en"):
+        assert _reasons(game, 1)[0] == "whister's shortfall on 6♠: 2 missing × 4 × ½ = 4"

@@ -270,4 +270,9 @@ def thinned(points: Sequence[Point], most: int = 200) -> list[Point]:
 
 
 def _whole(value: float) -> str:
-    return f"{value:,.0f}".replace(",", " ") if abs(value) >= 1 or value == 0 else f"{value:.2g}"
+    """An axis label: grouped by a space (``1 200``), negative with the minus sign (``−40``,
+    not the hyphen), in every language."""
+    if value == 0:
+        return "0"  # also -0.0
+    text = f"{value:,.0f}".replace(",", " ") if abs(value) >= 1 else f"{value:.2g}"
+    return "\N{MINUS SIGN}" + text[1:] if text.startswith("-") else text

@@ -133,6 +133,19 @@ class Page:
     art: list[Callable[[Any], None]] = field(default_factory=list)
 
 
+def _pdf_date(when: str) -> str:
+    """An ISO time as a PDF date in UTC (``D:20261203194500+00'00'``); "" for no time."""
+    from datetime import UTC, datetime
+
+    try:
+        moment = datetime.fromisoformat(when)
+    except ValueError:
+        return ""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.strftime("D:%Y%m%d%H%M%S+00'00'")
+
+
 class Writer:
     """Collects pages of positioned text, then draws them all with their footers."""
 
@@ -143,6 +156,12 @@ class Writer:
         self.footer = footer
         self.pages: list[Page] = []
         self.strings = 0  # drawString-like calls made (the benchmark's yardstick)
+        # the document's properties (a reader's "document info"): the game's, not reportlab's
+        # «anonymous» / «unspecified» / 2000-01-01
+        self.title = _("Preference pool sheet")
+        self.author = ""
+        self.subject = ""
+        self.when = ""  # the game's created time (ISO), the document's date; "" leaves none
 
     def page(self) -> Page:
         self.pages.append(Page())
@@ -153,9 +172,15 @@ class Writer:
         page that is sent as a picture."""
         lay = self.lay
         buffer = io.BytesIO()
+        # invariant: the same game gives the same bytes (no clock, a fixed document id)
         canvas = Canvas(buffer, pagesize=(lay.width, lay.height), invariant=1)
-        canvas.setTitle(_("Preference pool sheet"))
+        canvas.setTitle(printable(self.title))  # as drawn: a control character escaped
+        canvas.setAuthor(printable(self.author))
+        canvas.setSubject(printable(self.subject))
         canvas.setCreator(f"prefcalc {__version__}")
+        stamp = _pdf_date(self.when)
+        if stamp:
+            canvas.setDateFormatter(lambda *_: stamp)
         total = len(self.pages)
         for number, page in enumerate(self.pages, 1):
             if footer:
@@ -245,9 +270,7 @@ def flow_tokens(
     # advance of each token with the separator after it, at 1 pt
     adv = [u + (gap if closed else dot) for u, (_, closed) in zip(unit, tokens, strict=True)]
 
-    def lines_for(start: int, sz: float, ellipsis: bool) -> list[tuple[int, int]]:
-        """Greedy lines of tokens ``start:`` at size ``sz`` (a leading ``…`` if asked)."""
-        limit = box.w / sz
+    def greedy(start: int, limit: float, ellipsis: bool) -> list[tuple[int, int]]:
         rows: list[tuple[int, int]] = []
         first = start
         used = ell if ellipsis else 0.0
@@ -259,8 +282,33 @@ def flow_tokens(
         rows.append((first, len(tokens)))
         return rows
 
+    def lines_for(start: int, sz: float, ellipsis: bool) -> list[tuple[int, int]]:
+        """Lines of tokens ``start:`` at size ``sz`` (a leading ``…`` if asked), as even as
+        the same number of lines allows: a wrapped sequence leaves no lone value on its last
+        line (``4.10.28.`` / ``76.82.90.98``, not ``4.10.28.76.82.90.`` / ``98``)."""
+        limit = box.w / sz
+        rows = greedy(start, limit, ellipsis)
+        if len(rows) > 1:
+            low, high = max(adv[start:]), limit
+            for _ in range(20):  # the narrowest width that keeps as many lines
+                mid = (low + high) / 2
+                if len(greedy(start, mid, ellipsis)) > len(rows):
+                    low = mid
+                else:
+                    high = mid
+            rows = greedy(start, high, ellipsis)
+        return rows
+
     size_now = size
     rows = lines_for(0, size_now, False)
+    # a sequence that would wrap but fits on one line a little smaller is written on one line
+    # (the sheet's band then takes that size: every sector alike)
+    one_line = (sum(adv) - (0.0 if tokens[-1][1] else dot)) * 1.0001  # a stroke needs its gap
+    if len(rows) > 1 and one_line > 0:
+        fitting = box.w / one_line
+        if fitting >= max(min_size, size * 0.75) and box.h >= fitting * 1.2:
+            size_now = min(size, fitting)
+            rows = [(0, len(tokens))]
     while len(rows) * size_now * 1.2 > box.h and size_now > min_size:
         size_now = max(min_size, size_now - 0.5)
         rows = lines_for(0, size_now, False)
@@ -1009,6 +1057,13 @@ def _writer(report: Report, paper: str) -> tuple[Writer, list[str]]:
     book = FontBook()
     warnings = book.check([printable(t) for t in (*_texts_of(report), report.convention.name)])
     writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(report.players)}")
+    if report.date:
+        writer.title += " · " + day(report.date)
+    writer.author = ", ".join(report.players)
+    writer.subject = _("Preference, {convention}").format(
+        convention=terms.convention_name(report.convention.name)
+    )
+    writer.when = report.created
     return writer, warnings
 
 
@@ -1046,14 +1101,19 @@ def write_pdf(report: Report, path: Path, paper: str = "a4") -> list[str]:
 def write_blank(players: int, target_path: Path, names: list[str], paper: str = "a4") -> list[str]:
     """Write an empty pool sheet for 2 to 5 players, names blank or pre-filled."""
     if players not in (2, 3, 4, 5):
-        raise PrefcalcError(f"a pool sheet is for 2 to 5 players, not {players}")
+        raise PrefcalcError(_("a blank sheet is for 2 to 5 players"))
     if len(names) > players:
-        raise PrefcalcError(f"{len(names)} names given for a {players}-player sheet")
+        raise PrefcalcError(
+            _("{count} names given for a {players}-player sheet").format(
+                count=len(names), players=players
+            )
+        )
     lay = load_layout(paper)
     book = FontBook()
     filled = [n.strip() for n in names] + [""] * (players - len(names))
     warnings = book.check([printable(n) for n in filled if n])
     writer = Writer(lay, book, f"prefcalc {__version__} · " + _("blank pool sheet"))
+    writer.title = _("blank pool sheet")
     blank = "________"
     # the names have their own lines on the sheet: the title names only those given
     given = [n for n in filled if n]

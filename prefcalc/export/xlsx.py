@@ -938,7 +938,9 @@ def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str, str]:
     g.text(1, 2, terms.convention_name(conv.name))
     g.text(2, 1, _("Description"), HEADER_STYLE)
     if conv.description:
-        g.text(2, 2, conv.description)
+        from prefcalc.rules.conventions import preset_words
+
+        g.text(2, 2, preset_words(conv.description))
     g.text(3, 1, _("Players"), HEADER_STYLE)
     g.text(3, 2, ", ".join(sheet.players))  # the seating at the end (after any join)
     g.text(4, 1, _("Target"), HEADER_STYLE)

@@ -403,6 +403,8 @@ def _dotted(attr: str) -> str:
 
 
 _KEYS: tuple[str, ...] = tuple(_dotted(attr) for attr in Convention._fields[2:])
+OPTION_KEYS = frozenset(_KEYS)
+"""Every option's key as a file or ``--option`` writes it (``passes.exit``, ``whist_factor``)."""
 """The options' keys in the order of :class:`Convention`'s fields (which is the model's
 order, checked when the options are read from it: :data:`OPTIONS` has the same keys)."""
 

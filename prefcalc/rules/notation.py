@@ -715,12 +715,20 @@ def parse_set(words: Sequence[str]) -> SetTerm:
     key = key.strip().lower().replace("-", "_").replace(" ", "_")
     key = SET_ALIASES.get(key, key)
     if key not in SET_KEYS:
+        if not key:
+            raise NotationError(_("set needs KEY=VALUE, e.g. set target=30"))
+        from prefcalc.rules.conventions import OPTION_KEYS  # only for a refusal
+
+        if key == "convention" or key in OPTION_KEYS:  # fixed when the game began
+            raise NotationError(
+                _("cannot set '{key}' mid-game (set target=N or set whist_price=N)").format(
+                    key=shown(key)
+                )
+            )
         raise NotationError(
-            _("cannot set '{key}' mid-game (set target=N or set whist_price=N)").format(
+            _("there is no '{key}' to set (set target=N or set whist_price=N)").format(
                 key=shown(key)
             )
-            if key
-            else _("set needs KEY=VALUE, e.g. set target=30")
         )
     value = value.strip()
     if not value:

@@ -55,6 +55,27 @@ def number(value: Amount, style: str = "vulgar", places: int = 2) -> str:
     return sign + head + (tail if len(tail) == 1 else f" {tail}")
 
 
+def price(value: Amount) -> str:
+    """A price in money without its currency (a change of terms, a game without one): as a
+    decimal, never as a fraction (``0.25``, Russian ``0,25``); a whole price as a whole number
+    (``2``); only a price no decimal writes exactly keeps its fraction (``⅓``)."""
+    value = norm(value)
+    if isinstance(value, int):
+        return number(value)
+    denominator, places = value.denominator, 0
+    while denominator % 10 == 0 or denominator % 2 == 0 or denominator % 5 == 0:
+        if denominator % 10 == 0:
+            denominator //= 10
+        elif denominator % 2 == 0:
+            denominator //= 2
+        else:
+            denominator //= 5
+        places += 1
+    if denominator != 1:
+        return number(value)
+    return number(value, "decimal", max(2, places))
+
+
 def money(amount: Decimal, currency: str) -> str:
     """A sum of money already rounded to its unit: ``12.67 EUR`` in English (as always),
     ``−12,67 ₽`` / ``5,00 €`` in Russian (a currency Babel does not know keeps its code)."""

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from prefcalc.errors import PrefcalcError
+from prefcalc.i18n import _
 from prefcalc.resources import bundled
 from prefcalc.rules.amounts import Amount, fmt, norm
 from prefcalc.rules.scoring import POOL, Sheet
@@ -90,7 +91,11 @@ def load_layout(paper: str) -> Layout:
     papers = table.get("paper", {})
     key = paper.strip().lower()
     if key not in papers:
-        raise PrefcalcError(f"unknown paper size '{paper}' (use {' or '.join(papers)})")
+        raise PrefcalcError(
+            _("unknown paper size '{paper}' (use {papers})").format(
+                paper=paper, papers=_(" or ").join(papers)
+            )
+        )
     try:
         w, h = (float(v) for v in papers[key])
         page, sheet, pages = table["page"], table["sheet"], table["pages"]

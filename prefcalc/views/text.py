@@ -33,6 +33,7 @@ from prefcalc.rules.scoring import Label, ReasonFormatter, Scored, Sheet, Write
 from prefcalc.rules.settlement import Settlement, minor_unit, to_decimal
 from prefcalc.views.numbers import day, money
 from prefcalc.views.numbers import number as fmt
+from prefcalc.views.numbers import price as price_text
 
 if TYPE_CHECKING:
     from prefcalc.commands import Result
@@ -225,10 +226,15 @@ def _compact_rows(sheet: Sheet, short: bool) -> list[str]:
         labels = tuple(f"{letter} " for letter in letters)
     else:
         labels = tuple(f"{terms.column(c)} " for c in columns)
+    # one whist column: «Вера 12» in English, «на Веру 12» in Russian (the short form keeps
+    # the cut names as they are)
+    on = "{player} {value}" if short else pgettext("compact sheet", "{player} {value}")
     rows = []
     for p in players:
         pool = f"{fmt(sheet.pool[p])}/{sheet.target}" if each else fmt(sheet.pool[p])
-        whists = " · ".join(f"{names[q]} {fmt(sheet.whists[p][q])}" for q in players if q != p)
+        whists = " · ".join(
+            on.format(player=names[q], value=fmt(sheet.whists[p][q])) for q in players if q != p
+        )
         name = p if not short or len(p) <= 12 else p[:11] + "…"
         rows.append(
             [name, labels[0] + pool, labels[1] + fmt(sheet.mountain[p]), labels[2] + whists]
@@ -373,7 +379,8 @@ def deal_words(entry: Entry) -> DealWords:
         change = (
             _("target set to {value}") if deal.key == "target" else _("whist price set to {value}")
         )
-        text = change.format(value=fmt(deal.value))
+        value = fmt(deal.value) if deal.key == "target" else price_text(deal.value)
+        text = change.format(value=value)
         return DealWords("change", "", "", None, (), text + forced)
     if isinstance(deal, Adjustment):
         text = _("adjustment for {player}: {note}").format(player=deal.player, note=deal.note)
@@ -553,9 +560,12 @@ def log_json(sheet: Sheet) -> list[dict[str, Any]]:
 
 def explain_text(sheet: Sheet, number: int) -> str:
     s = sheet.scored[number - 1]
-    head = (_("deal {number}, dealt by {dealer}") if s.entry.dealer else _("deal {number}")).format(
-        number=s.number, dealer=s.entry.dealer
-    )
+    if isinstance(s.entry.deal, SetTerm | Join):  # a line of the record, not a deal
+        head = _("No. {number}").format(number=s.number)
+    else:
+        head = (
+            _("deal {number}, dealt by {dealer}") if s.entry.dealer else _("deal {number}")
+        ).format(number=s.number, dealer=s.entry.dealer)
     lines = [f"{head}: {deal_text(s.entry)}"]
     if isinstance(s.entry.deal, AllPass) and s.price is None and s.bombs:
         factor = max(f for _who, what, f in s.bombs if what == "earned")
@@ -758,8 +768,8 @@ def settlement_text(s: Settlement, steps: bool = True) -> str:
     rows = [[_("player"), terms.column("whists"), _("money")]]
     for p in players:
         rows.append([p, signed(s.whists[p]), money_text(s.money[p], s.currency)])
-    price = money_text(s.whist_price, s.currency) if s.currency else fmt(s.whist_price)
-    lines.append(_("Result (1 whist = {price}):").format(price=price))
+    each = money_text(s.whist_price, s.currency) if s.currency else price_text(s.whist_price)
+    lines.append(_("Result (1 whist = {price}):").format(price=each))
     lines += ["   " + line for line in table(rows)]
     lines.append(_("Payments:"))
     if s.payments:
@@ -901,6 +911,25 @@ def _removed(result: Result) -> str:
     return deal_text(result.removed)
 
 
+_NOT_A_DEAL = {
+    "deleted deal {number}: {deal}": N_("deleted No. {number}: {deal}"),
+    "removed deal {number}: {deal}": N_("removed No. {number}: {deal}"),
+    "removed deal {number}: {deal} (redo puts it back)": N_(
+        "removed No. {number}: {deal} (redo puts it back)"
+    ),
+    "replaced deal {number}: {deal}": N_("replaced No. {number}: {deal}"),
+}
+
+
+def _removal(template: str, result: Result) -> str:
+    """What a removal or a replacement says: ``removed deal 3: …``, or ``removed No. 14: …``
+    for a line of the record that is no deal (a change of terms, a late arrival)."""
+    assert result.removed is not None
+    if isinstance(result.removed.deal, SetTerm | Join):
+        template = _NOT_A_DEAL[template]
+    return _(template).format(number=result.number or 0, deal=_removed(result))
+
+
 def player_text(game: Game, name: str) -> str:
     """How ``name`` is declined in ``game``, in one line (``Мишель: женский род (висты на
     Мишель)``): the gender set for it, or the guess by the name."""
@@ -929,18 +958,12 @@ def _cli_result_text(result: Result) -> str:
         return player_text(game, result.player)
     lines: list[str] = []
     if result.kind == "deleted":
-        lines.append(
-            _("deleted deal {number}: {deal}").format(number=number, deal=_removed(result))
-        )
+        lines.append(_removal(N_("deleted deal {number}: {deal}"), result))
     elif result.kind == "undone":
-        lines.append(
-            _("removed deal {number}: {deal}").format(number=number, deal=_removed(result))
-        )
+        lines.append(_removal(N_("removed deal {number}: {deal}"), result))
     else:
         if result.kind == "edited":
-            lines.append(
-                _("replaced deal {number}: {deal}").format(number=number, deal=_removed(result))
-            )
+            lines.append(_removal(N_("replaced deal {number}: {deal}"), result))
         lines += [_("recorded as {deal}").format(deal=explain_text(sheet, number)), ""]
     lines.append(sheet_text(sheet, game))
     lines += result.notes
@@ -983,15 +1006,13 @@ def _play_result_text(result: Result) -> str:
     lines: list[str] = []
     if kind in ("deleted", "undone"):
         if kind == "deleted":
-            text = _("deleted deal {number}: {deal}")
+            text = N_("deleted deal {number}: {deal}")
         else:
-            text = _("removed deal {number}: {deal} (redo puts it back)")
-        lines.append(text.format(number=number, deal=_removed(result)))
+            text = N_("removed deal {number}: {deal} (redo puts it back)")
+        lines.append(_removal(text, result))
     else:
         if kind == "edited":
-            lines.append(
-                _("replaced deal {number}: {deal}").format(number=number, deal=_removed(result))
-            )
+            lines.append(_removal(N_("replaced deal {number}: {deal}"), result))
         verbs = {
             "edited": _("now: {deal}"),
             "inserted": _("inserted: {deal}"),

@@ -315,18 +315,27 @@ def shortfall(
         note = Reason(N_(" (liability {liability} after a pool closed)"), {"liability": after})
     base = norm(k.w * liability)
     per_trick = base if k.f == 1 else norm(base * k.f)
+    # the liability is told as a factor of its own when it is not 1 (``× 4 × ½``): the
+    # reason shows every term its amount is made of
+    template = (
+        N_("whister's shortfall on {contract}: {missing} missing × {w}{fx} = {amount}{note}")
+        if liability == 1
+        else N_(
+            "whister's shortfall on {contract}: "
+            "{missing} missing × {w} × {liability}{fx} = {amount}{note}"
+        )
+    )
     for player, missing in owed:
         t.to_mountain(
             t.seat[player],
             product(
-                N_(
-                    "whister's shortfall on {contract}: {missing} missing × {w}{fx} = {amount}{note}"
-                ),
+                template,
                 ("missing", "per_trick"),
                 contract=k.label,
                 missing=missing,
                 per_trick=per_trick,
-                w=base,
+                w=k.w,
+                liability=liability,
                 fx=k.fx,
                 note=note,
             ),
@@ -363,12 +372,16 @@ def dealer_return(t: Tally, conv: Convention, k: Terms) -> None:
         else:
             base = norm(k.w * liability)
             term = product(
-                template,
+                N_(
+                    "dealer's return, whister's shortfall on {contract}: "
+                    "{missing} missing × {w} × {liability}{fx} = {amount}"
+                ),
                 ("missing", "per_trick"),
                 contract=k.label,
                 missing=need - k.d,
                 per_trick=base if k.f == 1 else norm(base * k.f),
-                w=base,
+                w=k.w,
+                liability=liability,
                 fx=k.fx,
             )
         t.to_mountain(dealer, term)
