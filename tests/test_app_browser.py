@@ -378,6 +378,8 @@ def test_a_deal_is_chosen_and_recorded_on_one_screen(
             deal_by_taps(players, "one whister", (players.index("Дима"), "6s", 6), Taps(page))
             expect(body).to_have_attribute("data-deals", "10", timeout=WAIT)
             expect(page.locator("#message")).to_contain_text("висты на Диму", timeout=WAIT)
+            # what a deal wrote, as a table says it: «Дима +2 в пулю», not «+2 пуля»
+            expect(page.locator("#message")).to_contain_text("Дима +2 в пулю")
             _shot(page, f"score-{tag}-late-arrival", full=False)
         else:
             # the language of an open game, from its card (the app's header is the home's)

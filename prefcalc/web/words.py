@@ -87,6 +87,10 @@ def script_words(lang: str) -> dict[str, Any]:
                 "pool": terms.column("pool"),
                 "mountain": terms.column("mountain"),
                 "whists": terms.column("whists"),
+                # after a write's amount: +4 pool / +4 в пулю (writeText)
+                "into pool": terms.into("pool"),
+                "into mountain": terms.into("mountain"),
+                "into whists": terms.into("whists"),
                 "whists on {player}": _("whists on {player}"),
                 "whist": pgettext("role", "whist"),
                 "pass": pgettext("role", "pass"),

@@ -125,7 +125,7 @@ export function statusLine(game) {
 
 /* What a write is, in words: "Anna +4 pool", "Boris +12 whists on Anna". */
 export function writeText(w) {
-  const where = w.on ? t("whists on {player}", { player: w.on }) : t(w.column);
+  const where = w.on ? t("whists on {player}", { player: w.on }) : t("into " + w.column); // +4 в пулю
   return w.player + " " + signed(w.amount) + " " + where;
 }
 
