@@ -128,6 +128,23 @@ def test_log_and_its_last_deals(client: TestClient, ledger: Path, tmp_path: Path
     assert bad.status_code == 422 and "last" in bad.json()["error"]
 
 
+def test_cases_decline_every_name_at_the_table_by_the_games_genders(tmp_path: Path) -> None:
+    """``GET /api/cases``: the names in the Russian cases for the pages' own messages, read
+    from the ledger as it is now: a late arrival is in it, a gender set in another terminal
+    is in force at once; an English table has none."""
+    path = tmp_path / "ru.json"
+    game = make_game(["Мишель", "Боря", "Вера"], ["game Боря 6s 6 Мишель:w Вера:p"])
+    path.write_text(game_to_json_text(game), encoding="utf-8")
+    with TestClient(create_app(path, TOKEN, poll_interval=None, lang="ru")) as c:
+        cases = c.get("/api/cases").json()
+        assert cases["Мишель"]["acc"] == "Мишеля" and cases["Боря"]["acc"] == "Борю"
+        api.save(api.set_gender(api.join(api.load(path), "Дима"), "Мишель", "f"), path)
+        cases = c.get("/api/cases").json()
+        assert cases["Мишель"]["acc"] == "Мишель" and cases["Дима"]["acc"] == "Диму"
+    with TestClient(create_app(path, TOKEN, poll_interval=None)) as c:
+        assert c.get("/api/cases").json() == {}
+
+
 def test_seats_name_who_sits_out(tmp_path: Path) -> None:
     path = tmp_path / "four.json"
     game = make_game(["Anna", "Boris", "Vera", "Gleb"], ["game Boris 7h 7 Vera:w Gleb:p"])

@@ -10,6 +10,7 @@ the phones")."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -440,6 +441,36 @@ def test_a_page_that_could_not_read_tries_again_without_being_told(
         expect(page.locator("body")).to_have_attribute("data-deals", "1")
     finally:
         vars(server.table.watcher).pop("_publish", None)  # the streams hear the server stop
+        server.stop()
+
+
+def test_a_gender_set_in_another_terminal_declines_the_name_from_the_next_reading(
+    phones: Any, tmp_path: Path
+) -> None:
+    """The page's own messages decline the names (``висты на {player:acc}``) by the cases
+    every reading asks for: a gender set in another terminal while the page is open is in
+    force from the next reading, not from the next reload (Мишель is declined as a man's name
+    until set feminine: tests/test_genders.py)."""
+    from playwright.sync_api import expect
+
+    page = phones(NARROW)
+    path, server = serve(tmp_path, make_game(["Мишель", "Боря", "Вера"], []), lang="ru")
+    body = page.locator("body")
+    try:
+        page.goto(server.url + "/score#token=" + TOKEN)
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "live", timeout=WAIT)
+        expect(body).to_have_attribute("data-reading", "false", timeout=WAIT)
+        version = body.get_attribute("data-version")
+        api.save(api.set_gender(api.load(path), "Мишель", "f"), path)  # `prefcalc player`
+        expect(body).not_to_have_attribute("data-version", version or "", timeout=WAIT)
+        expect(body).to_have_attribute("data-reading", "false", timeout=WAIT)
+        for testid in ("declarer:Мишель", "contract:6s", "tricks:6", "role:Боря:w", "record"):
+            page.get_by_test_id(testid).click()
+        expect(page.locator("#message")).to_contain_text("№1 записана: ", timeout=WAIT)
+        # a woman's Мишель is not declined: «висты на Мишель», not «на Мишеля»
+        expect(page.locator("#message")).to_contain_text(re.compile(r"висты на\s+Мишель(?!я)"))
+        expect(page.locator("#message")).not_to_contain_text("Мишеля")
+    finally:
         server.stop()
 
 

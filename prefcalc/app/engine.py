@@ -262,14 +262,9 @@ class Engine:
     def cases(self, name: str) -> dict[str, dict[str, str]]:
         """The players' names in the Russian cases (``{"Борис": {"acc": "Бориса", ...}}``),
         for the page's own messages (``висты на {player:acc}``); none in English."""
-        from prefcalc.cases import forms, genders
-        from prefcalc.rules.model import seating
+        from prefcalc.web.night import name_forms
 
-        if self.lang != "ru":
-            return {}
-        game = self.game(name)
-        with genders(game.genders):  # the game's own
-            return forms(dict.fromkeys((*game.players, *seating(game))))
+        return name_forms(self.game(name), self.lang)
 
     def explain(self, name: str, number: int) -> Answer:
         if isinstance(number, bool) or not isinstance(number, int):

@@ -162,6 +162,22 @@ async def seats(table: TableDep) -> Seats:
     return await table.run(read)
 
 
+@router.get(
+    "/cases",
+    summary="The players' names in the Russian cases, for the pages' own messages",
+    description=(
+        '`{"Боря": {"gen": "Бори", "acc": "Борю", ...}}` for every name at the'
+        " table under the game's own genders (`prefcalc player NAME --gender`); `{}` on a table"
+        " in English. A page reads it again after every change, so a late arrival or a gender"
+        " just set is declined from the next reading on."
+    ),
+)
+async def cases(table: TableDep) -> dict[str, dict[str, str]]:
+    from prefcalc.web.night import name_forms
+
+    return await table.run(lambda: name_forms(api.load_current(table.path), table.lang))
+
+
 @router.post(
     "/lines",
     summary="Carry out one `prefcalc play` line (needs Authorization: Bearer <token>)",

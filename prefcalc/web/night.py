@@ -22,9 +22,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from prefcalc.cases import genders
+from prefcalc.cases import forms, genders
 from prefcalc.i18n import DEFAULT, speaking
-from prefcalc.rules.model import AllPass, Contract, Deal, Game, Join, Misere, joined, sitting_out
+from prefcalc.rules.model import (
+    AllPass,
+    Contract,
+    Deal,
+    Game,
+    Join,
+    Misere,
+    joined,
+    seating,
+    sitting_out,
+)
 from prefcalc.rules.notation import describe
 from prefcalc.rules.scoring import Sheet
 
@@ -89,3 +99,14 @@ def log_items(game: Game, sheet: Sheet, last: int | None, lang: str) -> list[dic
             if isinstance(one.entry.deal, Join):
                 seats = joined(seats, one.entry.deal)
     return items
+
+
+def name_forms(game: Game, lang: str) -> dict[str, dict[str, str]]:
+    """Every name at the table (the players and whoever has joined since) in the Russian
+    cases under the game's own genders, for the pages' messages (``висты на {player:acc}``);
+    none in English. Read again after every change, so a late arrival or a gender set is
+    declined from the next reading on."""
+    if lang != "ru":
+        return {}
+    with genders(game.genders):  # the game's own
+        return forms(dict.fromkeys((*game.players, *seating(game))))

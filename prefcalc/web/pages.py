@@ -44,17 +44,15 @@ class Pages:
         return self.templates.TemplateResponse(request, name, context, headers=NO_STORE)
 
     async def _cases(self) -> dict[str, dict[str, str]]:
-        from prefcalc import cases
         from prefcalc.errors import PrefcalcError
-        from prefcalc.rules.model import seating
+        from prefcalc.web.night import name_forms
 
         def read() -> dict[str, dict[str, str]]:
             try:
                 game = api.load_current(self.table.path)
             except PrefcalcError:  # the page says so itself, from the API's answer
                 return {}
-            with cases.genders(game.genders):  # the game's own
-                return cases.forms(seating(game))
+            return name_forms(game, self.table.lang)
 
         return await self.table.run(read)
 

@@ -125,8 +125,16 @@ export function statusLine(game) {
 
 /* What a write is, in words: "Anna +4 pool", "Boris +12 whists on Anna". */
 export function writeText(w) {
-  const where = w.on ? t("whists on {player}", { player: w.on }) : t("into " + w.column); // +4 в пулю
+  const where = w.on ? t("whists on {player}", { player: w.on }) : into(w.column);
   return w.player + " " + signed(w.amount) + " " + where;
+}
+
+/* Where a write goes, after its amount: +4 pool / +4 в пулю (prefcalc.terms.into). */
+function into(column) {
+  if (column === "pool") return t("into pool");
+  if (column === "mountain") return t("into mountain");
+  if (column === "whists") return t("into whists");
+  return t(column);
 }
 
 /* A deal's head: "№14 (Anna dealt): " in the page's words. */
@@ -231,6 +239,9 @@ export function follow(table, read, live) {
         clearTimeout(retry);
         retry = null;
         try {
+          // the names in their cases first: a late arrival or a gender just set is declined
+          // in this reading's words, not one reading late
+          if (lang() === "ru" && table.cases) setWords({ ...WORDS, cases: await table.cases() });
           await read();
           live.setError(null);
           delay = READ_RETRY_FIRST;

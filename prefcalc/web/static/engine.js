@@ -9,6 +9,7 @@
                                players, sitting_out, lowest_contract and shorthand
      settle(method, rounding)  settle --json                    GET  /api/settle
      seats()                   who deals, who sits out          GET  /api/seats
+     cases()                   the names in the Russian cases   GET  /api/cases
      sheetSvg()                the pool sheet as SVG text       GET  /sheet.svg
      line(text, id)            one play line: {output, deals}   POST /api/lines
                                (id: the request's name; the same id again is answered
@@ -84,6 +85,7 @@ export class HttpTable extends Lines {
     return this.get("/api/settle?method=" + encodeURIComponent(method) + "&rounding=" + encodeURIComponent(rounding));
   }
   seats() { return this.get("/api/seats"); }
+  cases() { return this.get("/api/cases"); }
   sheetSvg() { return this.get("/sheet.svg", "text"); }
 
   async line(text, id = randomId()) {
