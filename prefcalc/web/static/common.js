@@ -219,10 +219,12 @@ export class Live {
 /* Follow a table: read() now, and again after every change it announces (one reading at a
    time; a change during a reading makes one more after it); a stream that comes back greets
    with the ledger's version, read again if it is not the one shown (a change was missed).
+   A Russian page asks for the names' cases before each reading (`cases`: false on a page
+   whose table has none, the tournament's hall).
    A reading that fails makes the badge stale with its line, and is tried again after 1 s,
    2 s, 4 s ... 8 s until one works, whether or not the stream announces a change (a change
    announced while the page could not read it is never the page's last word). */
-export function follow(table, read, live) {
+export function follow(table, read, live, { cases = true } = {}) {
   let running = null;
   let again = false;
   let version = null;
@@ -241,7 +243,7 @@ export function follow(table, read, live) {
         try {
           // the names in their cases first: a late arrival or a gender just set is declined
           // in this reading's words, not one reading late
-          if (lang() === "ru" && table.cases) setWords({ ...WORDS, cases: await table.cases() });
+          if (cases && lang() === "ru" && table.cases) setWords({ ...WORDS, cases: await table.cases() });
           await read();
           live.setError(null);
           delay = READ_RETRY_FIRST;

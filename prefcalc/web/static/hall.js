@@ -64,5 +64,5 @@ export function mountHall(table, page = document) {
     $("tables").replaceChildren(...h.tables.map(renderTable));
   }
 
-  return follow(table, read, live);
+  return follow(table, read, live, { cases: false }); // the hall's words decline no name
 }
