@@ -165,6 +165,22 @@ def _install_then_offline(page: Any) -> StaticServer:
     return server
 
 
+def _start(page: Any, players: str, **fields: str) -> None:
+    """A new game from the form (the testing contract: ``input[name=players]``,
+    ``select[name=convention]``, ``input[name=target]``, ``input[name=price]``, ``start``),
+    the fields not given left as the form has them; the game opens with no deal."""
+    from playwright.sync_api import expect
+
+    page.fill("input[name=players]", players)
+    if "convention" in fields:
+        page.select_option("select[name=convention]", fields["convention"])
+    for name in ("target", "price"):
+        if name in fields:
+            page.fill(f"input[name={name}]", fields[name])
+    page.click("[data-testid=start]")
+    expect(page.locator("body")).to_have_attribute("data-deals", "0", timeout=WAIT)
+
+
 def _record(page: Any, line: str, deals: int) -> None:
     """One line by the score page's line field: carried out, the field is emptied."""
     from playwright.sync_api import expect
@@ -240,13 +256,8 @@ def test_installed_offline_a_night_survives_a_reload_and_exports_the_clis_ledger
     from playwright.sync_api import expect
 
     _install_then_offline(phone)
-    phone.fill("input[name=players]", "Anna Boris Vera")
-    phone.select_option("select[name=convention]", "sochi")
-    phone.fill("input[name=target]", "20")
-    phone.fill("input[name=price]", "1")
-    phone.click("[data-testid=start]")
+    _start(phone, "Anna Boris Vera", convention="sochi", target="20", price="1")
     body = phone.locator("body")
-    expect(body).to_have_attribute("data-deals", "0", timeout=WAIT)
     expect(phone.get_by_test_id("status")).to_have_attribute("data-state", "live")
     expect(phone.get_by_test_id("summary")).to_contain_text("Anna", timeout=WAIT)
     expect(phone.get_by_test_id("recorded-with")).to_contain_text("started with prefcalc")
@@ -333,12 +344,8 @@ def test_a_deal_is_chosen_and_recorded_on_one_screen(
         if lang == "ru":
             page.click("#lang")
             expect(page.locator("#new-game h2")).to_have_text("Новая игра")
-        page.fill("input[name=players]", " ".join(names))
-        page.select_option("select[name=convention]", "leningrad")
-        page.fill("input[name=target]", "50")
-        page.click("[data-testid=start]")
+        _start(page, " ".join(names), convention="leningrad", target="50")
         body = page.locator("body")
-        expect(body).to_have_attribute("data-deals", "0", timeout=WAIT)
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "live")
         expect(page.locator("header.top")).to_be_hidden()
         summary = page.get_by_test_id("summary").bounding_box()
@@ -429,9 +436,7 @@ def test_hostile_files_and_lines_are_one_line_and_change_nothing(
     # a game, a refused line, in Russian: the page's words and the engine's
     phone.click("#lang")
     expect(phone.locator("#new-game h2")).to_have_text("Новая игра")
-    phone.fill("input[name=players]", "Анна Борис Вера")
-    phone.click("[data-testid=start]")
-    expect(phone.locator("body")).to_have_attribute("data-deals", "0", timeout=WAIT)
+    _start(phone, "Анна Борис Вера")
     said = _refused(phone, "game Зоя 7h 7 Борис:w Вера:p", "Зоя")
     assert phone.locator("body").get_attribute("data-deals") == "0", said
     _record(phone, "game Анна 7h 7 Борис:w Вера:p", 1)
@@ -470,9 +475,7 @@ def test_serve_offers_the_app_and_its_policy_lets_the_browsers_python_run(
         answer = phone.goto(served.url + "/app/")
         assert "wasm-unsafe-eval" in answer.headers["content-security-policy"]
         _ready(phone)
-        phone.fill("input[name=players]", "Anna Boris Vera")
-        phone.click("[data-testid=start]")
-        expect(phone.locator("body")).to_have_attribute("data-deals", "0", timeout=WAIT)
+        _start(phone, "Anna Boris Vera")
         _record(phone, "game Anna 7h 7 Boris:w Vera:p", 1)
         phone.get_by_test_id("summary").click()  # the folded sheet, opened
         expect(phone.locator("[data-testid=sheet] svg")).to_have_count(1, timeout=WAIT)
@@ -493,9 +496,7 @@ def test_two_windows_of_one_game_never_lose_a_deal(
         one = context.new_page()
         one.goto(server.url)
         _ready(one)
-        one.fill("input[name=players]", "Anna Boris Vera")
-        one.click("[data-testid=start]")
-        expect(one.locator("body")).to_have_attribute("data-deals", "0", timeout=WAIT)
+        _start(one, "Anna Boris Vera")
         game = one.url.partition("#")[2]
         two = context.new_page()
         two.goto(server.url + "#" + game)
@@ -552,9 +553,7 @@ def test_a_game_another_prefcalc_scored_otherwise_is_said_so(
 
     phone.goto(server.url)
     _ready(phone)
-    phone.fill("input[name=players]", "Anna Boris Vera")
-    phone.click("[data-testid=start]")
-    expect(phone.locator("body")).to_have_attribute("data-deals", "0", timeout=WAIT)
+    _start(phone, "Anna Boris Vera")
     _record(phone, "game Anna 7h 7 Boris:w Vera:p", 1)
     expect(phone.get_by_test_id("rescored")).to_be_hidden()
     name = phone.locator("body").get_attribute("data-game")
