@@ -345,6 +345,48 @@ def test_a_late_answer_about_a_deal_never_covers_the_undo_that_followed(
         server.stop()
 
 
+def test_a_reading_whose_answers_straddle_a_write_is_made_again(
+    phones: Any, tmp_path: Path
+) -> None:
+    """A reading asks for the sheet and the seats at once, and a write (another terminal, or
+    this page's own Record just before) can fall between the answers: the sheet after it, the
+    seats before it. Drawn so, the next deal would offer the players of the last one (at four
+    the dealer sits out, and he changes with every deal). The seats' answer of before a write
+    made in another terminal is given to the reading after it: the page reads again."""
+    from playwright.sync_api import expect
+
+    from prefcalc.lines import run_line
+
+    page = phones(NARROW)
+    path, server = serve(tmp_path, make_game(["Аня", "Боря", "Вера", "Глеб"], []), lang="ru")
+    body = page.locator("body")
+    try:
+        page.goto(server.url + "/score#token=" + TOKEN)
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "live", timeout=WAIT)
+        expect(body).to_have_attribute("data-reading", "false", timeout=WAIT)
+        before = page.evaluate("fetch('/api/seats').then((r) => r.text())")
+        assert json.loads(before)["sitting_out"] == ["Аня"]
+        given: list[str] = []
+
+        def seats(route: Any) -> None:
+            if given:
+                route.continue_()
+            else:  # once: the answer of before the write
+                given.append(before)
+                route.fulfill(status=200, content_type="application/json", body=before)
+
+        page.route("**/api/seats", seats)
+        run_line(path, "игра Боря 6п 6 Вера:в Глеб:п")  # `prefcalc play` in another terminal
+        expect(body).to_have_attribute("data-deals", "1", timeout=WAIT)
+        expect(body).to_have_attribute("data-reading", "false", timeout=WAIT)
+        assert given, "the reading after the write was given the seats of before it"
+        assert _active(path) == ["Аня", "Вера", "Глеб"]
+        expect(page.get_by_test_id("declarer:Аня")).to_be_visible()
+        expect(page.get_by_test_id("declarer:Боря")).to_have_count(0)
+    finally:
+        server.stop()
+
+
 def test_a_restart_keeps_the_page_working_with_the_same_link(phones: Any, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 

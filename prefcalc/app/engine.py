@@ -241,15 +241,10 @@ class Engine:
         return settlement_json(api.settle(self.game(name), command.method, command.rounding))
 
     def seats(self, name: str) -> Answer:
-        sheet = api.sheet(self.game(name))
-        return {
-            "players": list(sheet.players),
-            "next_dealer": sheet.next_dealer,
-            "sitting_out": list(sheet.sitting_out),
-            "lowest_contract": sheet.min_level,
-            "finished": sheet.finished,
-            "deals": len(sheet.scored),
-        }
+        from prefcalc.web.night import seats_json
+
+        game = self.game(name)
+        return seats_json(game, api.sheet(game))
 
     def sheet(self, name: str) -> Answer:
         """The pool sheet as SVG: the drawing of serve's watch page."""

@@ -148,16 +148,11 @@ async def log_json(
 
 @router.get("/seats", summary="Who deals next and who sits out the next deal")
 async def seats(table: TableDep) -> Seats:
+    from prefcalc.web.night import seats_json
+
     def read() -> Seats:
-        sheet = api.sheet(api.load_current(table.path))
-        return Seats(
-            players=list(sheet.players),
-            next_dealer=sheet.next_dealer,
-            sitting_out=list(sheet.sitting_out),
-            lowest_contract=sheet.min_level,
-            finished=sheet.finished,
-            deals=len(sheet.scored),
-        )
+        game = api.load_current(table.path)
+        return Seats.model_validate(seats_json(game, api.sheet(game)))
 
     return await table.run(read)
 

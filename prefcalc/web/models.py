@@ -76,7 +76,7 @@ class Seats(BaseModel):
     sitting_out: list[str] = Field(description="The next dealer at four, and one more at five.")
     lowest_contract: int = Field(description="The lowest legal contract of the next deal.")
     finished: bool
-    deals: int = Field(description="The deals recorded.")
+    deals: int = Field(description="The deals recorded: the count of `show --json`.")
 
 
 class Problem(BaseModel):

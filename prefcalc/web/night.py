@@ -31,6 +31,7 @@ from prefcalc.rules.model import (
     Game,
     Join,
     Misere,
+    deal_count,
     joined,
     seating,
     sitting_out,
@@ -70,6 +71,21 @@ def shorthand(deal: Deal, lang: str) -> str:
         blind = f" --blind {','.join(deal.blind)}" if deal.blind else ""
         return "распасы " + " ".join(f"{name}={n}" for name, n in deal.tricks) + blind
     return english
+
+
+def seats_json(game: Game, sheet: Sheet) -> dict[str, Any]:
+    """Who deals next and who holds no cards in the next deal of ``sheet``, the sheet of
+    ``game``: serve's ``/api/seats`` and the browser app's engine. ``deals`` is the count
+    ``show --json`` gives (:func:`~prefcalc.rules.model.deal_count`), so a page can tell a
+    reading whose answers straddle a write (the sheet after it, the seats before it)."""
+    return {
+        "players": list(sheet.players),
+        "next_dealer": sheet.next_dealer,
+        "sitting_out": list(sheet.sitting_out),
+        "lowest_contract": sheet.min_level,
+        "finished": sheet.finished,
+        "deals": deal_count(game),
+    }
 
 
 def log_items(game: Game, sheet: Sheet, last: int | None, lang: str) -> list[dict[str, Any]]:

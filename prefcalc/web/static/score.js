@@ -626,11 +626,21 @@ export function mountScore(table, root, options = {}) {
 
   /* --- reading ------------------------------------------------------------------------------ */
 
-  async function read() {
-    const [game, seats, settle, log, svg] = await Promise.all([
+  /* One reading asks for its answers at once; a write between them (another phone, or this
+     one's Record just before) can give the sheet after it and the seats before it, which
+     would offer the next deal the players of the last one. Such a reading is made again
+     (a few times at most: the stream announces the write anyway). */
+  async function readOnce() {
+    return Promise.all([
       table.game(), table.seats(), table.settle("pairwise"), table.log(state.all ? undefined : LIST),
       state.sheetOpen ? table.sheetSvg() : Promise.resolve(null),
     ]);
+  }
+
+  async function read() {
+    let answers = await readOnce();
+    for (let tries = 1; tries < 4 && answers[0].deals !== answers[1].deals; tries += 1) answers = await readOnce();
+    const [game, seats, settle, log, svg] = answers;
     Object.assign(state, { game, seats, settle, log });
     statusNode.textContent = statusLine(game);
     document.body.dataset.deals = String(game.deals);
