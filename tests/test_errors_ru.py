@@ -115,3 +115,102 @@ def test_english_plurals_unchanged_under_lang_c(tmp_path: Path) -> None:
     assert result.stderr == "prefcalc: error: there is no deal 7 (the game has 2 deals)\n"
     result = invoke(["delete", "7", "--file", str(ledger)], tmp_path, env=RU)
     assert result.stderr == "prefcalc: ошибка: нет раздачи 7 (записей в игре: 2)\n"
+
+
+# --- a file no parser can read --------------------------------------------------------------
+
+CORRUPT = [
+    (b'{"schema": 2, "players": ["a"', "текст обрывается (строка 1, столбец 29)"),
+    (b"xx", "значение не читается (строка 1, столбец 1)"),
+    (b'{"schema": 2} x', "лишний текст после конца значения (строка 1, столбец 15)"),
+    (b"{schema: 2}", "ключ не в двойных кавычках (строка 1, столбец 2)"),
+    (b'{"schema" 2}', "после ключа нет двоеточия (строка 1, столбец 11)"),
+    (b'{"players": ["a" "b"]}', "не хватает запятой или закрывающей скобки (строка 1, столбец 18)"),
+    (b'{"players": ["a",]}', "лишняя запятая перед закрывающей скобкой (строка 1, столбец 18)"),
+    (b'{"players": ["\\q"]}', "неверный символ после обратной косой черты в строке"),
+]
+
+
+@pytest.mark.parametrize(("raw", "said"), CORRUPT, ids=[str(k) for k in range(len(CORRUPT))])
+def test_a_corrupt_ledger_is_said_in_russian_where_it_breaks(
+    tmp_path: Path, raw: bytes, said: str
+) -> None:
+    """What the JSON parser says (pydantic's English: «EOF while parsing a list at line 1
+    column 29») is said in Russian, with the line and column; English keeps the parser's
+    words, byte for byte."""
+    ledger = tmp_path / "g.json"
+    ledger.write_bytes(raw)
+    result = invoke(["show", "--file", str(ledger)], tmp_path, env=RU)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"prefcalc: ошибка: {ledger}: журнал повреждён: {said}")
+    assert result.stderr.count("\n") == 1 and not ENGLISH.search(_words(result.stderr))
+    assert not re.search(r"[a-z]{3,}", result.stderr.split("журнал повреждён:")[1])
+    english = invoke(["show", "--file", str(ledger)], tmp_path, env=C)
+    assert english.stderr.startswith(f"prefcalc: error: {ledger}: the ledger is corrupt: ")
+    assert " at line 1 column " in english.stderr
+    assert ledger.read_bytes() == raw
+
+
+def test_a_ledger_without_a_schema_is_not_shown_back_as_its_schema(tmp_path: Path) -> None:
+    ledger = tmp_path / "g.json"
+    ledger.write_text('{"players": 5}', encoding="utf-8")
+    result = invoke(["show", "--file", str(ledger)], tmp_path, env=RU)
+    assert result.stderr == (
+        f"prefcalc: ошибка: {ledger}: это не журнал prefcalc (в нём нет номера схемы)\n"
+    )
+
+
+def test_every_parser_message_has_its_russian_words() -> None:
+    """The three parsers prefcalc reads with (pydantic's for ledgers and tournaments, the
+    json module's for the server's request bodies, tomllib's for convention files): each
+    message of a broken text is worded, not left as the generic «синтаксическая ошибка»."""
+    import json
+    import tomllib
+
+    from pydantic import BaseModel, ValidationError
+
+    from prefcalc.store.files import parser_reason
+
+    class Model(BaseModel):
+        a: list[int]
+
+    said: list[str] = []
+    for text in [
+        '{"a": [1',
+        "xx",
+        '{"a": [1]} x',
+        "{a: 1}",
+        '{"a" 1}',
+        '{"a": [1 2]}',
+        '{"a": "\x01"}',
+        '{"a": "\\q"}',
+        '{"a": -}',
+        '{"a": tru}',
+        "",
+        '{"a":[1,]}',
+    ]:
+        with pytest.raises(ValidationError) as caught:
+            Model.model_validate_json(text)
+        said.append(parser_reason(str(caught.value.errors()[0]["ctx"]["error"]), "ru"))
+        with pytest.raises(json.JSONDecodeError) as decoded:
+            json.loads(text)
+        said.append(parser_reason(str(decoded.value), "ru"))
+    for text in [
+        "a",
+        "a = ",
+        "a = [1",
+        'a = "x',
+        "a = 1\na = 2",
+        "a = 1 b",
+        'a = "\x01"',
+        'a = "\\q"',
+        "a = {b=1",
+    ]:
+        with pytest.raises(tomllib.TOMLDecodeError) as toml:
+            tomllib.loads(text)
+        said.append(parser_reason(str(toml.value), "ru"))
+    for line in said:
+        assert "синтаксическая ошибка" not in line and not re.search(r"[a-z]{2,}", line), line
+    assert parser_reason("EOF while parsing a list at line 1 column 8", "en") == (
+        "EOF while parsing a list at line 1 column 8"
+    )

@@ -376,7 +376,8 @@ def test_the_refusals_are_in_the_tables_language(ledger: Path) -> None:
         json_headers = {**AUTH, "Content-Type": "application/json"}
         for body, said in [
             (b"\xff", "тело запроса — не UTF-8"),
-            (b"{", "тело запроса — не JSON: "),
+            (b"{", "тело запроса — не JSON: ключ не в двойных кавычках (строка 1, столбец 2)"),
+            (b'{"line": "show"', "тело запроса — не JSON: не хватает запятой или закрывающей"),
             (b'{"line": 7}', 'пришлите JSON {"line": "<a play line>"}'),
             (b'{"line": "show\\nundo"}', "по одной строке (без переносов)"),
             (b'{"line": "show", "id": "x"}', "номер запроса — от 8 до 64"),

@@ -52,7 +52,9 @@ def load_file(path: Path) -> Convention:
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConventionError(_("not valid TOML: {exc}").format(exc=exc), str(path)) from None
+        raise ConventionError(
+            _("not valid TOML: {exc}").format(exc=files.parser_reason(str(exc))), str(path)
+        ) from None
     except RecursionError:
         raise ConventionError(
             _("{what} nests too deeply").format(what=_(what)), str(path)

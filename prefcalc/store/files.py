@@ -117,6 +117,59 @@ def os_reason(exc: OSError) -> str:
     return f"{text} ({name})" if name else text
 
 
+PARSER_REASONS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("escape", "Unescaped"), N_("a wrong backslash sequence in a string")),
+    (
+        ("EOF while parsing", "Unterminated string", "Unclosed", "unexpected end"),
+        N_("the text breaks off"),
+    ),
+    (("trailing comma",), N_("a comma before a closing bracket")),
+    (
+        ("trailing characters", "Extra data", "Expected newline or end of document"),
+        N_("more text after the end of a value"),
+    ),
+    (("key must be a string", "Expecting property name"), N_("a key not in double quotes")),
+    (("expected `:`", "Expecting ':'"), N_("no colon after a key")),
+    (("Expected '=' after a key",), N_("no equals sign after a key")),
+    (("expected `,`", "Expecting ','"), N_("a missing comma or closing bracket")),
+    (("control character", "Illegal character"), N_("a control character")),
+    (("Cannot overwrite", "Cannot declare"), N_("a key given twice")),
+    (
+        ("expected value", "Expecting value", "expected ident", "invalid number", "Invalid value"),
+        N_("a value that cannot be read"),
+    ),
+)
+"""What a JSON or TOML parser says of a text it cannot read (pydantic's, the json module's,
+tomllib's English), by a fragment of its message: in the first entry that matches."""
+
+_PARSER_PLACE = re.compile(r"line (\d+),? column (\d+)")
+
+
+def parser_reason(reason: str, lang: str | None = None) -> str:
+    """Why a parser could not read a text, in ``lang`` (None: the language in use; a server
+    thread gives the table's): in English as the parser says it (``EOF while parsing a list
+    at line 1 column 16``), in another language what is wrong and where («текст обрывается
+    (строка 1, столбец 16)»)."""
+    from prefcalc.i18n import DEFAULT, catalog, language
+
+    lang = language() if lang is None else lang
+    if lang == DEFAULT:
+        return reason
+    gettext = catalog(lang).gettext
+    what = next(
+        (w for keys, w in PARSER_REASONS if any(k in reason for k in keys)),
+        N_("a syntax error"),
+    )
+    place = _PARSER_PLACE.search(reason)
+    if place is not None:
+        return gettext(N_("{what} (line {line}, column {column})")).format(
+            what=gettext(what), line=place[1], column=place[2]
+        )
+    if "end of document" in reason:
+        return gettext(N_("{what} (at the end of the text)")).format(what=gettext(what))
+    return gettext(what)
+
+
 # --- what a path is ---------------------------------------------------------------------------
 
 

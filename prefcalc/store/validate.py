@@ -78,9 +78,13 @@ def _refusal(exc: ValidationError, path: str) -> LedgerError:
         reason = str(err["ctx"].get("error", err["msg"])) if "ctx" in err else str(err["msg"])
         if "recursion limit" in reason:
             reason = _("it nests too deeply ({reason})").format(reason=reason)
+        else:
+            reason = files.parser_reason(reason)
         return LedgerError(_("the ledger is corrupt: {reason}").format(reason=reason), path)
     if loc == () and err["type"] in ("model_type", "model_attributes_type"):
         return LedgerError(_("not a prefcalc ledger (expected a JSON object)"), path)
+    if loc == ("schema",) and err["type"] == "missing":
+        return LedgerError(_("not a prefcalc ledger (it has no schema number)"), path)
     if loc == ("schema",):
         found = err.get("input")
         if isinstance(found, int) and not isinstance(found, bool) and found > LEDGER_SCHEMA:

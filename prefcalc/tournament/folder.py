@@ -104,7 +104,7 @@ def _refusal(exc: ValidationError, raw: bytes, where: str) -> LedgerError:
     loc = tuple(err["loc"])
     if err["type"] == "json_invalid":
         files.decode_text(raw, N_("the tournament file"), Path(where), LedgerError)
-        reason = str(err.get("ctx", {}).get("error", err["msg"]))
+        reason = files.parser_reason(str(err.get("ctx", {}).get("error", err["msg"])))
         return LedgerError(
             _("the tournament file is corrupt: {reason}").format(reason=reason), where
         )

@@ -20,6 +20,7 @@ from fastapi.routing import APIRoute
 from prefcalc import api
 from prefcalc.errors import NotationError, PrefcalcError, one_line
 from prefcalc.i18n import N_, _
+from prefcalc.store.files import parser_reason
 from prefcalc.web.middleware import MAX_BODY
 from prefcalc.web.models import LineAnswer, LineBody, Seats, problem
 from prefcalc.web.table import Answer, TableDep, scorer
@@ -64,7 +65,8 @@ class JSONBody(Request):
             try:
                 self._json = json.loads(text)
             except json.JSONDecodeError as exc:
-                raise HTTPException(422, say(self.lang, NOT_JSON, error=str(exc))) from None
+                error = parser_reason(str(exc), self.lang)
+                raise HTTPException(422, say(self.lang, NOT_JSON, error=error)) from None
             except RecursionError:
                 raise HTTPException(422, say(self.lang, TOO_DEEP)) from None
         return self._json
