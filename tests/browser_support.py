@@ -205,6 +205,18 @@ TARGETS = {"one whister": 5, "both whisting": 7, "nobody whists": 5, "all-pass":
 """The most taps a deal of each kind may take (issue 25), Record included."""
 
 
+def rect(control: Any) -> dict[str, float]:
+    """Where ``control`` is on the screen, found and measured in one step in the page: a
+    reading may draw the controls again at any moment, and a control found, then replaced,
+    then measured has no box (Playwright's ``bounding_box`` answers None for it)."""
+    return dict(
+        control.evaluate(
+            "(e) => { const r = e.getBoundingClientRect();"
+            " return { x: r.x, y: r.y, width: r.width, height: r.height }; }"
+        )
+    )
+
+
 class Taps:
     """Taps on the page's controls by their testid, counted; before each tap the control and
     the Record bar must be on the screen as it is (nothing scrolled: Playwright would scroll
@@ -218,10 +230,9 @@ class Taps:
     def __call__(self, testid: str) -> None:
         page = self.page
         control = page.get_by_test_id(testid)
-        box = control.bounding_box()
-        bar = page.locator("#recordbar").bounding_box()
+        box, bar = rect(control), rect(page.locator("#recordbar"))
         height = page.viewport_size["height"]
-        assert box is not None and bar is not None, testid
+        assert box["width"] > 0 and box["height"] > 0, testid  # shown, not hidden
         assert bar["y"] >= 0 and bar["y"] + bar["height"] <= height + 0.5, "the Record bar"
         bottom = height if control.evaluate("(e) => !!e.closest('#recordbar')") else bar["y"]
         assert box["y"] >= 0 and box["y"] + box["height"] <= bottom + 0.5, (testid, box, bar)

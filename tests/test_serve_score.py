@@ -30,6 +30,7 @@ from tests.browser_support import (
     Taps,
     deal_by_taps,
     no_horizontal_scroll,
+    rect,
     serve,
     shot,
 )
@@ -383,6 +384,38 @@ def test_a_reading_whose_answers_straddle_a_write_is_made_again(
         assert _active(path) == ["Аня", "Вера", "Глеб"]
         expect(page.get_by_test_id("declarer:Аня")).to_be_visible()
         expect(page.get_by_test_id("declarer:Боря")).to_have_count(0)
+    finally:
+        server.stop()
+
+
+def test_a_tap_survives_a_reading_drawn_between_its_press_and_release(
+    phones: Any, tmp_path: Path
+) -> None:
+    """Every reading draws the controls again. A finger pressed on Vera while a deal written
+    in another terminal is read and drawn, then lifted: the tap chose Vera (the button was
+    brought up to date in place, not replaced: a click needs its press and its release on the
+    same element)."""
+    from playwright.sync_api import expect
+
+    from prefcalc.lines import run_line
+
+    page = phones(PHONE)
+    path, server = serve(tmp_path, make_game(["Anna", "Boris", "Vera"], []))
+    body = page.locator("body")
+    vera = page.get_by_test_id("declarer:Vera")
+    try:
+        page.goto(server.url + "/score#token=" + TOKEN)
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "live", timeout=WAIT)
+        expect(body).to_have_attribute("data-reading", "false", timeout=WAIT)
+        box = rect(vera)
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        run_line(path, "game Anna 7h 7 Boris:w Vera:p")  # `prefcalc play` in another terminal
+        expect(body).to_have_attribute("data-deals", "1", timeout=WAIT)
+        expect(body).to_have_attribute("data-reading", "false", timeout=WAIT)
+        assert rect(vera) == box
+        page.mouse.up()
+        expect(vera).to_have_attribute("aria-pressed", "true")
     finally:
         server.stop()
 

@@ -62,6 +62,44 @@ export function el(tag, text, cls, attrs) {
   return e;
 }
 
+/* Make `node`'s children the nodes `fresh` (drawn anew), keeping the ones already there
+   where the new ones have the same shape (tag and data-testid, all the way down): their
+   text, attributes and `tapped` handler are brought up to date in place. A reading draws the
+   controls again after every change, and a tap whose press fell on a button and whose release
+   fell on the button drawn in its place would be lost (a click needs both on one element). */
+export function morph(node, fresh) {
+  const old = [...node.childNodes];
+  if (old.length !== fresh.length || !old.every((o, k) => alike(o, fresh[k]))) {
+    node.replaceChildren(...fresh);
+    return;
+  }
+  old.forEach((o, k) => bringUp(o, fresh[k]));
+}
+
+function alike(a, b) {
+  if (a.nodeType !== b.nodeType) return false;
+  if (a.nodeType !== Node.ELEMENT_NODE) return true;
+  return a.tagName === b.tagName && a.getAttribute("data-testid") === b.getAttribute("data-testid");
+}
+
+function bringUp(o, n) {
+  if (o.nodeType !== Node.ELEMENT_NODE) {
+    if (o.nodeValue !== n.nodeValue) o.nodeValue = n.nodeValue;
+    return;
+  }
+  for (const a of [...o.attributes]) if (!n.hasAttribute(a.name)) o.removeAttribute(a.name);
+  for (const a of n.attributes) if (o.getAttribute(a.name) !== a.value) o.setAttribute(a.name, a.value);
+  o.tapped = n.tapped;
+  morph(o, [...n.childNodes]);
+}
+
+/* Draw `node`'s children with `fill(box)` into a box of the same kind, then morph them in. */
+export function redraw(node, fill) {
+  const box = document.createElement(node.tagName);
+  fill(box);
+  morph(node, [...box.childNodes]);
+}
+
 const MINUS = "\u2212";
 
 /* An exact value (a JSON number) for people: at most two decimals; in Russian the decimal

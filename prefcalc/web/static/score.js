@@ -10,7 +10,7 @@
    input[name=line].
 
    It imports nothing from engine.js: the table it is given is the whole of the game to it. */
-import { Live, contractLabel, deals, el, follow, lang, money, number, randomId, statusLine, t, writeText } from "./common.js";
+import { Live, contractLabel, deals, el, follow, lang, money, number, randomId, redraw, statusLine, t, writeText } from "./common.js";
 
 const LIST = 30; // deals in the night's list until "all" is asked for
 const SUITS = ["s", "c", "d", "h", "nt"];
@@ -66,7 +66,11 @@ export function mountScore(table, root, options = {}) {
   /* --- the page ----------------------------------------------------------------------- */
 
   root.replaceChildren();
-  const tap = (btn, fn) => btn.addEventListener("click", (ev) => { ev.preventDefault(); fn(ev); });
+  // a control's handler is its `tapped` (a redrawn control keeps its element: common.morph)
+  const tap = (btn, fn) => {
+    btn.tapped = fn;
+    btn.addEventListener("click", (ev) => { ev.preventDefault(); btn.tapped(ev); });
+  };
   const button = (text, testid, cls, attrs) => el("button", text, cls, { type: "button", "data-testid": testid, ...attrs });
 
   const summary = button(null, "summary", "summary", { "aria-expanded": "false", "aria-controls": "sheet" });
@@ -242,108 +246,114 @@ export function mountScore(table, root, options = {}) {
   }
 
   function drawDeclarers(ctx) {
-    declarers.replaceChildren();
-    declarers.hidden = d.kind === "passes";
-    for (const p of ctx.players) {
-      choice(declarers, fitted(p, ctx.players.length), p === d.declarer, "declarer:" + p, () => {
-        if (d.declarer !== p) { d.declarer = p; d.roles = {}; d.wtricks = null; }
-      }, { "data-player": p, title: p, "aria-label": p });
-    }
+    redraw(declarers, (box) => {
+      declarers.hidden = d.kind === "passes";
+      for (const p of ctx.players) {
+        choice(box, fitted(p, ctx.players.length), p === d.declarer, "declarer:" + p, () => {
+          if (d.declarer !== p) { d.declarer = p; d.roles = {}; d.wtricks = null; }
+        }, { "data-player": p, title: p, "aria-label": p });
+      }
+    });
   }
 
   function drawContracts(ctx) {
-    contracts.replaceChildren();
-    contracts.hidden = d.kind !== "game";
-    for (let level = Math.max(6, ctx.lowest || 6); level <= 10; level++) {
-      for (const suit of SUITS) {
-        const code = level + suit;
-        choice(contracts, contractLabel(code), d.contract === code, "contract:" + code, () => { d.contract = code; }, {
-          class: (suit === "d" || suit === "h" ? "red" : "") + (d.contract === code ? " on" : ""),
-        });
+    redraw(contracts, (box) => {
+      contracts.hidden = d.kind !== "game";
+      for (let level = Math.max(6, ctx.lowest || 6); level <= 10; level++) {
+        for (const suit of SUITS) {
+          const code = level + suit;
+          choice(box, contractLabel(code), d.contract === code, "contract:" + code, () => { d.contract = code; }, {
+            class: (suit === "d" || suit === "h" ? "red" : "") + (d.contract === code ? " on" : ""),
+          });
+        }
       }
-    }
+    });
   }
 
   function drawTricks(ctx) {
-    tricks.replaceChildren();
-    const whisters = whistersOf(ctx);
-    const half = defendersOf(ctx).some((p) => roleOf(p) === "h");
-    const needed = d.kind === "misere" || (d.kind === "game" && !half);
-    tricks.hidden = !needed;
-    if (!needed) return;
-    tricks.append(el("span", t("tricks"), "label"));
-    for (let n = 0; n <= 10; n++) {
-      choice(tricks, String(n), d.tricks === n, "tricks:" + n, () => {
-        d.tricks = n;
-        if (d.wtricks !== null && d.wtricks > 10 - n) d.wtricks = null;
-      });
-    }
-    tricks.classList.toggle("idle", d.kind === "game" && !whisters.length);
+    redraw(tricks, (box) => {
+      const whisters = whistersOf(ctx);
+      const half = defendersOf(ctx).some((p) => roleOf(p) === "h");
+      const needed = d.kind === "misere" || (d.kind === "game" && !half);
+      tricks.hidden = !needed;
+      if (!needed) return;
+      box.append(el("span", t("tricks"), "label"));
+      for (let n = 0; n <= 10; n++) {
+        choice(box, String(n), d.tricks === n, "tricks:" + n, () => {
+          d.tricks = n;
+          if (d.wtricks !== null && d.wtricks > 10 - n) d.wtricks = null;
+        });
+      }
+      tricks.classList.toggle("idle", d.kind === "game" && !whisters.length);
+    });
   }
 
   function drawDefenders(ctx) {
-    defenders.replaceChildren();
-    defenders.hidden = d.kind !== "game";
-    if (d.kind !== "game") return;
-    const roles = [["w", t("whist")], ["p", t("pass")], ["h", "½"]];
-    if (classic()) roles.push(["r", "↩"]);
-    const titles = { w: t("whist"), p: t("pass"), h: t("half-whist"), r: t("returned the whist") };
-    const defs = d.declarer ? defendersOf(ctx) : ctx.players.slice(0, Math.max(0, ctx.players.length - 1));
-    for (const p of defs) {
-      const row = el("div", null, "defender", { "data-player": p });
-      row.append(el("span", p, "who"));
-      const group = el("div", null, "roles");
-      for (const [role, label] of roles) {
-        const b = choice(group, label, d.declarer && roleOf(p) === role, "role:" + p + ":" + role, () => {
-          d.roles[p] = role;
-          if (role !== "w") d.wtricks = null;
-        }, { "data-role": role, title: titles[role], "aria-label": p + ": " + titles[role] });
-        b.disabled = readOnly || !d.declarer;
+    redraw(defenders, (box) => {
+      defenders.hidden = d.kind !== "game";
+      if (d.kind !== "game") return;
+      const roles = [["w", t("whist")], ["p", t("pass")], ["h", "½"]];
+      if (classic()) roles.push(["r", "↩"]);
+      const titles = { w: t("whist"), p: t("pass"), h: t("half-whist"), r: t("returned the whist") };
+      const defs = d.declarer ? defendersOf(ctx) : ctx.players.slice(0, Math.max(0, ctx.players.length - 1));
+      for (const p of defs) {
+        const row = el("div", null, "defender", { "data-player": p });
+        row.append(el("span", p, "who"));
+        const group = el("div", null, "roles");
+        for (const [role, label] of roles) {
+          const b = choice(group, label, d.declarer && roleOf(p) === role, "role:" + p + ":" + role, () => {
+            d.roles[p] = role;
+            if (role !== "w") d.wtricks = null;
+          }, { "data-role": role, title: titles[role], "aria-label": p + ": " + titles[role] });
+          b.disabled = readOnly || !d.declarer;
+        }
+        row.append(group);
+        box.append(row);
       }
-      row.append(group);
-      defenders.append(row);
-    }
+    });
   }
 
   function drawWhistTricks(ctx) {
-    wtricks.replaceChildren();
-    const whisters = whistersOf(ctx);
-    const shown = d.kind === "game" && whisters.length === 2;
-    wtricks.hidden = !shown;
-    if (!shown) return;
-    const [first, second] = whisters;
-    wtricks.append(el("span", t("{player}'s tricks", { player: first }), "label"));
-    const most = d.tricks === null ? 10 : 10 - d.tricks;
-    for (let n = 0; n <= most; n++) {
-      choice(wtricks, String(n), d.wtricks === n, "wtricks:" + first + ":" + n, () => { d.wtricks = n; });
-    }
-    if (d.wtricks !== null && d.tricks !== null) {
-      wtricks.append(el("span", t("{player} took {n}", { player: second, n: 10 - d.tricks - d.wtricks }), "auto-note"));
-    }
+    redraw(wtricks, (box) => {
+      const whisters = whistersOf(ctx);
+      const shown = d.kind === "game" && whisters.length === 2;
+      wtricks.hidden = !shown;
+      if (!shown) return;
+      const [first, second] = whisters;
+      box.append(el("span", t("{player}'s tricks", { player: first }), "label"));
+      const most = d.tricks === null ? 10 : 10 - d.tricks;
+      for (let n = 0; n <= most; n++) {
+        choice(box, String(n), d.wtricks === n, "wtricks:" + first + ":" + n, () => { d.wtricks = n; });
+      }
+      if (d.wtricks !== null && d.tricks !== null) {
+        box.append(el("span", t("{player} took {n}", { player: second, n: 10 - d.tricks - d.wtricks }), "auto-note"));
+      }
+    });
   }
 
   function drawPasses(ctx) {
-    passes.replaceChildren();
-    passes.hidden = d.kind !== "passes";
-    if (d.kind !== "passes") return;
-    const counts = passCounts(ctx) || {};
-    const auto = autoPasser(ctx);
-    for (const p of ctx.players) {
-      const row = el("div", null, "passer", { "data-player": p });
-      row.append(el("span", p, "who"));
-      const buttons = el("div", null, "counts");
-      for (let n = 0; n <= 10; n++) {
-        const chosen = d.passes[p] === n;
-        const worked = p === auto && counts[p] === n;
-        const b = choice(buttons, String(n), chosen || worked, "passes:" + p + ":" + n, () => {
-          if (d.passes[p] === n) delete d.passes[p];
-          else d.passes[p] = n;
-        });
-        if (worked) b.classList.add("auto");
+    redraw(passes, (box) => {
+      passes.hidden = d.kind !== "passes";
+      if (d.kind !== "passes") return;
+      const counts = passCounts(ctx) || {};
+      const auto = autoPasser(ctx);
+      for (const p of ctx.players) {
+        const row = el("div", null, "passer", { "data-player": p });
+        row.append(el("span", p, "who"));
+        const buttons = el("div", null, "counts");
+        for (let n = 0; n <= 10; n++) {
+          const chosen = d.passes[p] === n;
+          const worked = p === auto && counts[p] === n;
+          const b = choice(buttons, String(n), chosen || worked, "passes:" + p + ":" + n, () => {
+            if (d.passes[p] === n) delete d.passes[p];
+            else d.passes[p] = n;
+          });
+          if (worked) b.classList.add("auto");
+        }
+        row.append(buttons);
+        box.append(row);
       }
-      row.append(buttons);
-      passes.append(row);
-    }
+    });
   }
 
   function draw() {
@@ -551,32 +561,33 @@ export function mountScore(table, root, options = {}) {
   }
 
   function drawList() {
-    list.replaceChildren();
-    const items = [...state.log].reverse();
-    nightHead.textContent = t("The night's deals") + (state.game ? " · " + deals(state.game.deals) : "");
-    for (const item of items) {
-      const li = el("li", null, "deal" + (mode.item && mode.item.number === item.number ? " editing" : ""));
-      const row = button(null, "deal:" + item.number, "deal-row", { "aria-expanded": state.open === item.number ? "true" : "false" });
-      row.append(el("span", "№" + item.number, "number"), el("span", item.shorthand || item.notation, "what"));
-      if (item.dealer) row.append(el("span", t("{dealer} dealt", { dealer: item.dealer }), "dealer"));
-      tap(row, () => { state.open = state.open === item.number ? null : item.number; drawList(); drawBar(); });
-      li.append(row);
-      if (state.open === item.number) {
-        const acts = el("div", null, "deal-actions");
-        const edit = button(t("Edit"), "edit");
-        const insert = button(t("Insert before"), "insert");
-        const del = button(t("Delete"), "delete", "danger");
-        tap(edit, () => startEdit(item, "edit"));
-        tap(insert, () => startEdit(item, "insert"));
-        tap(del, () => removeDeal(item));
-        for (const b of [edit, insert, del]) b.disabled = readOnly || busy;
-        acts.append(edit, insert, del);
-        li.append(acts);
+    redraw(list, (box) => {
+      const items = [...state.log].reverse();
+      nightHead.textContent = t("The night's deals") + (state.game ? " · " + deals(state.game.deals) : "");
+      for (const item of items) {
+        const li = el("li", null, "deal" + (mode.item && mode.item.number === item.number ? " editing" : ""));
+        const row = button(null, "deal:" + item.number, "deal-row", { "aria-expanded": state.open === item.number ? "true" : "false" });
+        row.append(el("span", "№" + item.number, "number"), el("span", item.shorthand || item.notation, "what"));
+        if (item.dealer) row.append(el("span", t("{dealer} dealt", { dealer: item.dealer }), "dealer"));
+        tap(row, () => { state.open = state.open === item.number ? null : item.number; drawList(); drawBar(); });
+        li.append(row);
+        if (state.open === item.number) {
+          const acts = el("div", null, "deal-actions");
+          const edit = button(t("Edit"), "edit");
+          const insert = button(t("Insert before"), "insert");
+          const del = button(t("Delete"), "delete", "danger");
+          tap(edit, () => startEdit(item, "edit"));
+          tap(insert, () => startEdit(item, "insert"));
+          tap(del, () => removeDeal(item));
+          for (const b of [edit, insert, del]) b.disabled = readOnly || busy;
+          acts.append(edit, insert, del);
+          li.append(acts);
+        }
+        box.append(li);
       }
-      list.append(li);
-    }
-    if (!items.length) list.append(el("li", t("no deals recorded yet"), "muted"));
-    more.hidden = state.all || !state.game || state.game.deals <= state.log.length || state.log.length < LIST;
+      if (!items.length) box.append(el("li", t("no deals recorded yet"), "muted"));
+      more.hidden = state.all || !state.game || state.game.deals <= state.log.length || state.log.length < LIST;
+    });
   }
 
   /* --- the summary ---------------------------------------------------------------------- */
