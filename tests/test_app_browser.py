@@ -341,9 +341,13 @@ def test_a_deal_is_chosen_and_recorded_on_one_screen(
     try:
         page.goto(server.url)
         _ready(page)
+        # the switch offers the other language, named in that language
+        expect(page.locator("#lang")).to_have_attribute("aria-label", "Русский")
         if lang == "ru":
             page.click("#lang")
             expect(page.locator("#new-game h2")).to_have_text("Новая игра")
+            expect(page.locator("#lang")).to_have_attribute("aria-label", "English")
+            expect(page.locator("#lang")).to_have_attribute("lang", "en")
         _start(page, " ".join(names), convention="leningrad", target="50")
         body = page.locator("body")
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "live")

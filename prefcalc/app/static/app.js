@@ -32,7 +32,15 @@ async function loadWords(lang) {
     node.setAttribute("aria-label", t(node.dataset.tLabel));
     node.title = t(node.dataset.tLabel);
   });
-  for (const id of ["lang", "game-lang"]) $(id).textContent = lang === "ru" ? "EN" : "RU";
+  // the switch offers the other language, named in that language (as a language menu does)
+  const other = lang === "ru" ? { code: "en", short: "EN", name: "English" } : { code: "ru", short: "RU", name: "Русский" };
+  for (const id of ["lang", "game-lang"]) {
+    const b = $(id);
+    b.textContent = other.short;
+    b.setAttribute("aria-label", other.name);
+    b.setAttribute("lang", other.code);
+    b.title = other.name;
+  }
 }
 
 /* The open game's names in the Russian cases ({player:acc} in the pages' messages), as
