@@ -27,6 +27,7 @@ from prefcalc.rules.amounts import Amount, AmountError, to_amount
 from prefcalc.rules.conventions import Convention, default_target, parse_overrides, preset_key
 from prefcalc.rules.legality import Problem
 from prefcalc.rules.model import (
+    UNDEALT,
     Adjustment,
     AllPass,
     Contract,
@@ -228,7 +229,7 @@ def repeats(game: Game, number: int) -> int | None:
     if not 2 <= number <= len(game.entries):
         return None
     deal = game.entries[number - 1].deal
-    if isinstance(deal, Adjustment | Penalty | SetTerm | Join):
+    if isinstance(deal, UNDEALT):
         return None
     return number - 1 if _same(game.entries[number - 2].deal, deal) else None
 

@@ -444,6 +444,11 @@ def test_log_and_explain_show_the_penalties() -> None:
     assert "Boris takes a trick more: looking at a trick other than the last" in log
     explained = explain_text(sheet, 4)
     assert "Vera: +8 whists on Boris — penalty for a wrong score entry" in explained
+    # a penalty is a line of the record, no deal: named by its number, not «deal 4»
+    assert explained.startswith("No. 4: penalty for Boris: ")
+    assert explain_text(sheet, 2).startswith("deal 2, dealt by ")
+    with speaking("ru"):
+        assert explain_text(prefcalc.sheet(game), 4).startswith("№4: штраф ")
 
 
 def test_the_pdf_deal_log_shows_the_penalties(tmp_path: Path) -> None:

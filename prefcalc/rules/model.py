@@ -472,6 +472,11 @@ def deal_count(game: Game) -> int:
 
 
 _NOT_DEALT = (SetTerm, Join)
+
+UNDEALT = (Adjustment, Penalty, SetTerm, Join)
+"""The entries no cards were dealt for: named by their number («№ 14», not «deal 14»), never
+"the same deal twice". (:func:`deal_count` still counts adjustments and penalties, as the
+sheet has always counted them.)"""
 _DEAL = itemgetter(0)  # an entry's deal (the sheet's status line counts 10,000 at C speed)
 
 

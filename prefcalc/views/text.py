@@ -16,6 +16,7 @@ from prefcalc.i18n import N_, _, language, ngettext, pgettext
 from prefcalc.rules.amounts import Amount, norm, to_json_number
 from prefcalc.rules.conventions import OPTIONS, Convention, to_toml_value
 from prefcalc.rules.model import (
+    UNDEALT,
     Adjustment,
     AllPass,
     Contract,
@@ -560,7 +561,7 @@ def log_json(sheet: Sheet) -> list[dict[str, Any]]:
 
 def explain_text(sheet: Sheet, number: int) -> str:
     s = sheet.scored[number - 1]
-    if isinstance(s.entry.deal, SetTerm | Join):  # a line of the record, not a deal
+    if isinstance(s.entry.deal, UNDEALT):  # a line of the record, not a deal
         head = _("No. {number}").format(number=s.number)
     else:
         head = (
@@ -923,9 +924,10 @@ _NOT_A_DEAL = {
 
 def _removal(template: str, result: Result) -> str:
     """What a removal or a replacement says: ``removed deal 3: …``, or ``removed No. 14: …``
-    for a line of the record that is no deal (a change of terms, a late arrival)."""
+    for a line of the record that is no deal (a change of terms, a late arrival, a penalty,
+    an adjustment)."""
     assert result.removed is not None
-    if isinstance(result.removed.deal, SetTerm | Join):
+    if isinstance(result.removed.deal, UNDEALT):
         template = _NOT_A_DEAL[template]
     return _(template).format(number=result.number or 0, deal=_removed(result))
 
