@@ -478,7 +478,7 @@ def player(
         str | None,
         typer.Option(
             "--gender",
-            metavar="f|m|auto",
+            metavar="GENDER",
             help="f or m (ж or м, female or male); auto: back to the guess by the name.",
             show_default=False,
         ),

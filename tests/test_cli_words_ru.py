@@ -4,6 +4,7 @@ choices), the metavars, the OS's reasons and the options' refusals are Russian u
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.support import invoke
@@ -27,6 +28,10 @@ def test_usage_and_metavars_are_russian(tmp_path: Path) -> None:
     assert "КЛЮЧ=ЗНАЧЕНИЕ" in out and "ФАЙЛ" in out
     out = invoke(["rules", "--help"], tmp_path, env=EN).stdout
     assert "Usage: " in out and " rules [OPTIONS] [NAME|FILE]" in out
+    # a value named by what it is, in the reader's words (not the Latin letters it takes)
+    out = invoke(["player", "--help"], tmp_path, env=RU).stdout
+    assert re.search(r"--gender\s+ПОЛ\s", out) and "f|m|auto" not in out, out
+    assert re.search(r"--gender\s+GENDER\s", invoke(["player", "--help"], tmp_path, env=EN).stdout)
 
 
 def test_click_refusals_are_one_russian_line(tmp_path: Path) -> None:

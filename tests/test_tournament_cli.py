@@ -116,7 +116,7 @@ def test_seven_players_three_rounds(tmp_path: Path) -> None:
     assert first["after_round"] == 1
     assert all(len(row["rounds"]) == 1 for row in first["players"])
     text = run(["tournament", "standings", str(cup)], tmp_path)
-    assert "Standings of «cup» after round 3 of 3" in text
+    assert "Standings of “cup” after round 3 of 3" in text
     assert "R1" in text and "R3" in text
 
 
@@ -550,3 +550,22 @@ def test_in_russian(tmp_path: Path) -> None:
     assert (
         line == "prefcalc: ошибка: тур 1 не окончен: за столом 1 сыграно 2 из 4 раздач и ещё 1 стол"
     )
+
+
+@pytest.mark.parametrize(
+    ("deals", "said"),
+    [(1, "идёт только первая раздача стола"), (21, "идут раздачи стола с 1-й по 21-ю")],
+)
+def test_the_note_of_a_deal_over_counts_a_one_deal_round_apart(
+    tmp_path: Path, deals: int, said: str
+) -> None:
+    """Russian says 1 and 21 with the same plural form: a round of one deal is said on its
+    own («только первая раздача», never «с 1-й по 1-ю»), a round of 21 keeps «с 1-й по 21-ю»."""
+    cup = tmp_path / "cup"
+    new = ["tournament", "new", str(cup), "--players", *SEVEN[:4], "--rounds", "1"]
+    run([*new, "--deals", str(deals), "--convention", "sochi", "--seed", "1"], tmp_path)
+    run(["tournament", "draw", str(cup)], tmp_path)
+    play(cup, "r1-t1.json", deals + 1)
+    text = run(["--lang", "ru", "tournament", "standings", str(cup)], tmp_path)
+    assert f"тур 1, стол 1: 1 лишняя раздача, не в счёт: в зачёт тура {said} (prefcalc undo" in text
+    assert "по 1-ю" not in text

@@ -162,7 +162,7 @@ def test_the_whole_tournament(cup: Path) -> None:
     pngs, words = _render(pdf)
     assert len(pngs) >= 4  # standings, rounds and met, the two protocols
     for text in (
-        "Standings of «Autumn Cup» after round 1 of 2",
+        "Standings of “Autumn Cup” after round 1 of 2",
         "Rounds",
         "Who met whom",
         "Penalty log",

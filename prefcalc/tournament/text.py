@@ -81,8 +81,8 @@ def new_text(t: TournamentFile, base: Path) -> str:
     n = len(t.players)
     lines = [
         ngettext(
-            "tournament «{name}»: {n} player, {length}",
-            "tournament «{name}»: {n} players, {length}",
+            "tournament “{name}”: {n} player, {length}",
+            "tournament “{name}”: {n} players, {length}",
             n,
         ).format(name=t.name, n=n, length=length(t)),
         _("rules: {convention}; points: {scoring}; seed {seed}; tables: {tables}").format(
@@ -190,7 +190,7 @@ def standings_right(s: Standings) -> list[bool]:
 
 def standings_title(s: Standings) -> str:
     t = s.tournament
-    return _("Standings of «{name}» after round {round} of {rounds}").format(
+    return _("Standings of “{name}” after round {round} of {rounds}").format(
         name=t.name, round=s.after_round, rounds=t.rounds
     )
 
@@ -226,19 +226,23 @@ def over_mark(over: int) -> str:
     return ngettext("{n} deal over", "{n} deals over", over).format(n=over)
 
 
-def over_note(tb: Table) -> str:
+def over_note(tb: Table, undo: str | None = None) -> str:
     """The line that says a table's deals beyond the round are set aside, and how to undo
-    them."""
-    return ngettext(
-        "round {round} table {table}: {over}, not counted: the round counts the table's first deal only (prefcalc undo --file {file} undoes the last deal)",
-        "round {round} table {table}: {over}, not counted: the round counts the table's first {deals} deals (prefcalc undo --file {file} undoes the last deal)",
-        tb.deals,
-    ).format(
-        round=tb.round,
-        table=tb.number,
-        over=over_mark(tb.over),
-        deals=tb.deals,
-        file=tb.record.file,
+    them (``undo``: how it is done where the line is read; the CLI's command by default)."""
+    # a one-deal round is said apart: a language's "one" form may also be 21's («с 1-й по 21-ю»)
+    counts = (
+        _("the round counts the table's first deal only")
+        if tb.deals == 1
+        else ngettext(
+            "the round counts the table's first {deals} deal",
+            "the round counts the table's first {deals} deals",
+            tb.deals,
+        ).format(deals=tb.deals)
+    )
+    if undo is None:
+        undo = _("prefcalc undo --file {file} undoes the last deal").format(file=tb.record.file)
+    return _("round {round} table {table}: {over}, not counted: {counts} ({undo})").format(
+        round=tb.round, table=tb.number, over=over_mark(tb.over), counts=counts, undo=undo
     )
 
 

@@ -44,7 +44,7 @@ from starlette.types import Receive, Scope, Send
 
 from prefcalc import __version__
 from prefcalc.errors import DealError, PrefcalcError
-from prefcalc.i18n import N_, ngettext, speaking
+from prefcalc.i18n import N_, _, speaking
 from prefcalc.web import events
 from prefcalc.web.middleware import OwnHosts, SecurityHeaders, error
 from prefcalc.web.models import problem
@@ -371,13 +371,9 @@ def _unbroken(text: str) -> str:
 def _over_note(tb: StandingsTable) -> str:
     """The hall's line for a table that recorded deals beyond the round (the standings'
     line, with the score page's undo in place of the CLI's)."""
-    from prefcalc.tournament.text import over_mark
+    from prefcalc.tournament.text import over_note
 
-    return ngettext(
-        "round {round} table {table}: {over}, not counted: the round counts the table's first deal only (Undo on the table's score page takes back the last deal)",
-        "round {round} table {table}: {over}, not counted: the round counts the table's first {deals} deals (Undo on the table's score page takes back the last deal)",
-        tb.deals,
-    ).format(round=tb.round, table=tb.number, over=over_mark(tb.over), deals=tb.deals)
+    return over_note(tb, _("Undo on the table's score page takes back the last deal"))
 
 
 class TableDispatch:
