@@ -35,26 +35,11 @@ class Pages:
         self.table = table
 
     async def render(self, request: Request, name: str) -> HTMLResponse:
-        """The page ``name``; in Russian its words carry the players' names in their cases
-        (``WORDS.cases``: the script declines a name as the catalog asks, ``{player:acc}``)."""
+        """The page ``name`` (in Russian its script asks for the players' names in their
+        cases before each reading: ``GET /api/cases``)."""
         # under a tournament's hall the table's pages live at /t/<round>/<table>/ (its root path)
         context = {**self.context, "base": request.scope.get("root_path", "")}
-        if self.table.lang != "en":
-            context = {**context, "words": {**context["words"], "cases": await self._cases()}}
         return self.templates.TemplateResponse(request, name, context, headers=NO_STORE)
-
-    async def _cases(self) -> dict[str, dict[str, str]]:
-        from prefcalc.errors import PrefcalcError
-        from prefcalc.web.night import name_forms
-
-        def read() -> dict[str, dict[str, str]]:
-            try:
-                game = api.load_current(self.table.path)
-            except PrefcalcError:  # the page says so itself, from the API's answer
-                return {}
-            return name_forms(game, self.table.lang)
-
-        return await self.table.run(read)
 
 
 def pages(request: Request) -> Pages:

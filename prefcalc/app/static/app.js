@@ -13,7 +13,7 @@ const MAX_IMPORT = 16 * 1024 * 1024; // bytes: the engine's own limit for a ledg
 const NAME = /^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,150}$/u; // as prefcalc.app.engine.NAME
 
 let WORDS = {}; // the page's dictionary (words/LANG.json), without the open game's names
-const state = { engine: null, store: null, table: null, name: null, view: "score", mounted: null, unsubscribe: null };
+const state = { engine: null, store: null, table: null, name: null, view: "score", mounted: null };
 
 /* --- words ------------------------------------------------------------------------------- */
 
@@ -41,14 +41,6 @@ async function loadWords(lang) {
     b.setAttribute("lang", other.code);
     b.title = other.name;
   }
-}
-
-/* The open game's names in the Russian cases ({player:acc} in the pages' messages), as
-   serve's pages are given them. */
-async function loadCases() {
-  const table = state.table;
-  const cases = table && lang() === "ru" ? await table.cases() : {};
-  if (table === state.table) setWords({ ...WORDS, cases });
 }
 
 /* --- small helpers ----------------------------------------------------------------------- */
@@ -98,10 +90,8 @@ async function openGame(name) {
   const kept = await state.store.get(name);
   if (!kept) throw new Refused(t("the game is no longer on this phone"), 404);
   await state.engine.call("open", { name, ledger: kept.ledger, redo: kept.redo });
-  if (state.unsubscribe) state.unsubscribe();
   state.table = new WorkerTable(state.engine, name, state.store, kept.ledger, announce);
   state.name = name;
-  state.unsubscribe = state.table.subscribe(() => loadCases().catch(() => {})); // a late arrival's name
   document.body.dataset.game = name;
   if (location.hash !== "#game=" + encodeURIComponent(name)) history.replaceState(null, "", "#game=" + encodeURIComponent(name));
   $("home").hidden = true;
@@ -110,7 +100,6 @@ async function openGame(name) {
   $("game-title").textContent = (kept.seating || kept.players || []).join(", ");
   recordedWith(kept);
   await rescored(kept);
-  await loadCases();
   mountView(state.view);
 }
 
@@ -164,8 +153,6 @@ function unmountView() {
 
 function goHome() {
   unmountView();
-  if (state.unsubscribe) state.unsubscribe();
-  state.unsubscribe = null;
   state.table = null;
   state.name = null;
   setWords(WORDS);
@@ -346,8 +333,8 @@ async function main() {
     }
     await renderGames();
     if (state.table) {
-      // the pages are built in their language (the shorthand's letters): built again
-      await loadCases();
+      // the pages are built in their language (the shorthand's letters; the names' cases
+      // come with each reading): built again
       recordedWith((await state.store.get(state.name)) || {});
       mountView(state.view);
     }
