@@ -97,6 +97,27 @@ def test_settle_is_settle_json(
     )
 
 
+def test_a_refusal_names_the_ledger_by_its_file_name_only(
+    client: TestClient, ledger: Path
+) -> None:
+    """A broken ledger is said in one 422 line to every page, naming the file as ``g.json``:
+    a phone that watches has no use for the laptop's path to it (nor any business reading
+    it); the CLI, on the laptop, keeps the path as it was typed."""
+    ledger.write_text('{"schema": 2, "players": ["Anna"', encoding="utf-8")
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    answers = [
+        client.get("/api/game"),
+        client.get("/api/log"),
+        client.get("/api/seats"),
+        client.post("/api/lines", json={"line": "show"}, headers=headers),
+    ]
+    for answer in answers:
+        assert answer.status_code == 422, answer.text
+        said = answer.json()["error"]
+        assert said.startswith("g.json: the ledger is corrupt: EOF while parsing"), said
+        assert str(ledger.parent) not in said and "\n" not in said
+
+
 def test_settle_refuses_an_unknown_method(client: TestClient) -> None:
     r = client.get("/api/settle?method=fair")
     assert r.status_code == 422

@@ -33,7 +33,7 @@ from prefcalc.web import events, games, json_api, pages
 from prefcalc.web.middleware import MAX_BODY, BodyLimit, OwnHosts, SecurityHeaders, error
 from prefcalc.web.models import MAX_LINE, body_refusal, problem
 from prefcalc.web.table import Table
-from prefcalc.web.words import say
+from prefcalc.web.words import refusal_line, say
 
 __all__ = ["MAX_BODY", "MAX_LINE", "create_app"]
 
@@ -78,7 +78,8 @@ async def _invalid(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _refused(_request: Request, exc: Exception) -> JSONResponse:
-    return error(422, str(exc))  # a refused line: the CLI's message
+    assert isinstance(exc, PrefcalcError)
+    return error(422, refusal_line(exc))  # a refused line: the CLI's message
 
 
 def create_app(

@@ -50,7 +50,7 @@ from prefcalc.web.middleware import OwnHosts, SecurityHeaders, error
 from prefcalc.web.models import problem
 from prefcalc.web.watch import LedgerWatcher
 from prefcalc.web.words import install as install_words
-from prefcalc.web.words import say, script_words
+from prefcalc.web.words import refusal_line, say, script_words
 
 if TYPE_CHECKING:
     from prefcalc.tournament.standings import Table as StandingsTable
@@ -394,7 +394,7 @@ class TableDispatch:
             return
         except PrefcalcError as exc:  # its ledger is not the table drawn, or unreadable
             if scope["type"] == "http":
-                await error(422, str(exc))(scope, receive, send)
+                await error(422, refusal_line(exc))(scope, receive, send)
             return
         await app(scope, receive, send)
 

@@ -18,13 +18,13 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 
 from prefcalc import api
-from prefcalc.errors import NotationError, PrefcalcError, one_line
+from prefcalc.errors import NotationError, PrefcalcError
 from prefcalc.i18n import N_, _
 from prefcalc.store.files import parser_reason
 from prefcalc.web.middleware import MAX_BODY
 from prefcalc.web.models import LineAnswer, LineBody, Seats, problem
 from prefcalc.web.table import Answer, TableDep, scorer
-from prefcalc.web.words import say
+from prefcalc.web.words import refusal_line, say
 
 QUERY_REFUSALS = {
     "method": N_("unknown method '{method}' (use pairwise or average)"),
@@ -222,7 +222,7 @@ async def lines(body: LineBody, table: TableDep) -> JSONResponse:
             answer = LineAnswer(output=ran.text, deals=len(ran.game.entries))
             done = Answer(body.line, 200, answer.model_dump())
         except PrefcalcError as exc:  # a refused line: the CLI's message, nothing written
-            done = Answer(body.line, 422, {"error": one_line(str(exc))})
+            done = Answer(body.line, 422, {"error": refusal_line(exc)})
         if body.id is not None:
             table.keep(body.id, done)
         return done

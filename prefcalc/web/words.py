@@ -8,9 +8,11 @@ the language's forms, chosen in the script by the language's plural rule.
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Any
 
 from prefcalc import terms
+from prefcalc.errors import PrefcalcError, one_line
 from prefcalc.i18n import DEFAULT, N_, _, catalog, ngettext, pgettext, speaking
 
 SCRIPT_WORDS = (
@@ -130,3 +132,12 @@ def say(lang: str, message: str, **values: object) -> str:
 
         text = Text(text)
     return text.format(**values) if values else text
+
+
+def refusal_line(exc: PrefcalcError) -> str:
+    """A refusal as a page shows it: the CLI's one line, its file named by its name alone
+    (``g.json: the ledger is corrupt: …``). A phone that watches has no use for the path of
+    the ledger on the laptop, and no business reading it."""
+    if not exc.where:
+        return one_line(exc.message)
+    return one_line(f"{PurePath(exc.where).name}: {exc.message}")
