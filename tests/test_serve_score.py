@@ -78,6 +78,10 @@ def test_an_evening_by_taps_on_one_screen(
         page.goto(server.url + "/score#token=" + TOKEN)
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "live", timeout=WAIT)
         shot(page, f"score-{tag}-start")
+        # who deals next, as a table says it (the status line is kept short: it is on screen)
+        dealer = "сдаёт Аня" if lang == "ru" else "Anna deals next"
+        expect(page.locator("#status")).to_contain_text(dealer)
+        expect(page.locator("#status")).not_to_contain_text("следующим")
         for number, (kind, args) in enumerate(EVENING, 1):
             tap = Taps(page)
             line = _deal(path, kind, args, tap)
