@@ -91,7 +91,7 @@ class _Words(Completer):
             if not self._half_whist_allowed(before[: len(before) - len(word)]):
                 roles = tuple(r for r in roles if r not in HALF_WHIST)
             for p in self.players:
-                if p.casefold().startswith(name.casefold()):
+                if _starts(p, name):
                     for r in roles:
                         if r.startswith(role.lower()):
                             yield Completion(f"{p}:{r}", -len(word))
@@ -103,7 +103,7 @@ class _Words(Completer):
             earlier
             and earlier[0].lower() in ("player", "пол")
             and len(earlier) in (2, 3)
-            and any(p.casefold().startswith(earlier[1].casefold()) for p in self.players)
+            and any(_starts(p, earlier[1]) for p in self.players)
         ):
             # player NAME --gender f | пол NAME ж: after the name, the gender
             if word.startswith("-"):
@@ -125,7 +125,7 @@ class _Words(Completer):
             options += ["--dealer", "--force"]
         seen: set[str] = set()
         for text in options:
-            if text.casefold().startswith(folded) and text not in seen:
+            if _starts(text, word) and text not in seen:
                 seen.add(text)
                 yield Completion(text, -len(word))
 
@@ -165,3 +165,9 @@ def tab_bindings() -> KeyBindings:
             buffer.start_completion(insert_common_part=True)
 
     return bindings
+
+
+def _starts(text: str, typed: str) -> bool:
+    """Whether ``text`` begins with what was typed, in any case, ё read as е (a Russian
+    typist writes «ален» for Алёна)."""
+    return text.casefold().replace("ё", "е").startswith(typed.casefold().replace("ё", "е"))

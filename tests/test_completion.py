@@ -78,3 +78,10 @@ def test_no_half_whist_when_the_convention_does_not_play_it() -> None:
 def test_a_game_offers_its_seating_after_a_join() -> None:
     g = api.join(api.new_game(list(EN), "sochi", 20), "Gleb")
     assert offered("a 7h 7 g", g) == ["Gleb"]
+
+
+def test_yo_is_completed_from_ye() -> None:
+    """«ален» + Tab gives Алёна (ё is mostly typed as е), in a deal and after a role's colon."""
+    players = ("Алёна", "Боря", "Вера")
+    assert offered("ален", players) == ["Алёна"]
+    assert offered("боря 7ч 7 ален:", players)[:2] == ["Алёна:в", "Алёна:п"]

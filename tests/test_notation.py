@@ -425,3 +425,19 @@ def _deals(draw: st.DrawFn) -> Any:
 @given(_deals())
 def test_describe_round_trips_generated_deals(deal: Any) -> None:
     assert same(words(describe(deal)), deal)
+
+
+def test_yo_is_read_as_ye_when_no_player_is_written_so() -> None:
+    """A Russian typist writes Алёна as «Алена»: the name, a prefix of it, any case. Where
+    both spellings sit at the table (Ёлка and Елка), each is its own name, as typed."""
+    players = ("Алёна", "Боря", "Вера")
+    assert resolve_player("Алена", players) == "Алёна"
+    assert resolve_player("АЛЕНА", players) == "Алёна"
+    assert resolve_player("ален", players) == "Алёна"
+    assert resolve_player("алён", players) == "Алёна"
+    both = ("Ёлка", "Елка", "Вера")
+    assert resolve_player("елка", both) == "Елка"
+    assert resolve_player("ёлка", both) == "Ёлка"
+    assert resolve_player("Ел", both) == "Елка"
+    with pytest.raises(NotationError, match="Алена"):
+        resolve_player("Алена", ("Алина", "Боря", "Вера"))

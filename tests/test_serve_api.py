@@ -97,9 +97,7 @@ def test_settle_is_settle_json(
     )
 
 
-def test_a_refusal_names_the_ledger_by_its_file_name_only(
-    client: TestClient, ledger: Path
-) -> None:
+def test_a_refusal_names_the_ledger_by_its_file_name_only(client: TestClient, ledger: Path) -> None:
     """A broken ledger is said in one 422 line to every page, naming the file as ``g.json``:
     a phone that watches has no use for the laptop's path to it (nor any business reading
     it); the CLI, on the laptop, keeps the path as it was typed."""

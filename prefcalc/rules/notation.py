@@ -74,7 +74,8 @@ _ROLES: dict[str, Role] = {
 
 def resolve_player(word: str, players: Sequence[str]) -> str:
     """A player by exact name, the same name (:func:`~prefcalc.rules.model.name_key`: any case,
-    NFC or NFD, invisible characters ignored), or a unique prefix of it."""
+    NFC or NFD, invisible characters ignored), or a unique prefix of it; failing these, the
+    same with ё read as е (a Russian typist writes Алёна as «Алена»)."""
     if word in players:
         return word
     folded = name_key(word)
@@ -82,6 +83,13 @@ def resolve_player(word: str, players: Sequence[str]) -> str:
     if len(same) == 1:
         return same[0]
     starts = [p for p in players if name_key(p).startswith(folded)] if folded else []
+    if not same and not starts and "е" in folded:
+        # ё is mostly typed as е: «Алена» is Алёна, when no player is written with е there
+        plain = folded.replace("ё", "е")
+        starts = [p for p in players if name_key(p).replace("ё", "е").startswith(plain)]
+        exact = [p for p in starts if name_key(p).replace("ё", "е") == plain]
+        if len(exact) == 1:
+            return exact[0]
     if len(starts) == 1:
         return starts[0]
     if len(starts) > 1:
