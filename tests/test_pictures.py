@@ -28,7 +28,7 @@ from prefcalc.export.pdf import (
     night_series,
     result_lines,
 )
-from prefcalc.export.xlsx import XLSX_MARKERS
+from prefcalc.export.xlsx_kit import XLSX_MARKERS
 from prefcalc.history.club import History, collect, running_balance
 from prefcalc.report import build_report
 from prefcalc.rules.model import Join
