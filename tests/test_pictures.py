@@ -21,13 +21,8 @@ from support import invoke, make_game, random_game, sheet_of
 from prefcalc.export.charts import DASHES, MARKERS, PALETTE, filled, segments, style
 from prefcalc.export.fonts import FontBook
 from prefcalc.export.history_pdf import season_series
-from prefcalc.export.pdf import (
-    Writer,
-    build_pdf,
-    build_picture,
-    night_series,
-    result_lines,
-)
+from prefcalc.export.pdf import build_pdf, build_picture, night_series, result_lines
+from prefcalc.export.pdf_kit import Writer
 from prefcalc.export.xlsx_kit import XLSX_MARKERS
 from prefcalc.history.club import History, collect, running_balance
 from prefcalc.report import build_report
