@@ -28,8 +28,9 @@ from prefcalc.rules.amounts import fmt
 from prefcalc.rules.model import Adjustment, AllPass, Contract, Defender, Entry, Game, Misere
 from prefcalc.rules.settlement import settle
 from prefcalc.store.ledger import game_to_json_text
+from prefcalc.views.log import deal_text
 from prefcalc.views.sheet_layout import Box, load_layout, running_entries
-from prefcalc.views.text import deal_text, money_text
+from prefcalc.views.text_kit import money_text
 
 LATIN_CYRILLIC_4 = {
     "Anna": "Nguyễn Thị Ánh",

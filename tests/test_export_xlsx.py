@@ -35,7 +35,7 @@ from prefcalc.rules.model import Game
 from prefcalc.rules.scoring import MOUNTAIN, POOL, WHISTS, Sheet
 from prefcalc.rules.settlement import Settlement, settle
 from prefcalc.store.ledger import game_to_json_text
-from prefcalc.views.text import deal_text
+from prefcalc.views.log import deal_text
 
 SHEETS = ["Deals", "Sheet", "Settlement", "Rules"]
 TOLERANCE = Fraction(1, 10**9)

@@ -29,7 +29,7 @@ from prefcalc.report import build_report
 from prefcalc.rules.model import Join
 from prefcalc.rules.settlement import settle
 from prefcalc.views.sheet_layout import Box, load_layout, sheet_shape
-from prefcalc.views.text import money_text, signed
+from prefcalc.views.text_kit import money_text, signed
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -22,7 +22,7 @@ from prefcalc.rules.amounts import Amount
 from prefcalc.store.files import write_atomic
 from prefcalc.views.history import money_cells, ratings_rows
 from prefcalc.views.numbers import day
-from prefcalc.views.text import money_text, signed
+from prefcalc.views.text_kit import money_text, signed
 
 
 def _table(flow: Flow, rows: Sequence[Sequence[str]], right: Sequence[bool]) -> None:

@@ -37,8 +37,10 @@ from prefcalc.rules.amounts import Amount, norm
 from prefcalc.rules.model import Adjustment, Join
 from prefcalc.rules.scoring import POOL, WHISTS, Sheet
 from prefcalc.store.files import write_atomic
+from prefcalc.views.log import deal_text
 from prefcalc.views.numbers import day
 from prefcalc.views.numbers import number as number_text
+from prefcalc.views.settlement import settlement_steps
 from prefcalc.views.sheet_layout import (
     Box,
     Layout,
@@ -48,7 +50,7 @@ from prefcalc.views.sheet_layout import (
     running_entries,
     sheet_shape,
 )
-from prefcalc.views.text import deal_text, local_time, money_text, settlement_steps, signed
+from prefcalc.views.text_kit import local_time, money_text, signed
 
 # --- page 1: the sheet ----------------------------------------------------------------------
 

@@ -70,7 +70,7 @@ from prefcalc.rules.model import Contract, Entry, Game, Join, Misere
 from prefcalc.rules.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet
 from prefcalc.rules.settlement import Settlement, minor_unit
 from prefcalc.store.files import write_atomic
-from prefcalc.views.text import deal_words
+from prefcalc.views.log import deal_words
 
 DEALS = N_("Deals")
 SHEET = N_("Sheet")
