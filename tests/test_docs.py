@@ -193,3 +193,64 @@ def test_the_readme_test_command_is_the_one_ci_runs() -> None:
     (block,) = [b for b in _blocks(README) if b in section]
     assert block == _ci_command() == 'pip install ".[dev]" && python -m pytest'
     assert block in _blocks(README_RU)
+
+
+def _night(document: Path) -> list[list[str]]:
+    """The commands of a page's "A night at the table", without their comments."""
+    text = document.read_text(encoding="utf-8")
+    section = text.split("## A night at the table", 1)[1]
+    block = FENCE.search(section)
+    assert block is not None
+    lines = block.group(0).strip("`\n").splitlines()
+    return [shlex.split(line, comments=True) for line in lines if line.startswith("prefcalc ")]
+
+
+@pytest.mark.parametrize("document", [README, ROOT / "docs" / "cli.md"], ids=["README", "cli"])
+def test_a_night_at_the_table_runs_as_written(document: Path, tmp_path: Path) -> None:
+    commands = _night(document)
+    assert commands[0][:2] == ["prefcalc", "new"] and len(commands) >= 5
+    for command in commands:
+        result = invoke(command[1:], tmp_path)
+        assert result.returncode == 0, (command, result.stderr)
+
+
+# README.ru.md's table of the table's words, in the order a session may take them
+RUSSIAN_LINES = [
+    "а 7ч 7 б:в в:п",
+    "аня 7ч 7 боря:в вера:п",
+    "б 6п 5 в:в3 а:в2",
+    "а 8бк - б:п в:п",
+    "а 8бк 8 б:п в:п",
+    "мизер аня 0",
+    "м а 0",
+    "распасы 2 5 3",
+    "рас 2 5 3",
+    "р 2 5 3",
+    "р а=2 б=5 в=3",
+    "штраф вера прикуп",
+    "отмена",
+    "вернуть",
+    "исправить 2 б 6п 6 в:в3 а:в1",
+    "удалить 3",
+    "вставить 3 мизер вера 1",
+    "пуля=30",
+    "цена=0,5",
+    "лист",
+    "журнал",
+    "почему 2",
+    "расчёт",
+    "расчёт средняя целые",
+    "помощь",
+]
+
+
+def test_the_russian_readme_s_lines_are_accepted(tmp_path: Path) -> None:
+    shown = set(CODE.findall(README_RU.read_text(encoding="utf-8")))
+    assert {f"`{line}`" for line in RUSSIAN_LINES} <= shown
+    ledger = tmp_path / "g.json"
+    new = ["--lang", "ru", "new", "Аня", "Боря", "Вера", "--file", str(ledger)]
+    assert invoke(new, tmp_path).returncode == 0
+    lines = "\n".join([*RUSSIAN_LINES, "выход"]) + "\n"
+    result = invoke(["--lang", "ru", "play", "--file", str(ledger)], tmp_path, input=lines)
+    assert result.returncode == 0, result.stderr  # 2 if any line was refused
+    assert "ошибка" not in result.stderr
