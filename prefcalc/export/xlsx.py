@@ -9,9 +9,11 @@ Four sheets, in this order:
     written in this entry, net per column (``Anna pool``, ``Anna mountain``,
     ``Anna on Boris``...). Frozen header, filters, widths fitted to the content.
 ``Sheet``
-    Each player's totals (pool, mountain, whists on every opponent, points left to close) as
-    ``SUM`` formulas over the Deals columns, and below them the running totals after every
-    deal (formulas too), so a number corrected in Deals flows through.
+    Each player's totals (pool, mountain, whists on every opponent) as ``SUM`` formulas over
+    the Deals columns and, while the game goes on, what is left to play (each pool's points
+    to close under ``closing = each``, what the pools together still need under ``closing =
+    total``); below them the running totals after every deal (formulas too), so a number
+    corrected in Deals flows through.
 ``Settlement``
     docs/rules.md §5 step by step for both methods in exact arithmetic, as formulas over
     the Sheet totals: unclosed pools into the mountain (``pool_to_mountain`` from Rules),
@@ -20,7 +22,9 @@ Four sheets, in this order:
     and money (whists × the whist price). prefcalc's money rounded to the currency's unit,
     its payments and its whole-whist results are shown beside as values.
 ``Rules``
-    The game's terms, the convention's name and every option value with its meaning.
+    The game's terms, the convention's name and every option: its value in the reader's words
+    with what a user types for it (``gentleman's (gentleman)``; numbers stay numbers), and
+    its meaning.
 
 Its cells, styles, widths and chart are the workbook toolkit's (:mod:`prefcalc.export.xlsx_kit`).
 openpyxl is imported by the export modules only: the CLI imports them lazily, when exporting.
@@ -60,16 +64,18 @@ from prefcalc.export.xlsx_kit import (
     risky,
     saved,
     set_widths,
+    text_cell,
     with_cached_values,
 )
 from prefcalc.i18n import N_, _, pgettext
 from prefcalc.report import Report
 from prefcalc.rules.amounts import Amount
-from prefcalc.rules.conventions import OPTIONS, to_toml_value
+from prefcalc.rules.conventions import OPTIONS
 from prefcalc.rules.model import Contract, Entry, Game, Join, Misere
 from prefcalc.rules.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet
 from prefcalc.rules.settlement import Settlement, minor_unit
 from prefcalc.store.files import write_atomic
+from prefcalc.views.convention import value_text
 from prefcalc.views.log import deal_words
 
 DEALS = N_("Deals")
@@ -325,6 +331,10 @@ def _write_sheet(
         col = deals_col[key]
         formula_cell(ws, cache, r, c, f"=SUM({ref(DEALS)}!${col}${first}:${col}${last})", value)
 
+    # what is left to play: each pool's distance to the target (closing = each), or what the
+    # pools together still need (closing = total); nothing once the game is over
+    going = not sheet.finished
+    each = going and sheet.convention.closing == "each"
     header_row(
         ws,
         1,
@@ -333,7 +343,7 @@ def _write_sheet(
             _("Pool"),
             _("Mountain"),
             *(pgettext("sheet", "on {player}").format(player=p) for p in players),
-            _("To close"),
+            *([_("To close")] if each else []),
         ],
     )
     for p in players:
@@ -344,13 +354,20 @@ def _write_sheet(
         for q in players:
             if q != p:
                 total(r, 4 + players.index(q), (p, WHISTS, q), sheet.whists[p][q])
-        to_close = max(0, sheet.target - sheet.pool[p])
-        formula_cell(ws, cache, r, 4 + n, f"=MAX(0,{target_ref}-B{r})", to_close)
-    as_text(ws, 1, range(1, 5 + n))
+        if each:
+            to_close = max(0, sheet.target - sheet.pool[p])
+            formula_cell(ws, cache, r, 4 + n, f"=MAX(0,{target_ref}-B{r})", to_close)
+    if going and sheet.convention.closing == "total":
+        r = 2 + n
+        left = max(0, sheet.target * n - sum(sheet.pool.values()))
+        text_cell(ws, r, 1, _("Points left to the end of the game"))
+        formula_cell(ws, cache, r, 2, f"=MAX(0,{target_ref}*{n}-SUM(B2:B{1 + n}))", left)
+    columns = 4 + n if each else 3 + n
+    as_text(ws, 1, range(1, columns + 1))
     for p in players:
         as_text(ws, refs.row[p], (1,))
     ws.column_dimensions["A"].width = column_width(max(len("Player"), *(len(p) for p in players)))
-    for c in range(2, 5 + n):
+    for c in range(2, columns + 1):
         ws.column_dimensions[get_column_letter(c)].width = column_width(12)
 
     # Running totals after every deal: the previous row plus this deal's row of Deals.
@@ -842,14 +859,13 @@ def _write_result(
 # --- Rules --------------------------------------------------------------------------------------
 
 
-def _option_value(value: Any) -> Any:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int | Fraction):
+def _option_value(key: str, value: Any) -> int | float | str:
+    """An option's value as the Rules sheet holds it: a number as a number (the Settlement's
+    formulas read ``pool_to_mountain`` and ``pool_whists``), anything else in the reader's
+    words with what a user types for it (:func:`prefcalc.views.convention.value_text`)."""
+    if isinstance(value, int | Fraction) and not isinstance(value, bool):
         return cell_number(value)
-    if isinstance(value, str):
-        return cell_text(value)
-    return to_toml_value(value)
+    return value_text(key, value)
 
 
 def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str, str]:
@@ -875,7 +891,7 @@ def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str, str]:
     for i, option in enumerate(OPTIONS):
         r = 8 + i
         g.text(r, 1, option.key)
-        value = _option_value(conv.value(option.key))
+        value = _option_value(option.key, conv.value(option.key))
         if isinstance(value, str):
             g.text(r, 2, value)
         else:
@@ -886,7 +902,7 @@ def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str, str]:
         elif option.key == "pool_whists":
             pool_row = r
     ws.column_dimensions["A"].width = 26.0
-    ws.column_dimensions["B"].width = 22.0
+    ws.column_dimensions["B"].width = 36.0
     ws.column_dimensions["C"].width = 100.0
     ws.freeze_panes = "A8"
     return f"{ref(RULES)}!$B$4", f"{ref(RULES)}!$B${factor_row}", f"{ref(RULES)}!$B${pool_row}"
