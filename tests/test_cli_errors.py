@@ -358,7 +358,7 @@ CASES = [
         20,
         [],
         ["settle", "--method", "median"],
-        "--method is pairwise or average, not 'median'",
+        "unknown method 'median' (use pairwise or average)",
     ),
     (
         "show bad --set",
