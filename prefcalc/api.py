@@ -398,7 +398,7 @@ def edit(
     conv = night.convention
     old = game.entries[number - 1]
     state = night.before(game.entries, number)
-    seats = night.state.players
+    seats = state.players  # the table at that deal: a late arrival is not there before his join
     default = _dealer(seats, dealer, old.dealer or state.next_dealer)
     parsed = _parse(deal, seats, default, conv)
     if isinstance(old.deal, Join) or isinstance(parsed, Join):

@@ -31,6 +31,7 @@ from prefcalc.rules.notation import (
     split_deal,
 )
 from prefcalc.rules.notation import DealFlags as DealFlags
+from prefcalc.rules.readback import log_words
 from prefcalc.rules.scoring import Sheet
 
 if TYPE_CHECKING:
@@ -239,12 +240,15 @@ def deal_command(
 def parse_line(text: str, game: Game) -> Command | None:
     """The command a ``play`` line asks for (None for a blank line or a comment). A line
     that starts with a player is a game (``a 7h 7 b:w v:p``); ``m``/``м`` and
-    ``p``/``р``/``рас`` start a misère and an all-pass deal."""
+    ``p``/``р``/``рас`` start a misère and an all-pass deal; a deal as ``log`` prints it
+    (``Anna 7♥ took 7; Boris whist, Vera pass``, in either language) is that deal
+    (:func:`~prefcalc.rules.readback.log_words`)."""
     text = text.strip()
     if not text or text.startswith("#"):
         return None
+    said = log_words(text, seating(game))  # a deal as log prints it reads back as a line
     try:
-        words = shlex.split(text)
+        words = said if said is not None else shlex.split(text)
     except ValueError as exc:
         raise NotationError(_("cannot read the line: {exc}").format(exc=exc)) from None
     if not words:
@@ -375,10 +379,21 @@ def _no_args(command: str, rest: Sequence[str]) -> None:
 
 
 def _settle(rest: Sequence[str]) -> Settle:
-    """``settle [METHOD] [ROUNDING]``, each in either language (``расчёт средняя целые``)."""
+    """``settle [METHOD] [ROUNDING]``, each in either language and as prefcalc prints it
+    (``расчёт средняя целые``, ``расчёт по средней``, ``settle average whole``)."""
     method: Method = "pairwise"
     rounding: Rounding = "exact"
-    for word in rest:
+    words = list(rest)
+    while words:
+        word = words.pop(0)
+        for size in (3, 2):  # a word of several: по средней горе, до целых вистов
+            joined = " ".join([word, *words[: size - 1]])
+            if size - 1 <= len(words) and (
+                lexicon.read("methods", joined) or lexicon.read("roundings", joined)
+            ):
+                word = joined
+                del words[: size - 1]
+                break
         if lexicon.read("methods", word):
             method = lexicon.parse_method(word)
         elif lexicon.read("roundings", word):

@@ -136,7 +136,7 @@ ALSO: dict[Category, dict[str, str]] = {
     "terms": {"ценависта": "whist_price"},
     "methods": {
         "попарный": "pairwise", "попарная": "pairwise", "средней": "average",
-        "средний": "average", "посредней": "average",
+        "средний": "average", "посредней": "average", "посреднейгоре": "average",
     },
     "roundings": {
         "точный": "exact", "точное": "exact", "целыми": "whole", "вцелых": "whole",

@@ -405,8 +405,9 @@ def parse_game(
     tricks = parse_tricks(words[2], _("the declarer's tricks"), allow_dash=True)
     defenders = tuple(parse_defender(w, players) for w in words[3:])
     returned_by = None if flags.returned_by is None else resolve_player(flags.returned_by, players)
-    if returned_by is None and len(defenders) == 2 and all(d.role == "p" for d in defenders):
-        _check_not_played(level, tricks)
+    roles = sorted(d.role for d in defenders)
+    if returned_by is None and len(defenders) == 2 and roles in (["p", "p"], ["h", "p"]):
+        _check_not_played(level, tricks, half=roles == ["h", "p"])
         tricks = None
     return Contract(
         declarer,
@@ -427,13 +428,20 @@ def _looked(flags: DealFlags, players: Sequence[str]) -> tuple[str, ...]:
     return tuple(resolve_player(name, players) for name in flags.looked)
 
 
-def _check_not_played(level: int, tricks: int | None) -> None:
-    """A game both defenders passed is not played: its tricks are written ``-``, or as the
-    contract itself (the declarer's own count, ``о 8б 8 л:п``), recorded as not played."""
+def _check_not_played(level: int, tricks: int | None, half: bool = False) -> None:
+    """A game both defenders passed, or one passed and the other half-whisted (``half``), is
+    not played: its tricks are written ``-``, or as the contract itself (the declarer's own
+    count, ``о 8б 8 л:п``, ``а 7бк 7 г:п б:пв``), recorded as not played."""
     if tricks is not None and tricks != level:
         raise NotationError(
-            _(
-                "both defenders passed, so the game was not played: write its tricks as '-' (or {level}, the contract), not {tricks}"
+            (
+                _(
+                    "a half-whisted game is not played: write its tricks as '-' (or {level}, the contract), not {tricks}"
+                )
+                if half
+                else _(
+                    "both defenders passed, so the game was not played: write its tricks as '-' (or {level}, the contract), not {tricks}"
+                )
             ).format(level=level, tricks=tricks)
         )
 
