@@ -60,17 +60,11 @@ COMMANDS = (
 )
 """The commands of a play line (completion offers them)."""
 
-SHORT_KINDS = {
-    "m": "misere", "м": "misere",
-    "p": "passes", "р": "passes", "рас": "passes",
-}  # fmt: skip
-"""At the start of a line ``m``/``м`` always mean misère and ``p``/``р``/``рас`` passes
-(``мизер`` and ``распасы`` are deal kinds anyway): a player whose name starts with M, P, М
-or Р is written there with one more letter (``ма 7ч 7 п:в в:п`` for Маша).
-
-Every other word a line starts with is the lexicon's (:mod:`prefcalc.rules.lexicon`): a
-command in either language (``отмена`` is ``undo``, ``лист`` is ``show``, ``расчёт`` is
-``settle``), a kind of deal (``мизер``, ``распасы``, ``поправка``), or a player."""
+SHORT_KINDS = lexicon.SHORT_KINDS
+"""Every word a line starts with is the lexicon's (:mod:`prefcalc.rules.lexicon`): a command
+in either language (``отмена`` is ``undo``, ``лист`` is ``show``, ``расчёт`` is ``settle``),
+a kind of deal (``мизер``, ``распасы``, ``поправка``), a short kind (``м``, ``р``: misère and
+all-pass, :data:`~prefcalc.rules.lexicon.SHORT_KINDS`), or a player."""
 
 DEAL_OPTIONS = ("--dealer", "--force")
 """The options of a deal besides its flags (the CLI adds its ``--file``)."""

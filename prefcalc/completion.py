@@ -15,9 +15,10 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from prefcalc.commands import COMMANDS, SHORT_KINDS
+from prefcalc.commands import COMMANDS
 from prefcalc.i18n import LANGUAGES, _
 from prefcalc.rules import lexicon
+from prefcalc.rules.lexicon import SHORT_KINDS
 from prefcalc.rules.model import LEVELS, Game, play_order, seating
 
 CONTRACTS = {

@@ -204,7 +204,7 @@ CASES = [
         "sochi",
         20,
         [],
-        ["game", "Anna", "6s", "6", "Boris:p", "Vera:h"],
+        ["game", "Anna", "6s", "5", "Boris:p", "Vera:h"],  # its level (6) would be taken
         "not played",
     ),
     (

@@ -150,6 +150,15 @@ ALSO: dict[Category, dict[str, str]] = {
 """Other spellings a table uses, in either language (folded: :func:`fold`)."""
 
 
+SHORT_KINDS: dict[str, str] = {
+    "m": "misere", "м": "misere",
+    "p": "passes", "р": "passes", "рас": "passes",
+}  # fmt: skip
+"""At the start of a ``play`` line ``m``/``м`` always mean misère and ``p``/``р``/``рас``
+passes (``мизер`` and ``распасы`` are kinds anyway): a player whose name starts with M, P, М
+or Р is written there with one more letter (``ма 7ч 7 п:в в:п`` for Маша)."""
+
+
 def fold(word: str) -> str:
     """``word`` as the table's words are compared: in any case, ё as е, è as e, without
     hyphens, spaces or underscores (``Half-Whist`` is ``halfwhist``, ``ПАС`` is ``пас``,
