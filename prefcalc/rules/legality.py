@@ -57,6 +57,7 @@ from prefcalc.rules.model import (
     Preference,
     Role,
     SetTerm,
+    active_players,
     check_note,
     check_players,
     check_term,
@@ -370,7 +371,7 @@ def _fits_passes(t: _Table, deal: AllPass) -> str | None:
         return _("a deal needs its dealer")
     seats, dealer = t.seats, t.dealer
     out = sitting_out(seats, dealer)
-    active = tuple(p for p in seats if p not in out) if out else seats
+    active = active_players(seats, dealer)
     names = [name for name, _ in deal.tricks]
     # passes.dealer_plays_talon: the sitting-out dealer leads the talon cards and his
     # tricks (0-2) are written with everybody's (at five, only the dealer's)
@@ -447,8 +448,7 @@ def _contract(t: _Table, deal: Contract) -> str | None:
     )
     if wrong is not None:
         return wrong
-    out = sitting_out(seats, dealer)
-    active = tuple(p for p in seats if p not in out) if out else seats
+    active = active_players(seats, dealer)
     expected = [p for p in active if p != deal.declarer]
     if len(expected) == 1:
         return _gusarik(deal, expected[0], half_whist)

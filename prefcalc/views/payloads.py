@@ -52,7 +52,8 @@ def log_json(sheet: Sheet) -> list[dict[str, Any]]:
 
     out = []
     for s in sheet.scored:
-        item = {"number": s.number, **deal_to_json(s.entry), "notation": describe(s.entry.deal)}
+        notation = describe(s.entry.deal, "en")  # the record's own words, in every language
+        item = {"number": s.number, **deal_to_json(s.entry), "notation": notation}
         item["writes"] = [
             {
                 "player": w.player,
