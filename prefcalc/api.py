@@ -857,6 +857,12 @@ def load_current(path: str | Path) -> Game:
     return ledger.load_cached(Path(path))
 
 
+def load_current_version(path: str | Path) -> tuple[Game, str]:
+    """:func:`load_current`, and the ledger's version: the hex sha256 of the bytes the game
+    was read from (:func:`prefcalc.store.ledger.version`), which changes with every write."""
+    return ledger.load_versioned(Path(path))
+
+
 def __getattr__(name: str) -> Any:
     """``prefcalc.api.Report``, imported when first asked for."""
     if name == "Report":
@@ -880,6 +886,7 @@ __all__ = [
     "join",
     "load",
     "load_current",
+    "load_current_version",
     "new_game",
     "parse_gender",
     "parse_method",

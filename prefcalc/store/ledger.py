@@ -292,9 +292,23 @@ def load(path: Path) -> Game:
 def load_cached(path: Path) -> Game:
     """:func:`load`, but the game this process last read or wrote at ``path`` is reused
     while the file holds the same bytes (it is read, not parsed again)."""
+    return load_versioned(path)[0]
+
+
+def load_versioned(path: Path) -> tuple[Game, str]:
+    """:func:`load_cached`, and the :func:`version` of the bytes the game was read from (one
+    read of the file: the game and the version are of one state of it)."""
     if not files.check_regular_if_exists(path, N_("the ledger"), LedgerError):
         raise LedgerError(_("no game here (start one with 'prefcalc new')"), str(path))
-    return _cached_load(files.real_path(path), str(path))
+    game, signature = _cached_load(files.real_path(path), str(path))
+    return game, signature.hex()
+
+
+def version(raw: bytes) -> str:
+    """A ledger's version: the hex sha256 of its bytes. It changes with every write of the
+    ledger (a deal, a change of terms, a late arrival, a gender, an edit, an undo), by
+    whoever made it; the same bytes are the same version in any process."""
+    return _signature(raw).hex()
 
 
 def _load(path: Path, shown: str) -> Game:
@@ -393,7 +407,7 @@ def update_at(
     The one write path of a ledger that exists."""
     real = _existing_ledger(path)
     with locked(real):
-        before = _cached_load(real, str(path))
+        before = _cached_load(real, str(path))[0]
         _remove_stale_temporaries(real)
         after = _seated_genders(change(real, before))
         if first is not None:
@@ -512,20 +526,21 @@ def remember(real: Path, game: Game, text: str | None = None, raw: bytes | None 
         checkpoint.save(signature.hex(), _program(), pending[1])
 
 
-def _cached_load(real: Path, shown: str) -> Game:
-    """The game at ``real``: the one this process last read or wrote there if the file still
-    holds the same bytes (a long session parses the ledger again only when another process
-    changed it), else read afresh. The file is read every time (under the lock when
-    called by :func:`update`); only the parsing is saved."""
+def _cached_load(real: Path, shown: str) -> tuple[Game, bytes]:
+    """The game at ``real`` and the digest of the bytes it was read from: the game this
+    process last read or wrote there if the file still holds the same bytes (a long session
+    parses the ledger again only when another process changed it), else read afresh. The
+    file is read every time (under the lock when called by :func:`update`); only the parsing
+    is saved."""
     raw = _read(real, shown)
     signature = _signature(raw)
     known = _known_file.get(real)
     if known is not None and known[0] == signature:
-        return known[1]
+        return known[1], signature
     game = _parse(raw, signature, shown)
     _known_file.clear()
     _known_file[real] = (signature, game)
-    return game
+    return game, signature
 
 
 # --- checkpoints ----------------------------------------------------------------------------
