@@ -81,6 +81,7 @@ def test_the_engine_wheel_leaves_the_front_ends_and_the_documents_out() -> None:
         "perf.py",
         "report.py",
         "resources.py",
+        "resume.py",
         "rules",
         "store",
         "table",
