@@ -1,11 +1,15 @@
 """The public Python API: open a game, record deals through every rule check, read the sheet
-and the settlement. The CLI (and every other front end) is a thin caller of these functions.
+and the settlement. The front ends reach it through the command layer (:mod:`prefcalc.commands`:
+the CLI's writes and ``play``'s lines) and the table service (:mod:`prefcalc.table`: serve's
+pages and the app); the CLI's readers call it directly.
 
 A game is an immutable :class:`~prefcalc.rules.model.Game` value: every call returns a new one,
 in the manner of ``board.push_san("e4")`` — one call checks the deal and applies it, and a
 refused deal raises :class:`~prefcalc.errors.PrefcalcError` whose ``str()`` is the one-line
-message the CLI prints. Files are touched only by :func:`load`, :func:`save` and
-:func:`update` (which holds the ledger's lock from reading to writing)::
+message the CLI prints. Files are touched only by :func:`load`, :func:`load_current`,
+:func:`save`, :func:`update`, :func:`undo_file` and :func:`redo_file` (a write holds the
+ledger's lock from reading to writing). What the API keeps between calls (the night it last
+scored, so that the next deal is one step) is :mod:`prefcalc.resume`'s. In short::
 
     import prefcalc
     g = prefcalc.new_game(["Anna", "Boris", "Vera"], convention="sochi", target=20)
