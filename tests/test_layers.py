@@ -121,7 +121,7 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycles(graph) == [["p.a", "p.b", "p.c"]]
 
 
-def test_the_development_page_draws_the_layers_the_contract_checks() -> None:
+def test_the_docs_draw_the_layers_the_contract_checks() -> None:
     page = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
     section = page.split("## How the tree is laid out", 1)[1]
     drawn = section.split("```", 2)[1].strip().splitlines()
