@@ -83,7 +83,7 @@ class Service:
 
     def settle(self, method: str = "pairwise", rounding: str = "exact") -> dict[str, Any]:
         """The settlement: the JSON of ``prefcalc settle --json`` (the method and the
-        rounding read by the API's one parser)."""
+        rounding named in either language, read by the API's one parser)."""
         return self.call(lambda: _settle(self.load().game, method, rounding))
 
     def seats(self) -> dict[str, Any]:

@@ -20,8 +20,8 @@ from fastapi import Path as FastAPIPath
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 
-from prefcalc import api
 from prefcalc.i18n import N_
+from prefcalc.rules.lexicon import METHODS, ROUNDINGS
 from prefcalc.store.files import parser_reason
 from prefcalc.table.answers import KEPT_ANSWERS
 from prefcalc.table.lines import ID_CHARS, MAX_ID, MIN_ID
@@ -29,12 +29,6 @@ from prefcalc.views.words import say
 from prefcalc.web.middleware import MAX_BODY
 from prefcalc.web.models import LineAnswer, LineBody, Seats, problem
 from prefcalc.web.table import TableDep, scorer
-
-QUERY_REFUSALS = {
-    "method": N_("unknown method '{method}' (use pairwise or average)"),
-    "rounding": N_("unknown rounding '{rounding}' (use exact or whole)"),
-}
-"""A query parameter given a value it does not take, said as the CLI says it."""
 
 NOT_UTF8 = N_("the request body is not valid UTF-8")
 NOT_SENT_AS_JSON = N_("send the line as JSON (Content-Type: application/json)")
@@ -92,8 +86,20 @@ class JSONBodyRoute(APIRoute):
 router = APIRouter(prefix="/api", tags=["the game"], route_class=JSONBodyRoute)
 
 
-Method = Annotated[api.Method, Query(description="Pairwise, or by the average mountain.")]
-Rounding = Annotated[api.Rounding, Query(description="Exact fractions, or whole units of money.")]
+Method = Annotated[
+    str,
+    Query(
+        description="Pairwise, or by the average mountain (either language: средняя).",
+        json_schema_extra={"enum": list(METHODS)},
+    ),
+]
+Rounding = Annotated[
+    str,
+    Query(
+        description="Exact fractions, or whole units of money (either language: целые).",
+        json_schema_extra={"enum": list(ROUNDINGS)},
+    ),
+]
 Last = Annotated[int | None, Query(ge=0, description="Only the last N deals.")]
 
 
