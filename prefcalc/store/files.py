@@ -145,17 +145,15 @@ tomllib's English), by a fragment of its message: in the first entry that matche
 _PARSER_PLACE = re.compile(r"line (\d+),? column (\d+)")
 
 
-def parser_reason(reason: str, lang: str | None = None) -> str:
-    """Why a parser could not read a text, in ``lang`` (None: the language in use; a server
-    thread gives the table's): in English as the parser says it (``EOF while parsing a list
-    at line 1 column 16``), in another language what is wrong and where («текст обрывается
-    (строка 1, столбец 16)»)."""
+def parser_reason(reason: str) -> str:
+    """Why a parser could not read a text, in the language in use: in English as the parser
+    says it (``EOF while parsing a list at line 1 column 16``), in another language what is
+    wrong and where («текст обрывается (строка 1, столбец 16)»)."""
     from prefcalc.i18n import DEFAULT, catalog, language
 
-    lang = language() if lang is None else lang
-    if lang == DEFAULT:
+    if language() == DEFAULT:
         return reason
-    gettext = catalog(lang).gettext
+    gettext = catalog().gettext
     what = next(
         (w for keys, w in PARSER_REASONS if any(k in reason for k in keys)),
         N_("a syntax error"),
