@@ -34,17 +34,9 @@ def install_words(env: Any) -> None:
 
 def page_words() -> dict[str, Any]:
     """What every page is rendered with in the language in use: ``lang`` and the scripts'
-    words (:func:`~prefcalc.views.words.script_words`, made once per language)."""
-    lang = language()
-    found = _WORDS.get(lang)
-    if found is None:
-        found = _WORDS[lang] = {"lang": lang, "words": script_words()}
-    return found
-
-
-_WORDS: dict[str, dict[str, Any]] = {}
-""":func:`page_words` by language (a language's words never change while prefcalc runs; two
-threads making them at once make the same value)."""
+    words (:func:`~prefcalc.views.words.script_words`: made for each page, in well under a
+    millisecond)."""
+    return {"lang": language(), "words": script_words()}
 
 
 class Pages:
