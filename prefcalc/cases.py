@@ -93,7 +93,7 @@ def _guess(name: str) -> Gender | None:
 
 
 def _given(name: str) -> Gender | None:
-    """The gender the game's table gives ``name`` (as typed, or in another case)."""
+    """The gender the genders in use give ``name`` (as typed, or in another case)."""
     table = genders_in_use.get()
     return (table.get(name) or table.get(name.casefold())) if table else None
 
@@ -108,8 +108,8 @@ def declinable(name: str) -> bool:
 
 def decline(name: str, case: str, gender: str | None = None) -> str:
     """``name`` in ``case`` (a code of :data:`CASES`): ``decline("Боря", "acc")`` -> Борю,
-    ``decline("Любовь", "ins")`` -> Любовью. ``gender`` (``m``/``f``) overrides the game's
-    table and the guess. Anything prefcalc does not decline comes back as it is (an unknown
+    ``decline("Любовь", "ins")`` -> Любовью. ``gender`` (``m``/``f``) overrides the genders
+    in use and the guess. Anything prefcalc does not decline comes back as it is (an unknown
     case code too)."""
     if case == "nom" or case not in CASES or not declinable(name):
         return name
@@ -211,8 +211,8 @@ class Text(str):
 
 
 def forms(names: Iterable[str]) -> dict[str, dict[str, str]]:
-    """Each declinable name's forms in the cases (``{"Боря": {"gen": "Бори", ...}}``), in
-    the game's genders: for a page whose script formats the messages itself."""
+    """Each declinable name's forms in the cases (``{"Боря": {"gen": "Бори", ...}}``), by
+    the genders in use: for a page whose script formats the messages itself."""
     return {
         name: {case: decline(name, case) for case in CASES[1:]}
         for name in names
