@@ -425,7 +425,7 @@ def adjust(
 
 @app.command(context_settings=_WORDS)
 def penalty(
-    player: Annotated[str, typer.Argument(show_default=False)],
+    player: Annotated[str, typer.Argument(metavar="PLAYER", show_default=False)],
     kind: Annotated[str, typer.Argument(metavar="KIND", show_default=False)],
     rest: Annotated[
         list[str] | None, typer.Argument(metavar="[CONTRACT] [N] [OTHER]", show_default=False)
@@ -851,6 +851,7 @@ def games() -> None:
 def examples() -> None:
     """The bundled example evenings (ledgers to try any command on with --file)."""
     from prefcalc.resources import bundled
+    from prefcalc.terms import convention_name
 
     for path in sorted(bundled("examples").glob("*.json")):
         game_ = api.load(path)
@@ -862,7 +863,10 @@ def examples() -> None:
                 "{file}  ({convention}, {players}, {count} deals)",
                 count,
             ).format(
-                file=path, convention=conv.name, players=", ".join(seating(game_)), count=count
+                file=path,
+                convention=convention_name(conv.name),
+                players=", ".join(seating(game_)),
+                count=count,
             )
         )
 
@@ -1143,8 +1147,19 @@ def serve(
         Path | None,
         typer.Option(
             "--tournament",
+            metavar="FOLDER",
             help="Serve a tournament's folder: the hall's page (the standings live, every"
             " table) and a score link per table of the round, each with its own token.",
+            show_default=False,
+        ),
+    ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="ru|en",
+            help="The language of the pages and of the lines shown here: ru or en (default:"
+            " PREFCALC_LANG, then the locale).",
             show_default=False,
         ),
     ] = None,
@@ -1153,6 +1168,8 @@ def serve(
     (a score link with a secret token, kept for the game: the next serve gives the same
     link); both printed with a QR code. The pages speak the language in use (--lang ru|en,
     PREFCALC_LANG, then the locale)."""
+    if lang is not None:  # read in front of the command (_lang_first): listed here for --help
+        set_language(lang)
     if tournament is not None:
         from prefcalc.web import serve_tournament
 
