@@ -40,7 +40,16 @@ from prefcalc.commands import (
     execute,
 )
 from prefcalc.errors import DealError, PrefcalcError, one_line, shown, silence
-from prefcalc.i18n import N_, _, check_environment, did_you_mean, language, ngettext, speaking
+from prefcalc.i18n import (
+    N_,
+    _,
+    check_environment,
+    check_language,
+    did_you_mean,
+    language,
+    ngettext,
+    speaking,
+)
 from prefcalc.i18n import set_language as _set_language
 from prefcalc.rules.amounts import Amount, parse_whole
 from prefcalc.rules.conventions import parse_overrides
@@ -759,6 +768,8 @@ def new(
 
     Four players: the dealer sits out; five: the dealer and the next dealer sit out; two:
     Gusarik (a dummy, one defender: game Anna 6s 5 Boris:w)."""
+    if lang is not None:
+        lang = check_language(lang)  # refused as the option it came from: --lang
     game_ = api.new_game(
         players,
         convention,
@@ -1095,7 +1106,7 @@ def share(
 
     path = _path(file)
     if png is not None:
-        check_output(png, path, "the image")
+        check_output(png, path, N_("the image"))
     report = api.report(api.load(path))
     with genders(report.game.genders):
         out(share_text(report))

@@ -263,3 +263,34 @@ def test_a_page_names_the_file_it_refuses(where: str) -> None:
     name = where.rsplit("/", 1)[-1] or where
     line = refusal_line(LedgerError("the ledger is not a regular file (it is a folder)", where))
     assert line == f"{name}: the ledger is not a regular file (it is a folder)"
+
+
+def test_the_clis_own_refusals_name_what_and_where(tmp_path: Path) -> None:
+    """A picture over the ledger is refused without sending the reader to an option the
+    command does not have (share takes --png, not -o); a language is refused as --lang."""
+    path = _ledger(tmp_path, lambda d: None)
+    before = path.read_bytes()
+    for env, said in (
+        (
+            RU,
+            f"prefcalc: ошибка: {path}: нельзя записать картинку поверх журнала {path}: выберите другой файл",
+        ),
+        (
+            EN,
+            f"prefcalc: error: {path}: cannot write the image over the ledger {path}: choose another file",
+        ),
+    ):
+        result = invoke(["share", "--png", str(path), "--file", str(path)], tmp_path, env=env)
+        assert (result.returncode, result.stderr) == (2, said + "\n")
+    assert path.read_bytes() == before
+    for env, said in (
+        (RU, "prefcalc: ошибка: --lang: неизвестный язык «de» (можно en или ru)"),
+        (EN, "prefcalc: error: --lang: unknown language 'de' (use en or ru)"),
+    ):
+        result = invoke(
+            ["new", "Аня", "Боря", "Вера", "--lang", "de", "--file", str(tmp_path / "n.json")],
+            tmp_path,
+            env=env,
+        )
+        assert (result.returncode, result.stderr) == (2, said + "\n")
+    assert not (tmp_path / "n.json").exists()

@@ -594,7 +594,7 @@ def _check_not_the_ledger(real: Path, ledger: Path, what: str, shown: str) -> No
     locks = [base.with_name(base.name + ".lock") for base in bases]
     if real in bases:
         raise PrefcalcError(
-            _("cannot write {what} over the ledger {ledger} (choose another file with -o)").format(
+            _("cannot write {what} over the ledger {ledger}: choose another file").format(
                 what=_(what), ledger=ledger
             ),
             shown,
