@@ -235,6 +235,20 @@ def test_the_workbook_reads_russian(tmp_path: Any) -> None:
     ] == []
 
 
+def _answers(url: str) -> None:
+    """Wait until the server at ``url`` answers (it prints its addresses before it listens)."""
+    import time
+    import urllib.request
+
+    for _attempt in range(600):
+        try:
+            with urllib.request.urlopen(url, timeout=5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError(f"{url} never answered")
+
+
 def test_serve_speaks_russian_on_the_terminal(tmp_path: Any) -> None:
     """``serve --lang ru`` (the option its help lists): every line it prints from the start
     to Ctrl-C, QR codes aside."""
@@ -261,6 +275,8 @@ def test_serve_speaks_russian_on_the_terminal(tmp_path: Any) -> None:
             head.append(line)
             if line.startswith("Ctrl-C"):
                 break
+        watch = next(line.split(": ", 1)[1].strip() for line in head if line.startswith("смотреть"))
+        _answers(watch)  # Ctrl-C once the server serves, as at a table
     finally:
         proc.send_signal(signal.SIGINT)
         rest, errors = proc.communicate(timeout=30)
