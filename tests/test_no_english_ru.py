@@ -303,3 +303,24 @@ def test_serve_lists_lang_and_penalty_names_its_player(tmp_path: Any) -> None:
     assert "ВИД: прикуп [N]" in usage
     english = invoke(["penalty", "--help"], tmp_path, env=en).stdout
     assert "penalty [OPTIONS] PLAYER KIND [CONTRACT] [N] [OTHER]" in english
+
+
+def test_a_house_rules_file_is_named_by_its_preset_in_the_readers_words(tmp_path: Any) -> None:
+    """A house-rules file without a name takes its base preset's, marked: said in the
+    reader's language (the ledger keeps it in English, as every name of the record)."""
+    import json
+
+    rules = tmp_path / "house.toml"
+    rules.write_text('base = "leningrad"\nliability = 1\n', encoding="utf-8")
+    ledger = tmp_path / "h.json"
+    made = invoke(["new", *PLAYERS[:3], "-c", str(rules), "--file", str(ledger)], tmp_path, env=RU)
+    assert made.stdout.startswith("новая игра: Аня, Боря, Вера · Ленинградка (свои правила) ·")
+    shown = invoke(["show", "--file", str(ledger)], tmp_path, env=RU).stdout
+    assert shown.startswith("Ленинградка (свои правила) · пуля до 20")
+    assert invoke(["rules", str(rules)], tmp_path, env=RU).stdout.startswith(
+        "Ленинградка (свои правила)\n"
+    )
+    english = invoke(["show", "--file", str(ledger)], tmp_path, env={**RU, "LANG": "C.UTF-8"})
+    assert english.stdout.startswith("Leningrad (house rules) · target 20")
+    stored = json.loads(ledger.read_text(encoding="utf-8"))["convention"]["name"]
+    assert stored == "Leningrad (house rules)"

@@ -85,9 +85,20 @@ PRESET_TEXTS = frozenset(
 catalog: :func:`preset_words` says them in the reader's language."""
 
 
+HOUSE_RULES = N_("{base} (house rules)")
+"""The name of a house-rules file that names none: its base preset's, marked as changed
+(written in English into the file and the ledger, said by :func:`preset_words`)."""
+
+
 def preset_words(text: str) -> str:
-    """A preset's name or description in the reader's language; a table's own text as written."""
-    return _(text) if text in PRESET_TEXTS else text
+    """A preset's name or description in the reader's language (a house-rules file's name
+    made of its preset's too: «Ленинградка (свои правила)»); a table's own text as written."""
+    if text in PRESET_TEXTS:
+        return _(text)
+    base = text.removesuffix(HOUSE_RULES.format(base=""))
+    if base != text and base in PRESET_TEXTS:
+        return _(HOUSE_RULES).format(base=_(base))
+    return text
 
 
 PRESET_ALIASES = {
@@ -538,7 +549,7 @@ def from_table(
         base = preset(base_name)
         result = base.with_options(flat, source, strict)
         return result._replace(
-            name=str(name) if name is not None else f"{base.name} (house rules)",
+            name=str(name) if name is not None else HOUSE_RULES.format(base=base.name),
             description=str(description),
         )
     options = _table()
