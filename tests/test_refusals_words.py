@@ -294,3 +294,16 @@ def test_the_clis_own_refusals_name_what_and_where(tmp_path: Path) -> None:
         )
         assert (result.returncode, result.stderr) == (2, said + "\n")
     assert not (tmp_path / "n.json").exists()
+
+
+def test_a_refused_option_quotes_its_value_in_the_languages_quotes(tmp_path: Path) -> None:
+    rules = tmp_path / "house.toml"
+    rules.write_text('base = "sochi"\nlone_whister = "cheap"\n', encoding="utf-8")
+    for env, said in (
+        (RU, "параметр «lone_whister»: можно «greedy» или «gentleman» (получено «cheap»)"),
+        (EN, "option 'lone_whister': input should be 'greedy' or 'gentleman' (got 'cheap')"),
+    ):
+        result = invoke(["rules", str(rules)], tmp_path, env=env)
+        assert result.returncode == 2 and result.stderr.endswith(f"{rules}: {said}\n"), (
+            result.stderr
+        )

@@ -483,8 +483,9 @@ def _checked(values: Mapping[str, Any], source: str, strict: bool, table: _Table
             text = _("option '{key}': {message}")  # the message quotes the value already
         else:
             text = _("option '{key}': {message} (got {raw})")
+        given = _("'{value}'").format(value=shown(raw)) if isinstance(raw, str) else repr(raw)
         raise ConventionError(
-            text.format(key=key, message=message, raw=shown(repr(raw))), source
+            text.format(key=key, message=message, raw=shown(given)), source
         ) from None
     checked = _option_values(model, table)
     for key in values:
