@@ -348,7 +348,7 @@ def test_new_with_an_unknown_lang_writes_nothing(tmp_path: Path) -> None:
         ["new", "A", "B", "C", "--lang", "xx", "--file", str(ledger)], tmp_path, C_LOCALE
     )
     assert result.returncode == 2
-    assert result.stderr == "prefcalc: error: the language: unknown language 'xx' (use en or ru)\n"
+    assert result.stderr == "prefcalc: error: --lang: unknown language 'xx' (use en or ru)\n"
     assert not ledger.exists()
 
 
