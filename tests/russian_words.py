@@ -76,15 +76,16 @@ def typed(word: str) -> bool:
 
 @cache
 def _program_words() -> frozenset[str]:
-    """The words prefcalc reads: its commands (the CLI's and a play line's, English and
-    Russian), a deal's kinds and a penalty's, the convention presets, option keys and the
-    values their files take, the settlement's methods, the languages."""
+    """The words prefcalc reads: its CLI's commands and their choices, the table's words in
+    both languages (the lexicon: suits, roles, kinds, a play line's commands, penalties,
+    terms, methods, roundings, genders), the convention presets, option keys and the values
+    their files take, the languages."""
     import typer
 
-    from prefcalc import commands, i18n
+    from prefcalc import i18n
     from prefcalc.cli import app
+    from prefcalc.rules import lexicon
     from prefcalc.rules.conventions import OPTION_KEYS, PRESETS
-    from prefcalc.rules.notation import KIND_ALIASES, PENALTY_KINDS, SET_ALIASES
     from prefcalc.rules.options import ConventionFile
     from prefcalc.store.schemas import LedgerFile
 
@@ -100,14 +101,17 @@ def _program_words() -> frozenset[str]:
             walk(sub)
 
     walk(typer.main.get_command(app))
-    words.update(commands.COMMANDS, commands.QUIT_WORDS, commands.HELP_WORDS)
-    words.update(commands.SETTLE_WORDS.values())
-    words.update(KIND_ALIASES, PENALTY_KINDS, SET_ALIASES.values(), PRESETS, i18n.LANGUAGES)
+    for languages in lexicon.WRITTEN.values():
+        for spelled in languages.values():
+            words.update(spelled, spelled.values())
+    for also in lexicon.ALSO.values():
+        words.update(also, also.values())
+    words.update(lexicon.SHORT_KINDS, PRESETS, i18n.LANGUAGES)
     for key in OPTION_KEYS:
         words.update(key.split("."))
     words.update(_enums(ConventionFile.model_json_schema()))
     words.update(_enums(LedgerFile.model_json_schema(by_alias=True)))
-    words.update({"f", "m", "female", "male", "auto", "a4", "letter"})  # --gender, --paper
+    words.update({"a4", "letter"})  # --paper
     return frozenset(w.lower() for w in words)
 
 

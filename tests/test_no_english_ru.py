@@ -87,6 +87,7 @@ EVENING: list[list[str]] = [
     ["explain", "1"],
     ["explain", "6"],
     ["settle"],
+    ["settle", "--method", "средняя", "--rounding", "целые"],
     ["settle", "--method", "average", "--rounding", "whole"],
     ["settle", "--compare"],
     ["undo"],
