@@ -112,6 +112,7 @@ def _program_words() -> frozenset[str]:
     words.update(_enums(ConventionFile.model_json_schema()))
     words.update(_enums(LedgerFile.model_json_schema(by_alias=True)))
     words.update({"a4", "letter"})  # --paper
+    words.update({"true", "false"})  # a flag's values, as a file and --set write them
     return frozenset(w.lower() for w in words)
 
 

@@ -135,14 +135,13 @@ def test_a_russian_evening_through_the_cli_reads_russian(tmp_path: Any) -> None:
     assert english == []
 
 
-TOOLKITS = "rules' values as they are typed (true, false): the toolkits helper's work, issue 36"
-
-
-@pytest.mark.xfail(reason=TOOLKITS, strict=True)
 @pytest.mark.parametrize("name", ["leningrad", "classic"])
 def test_the_rules_read_russian(tmp_path: Any, name: str) -> None:
+    """Every option's value with its meaning (``да (true)``, ``джентльменский (gentleman)``):
+    the Latin is the value as a file or --set writes it."""
     result = invoke(["rules", name], tmp_path, env={**RU, "COLUMNS": "200"})
     assert result.returncode == 0
+    assert "да (true)" in result.stdout
     assert _english(["rules", name], result, []) == []
 
 
