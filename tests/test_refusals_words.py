@@ -258,7 +258,7 @@ def test_a_request_body_cut_short_breaks_off(
 @pytest.mark.parametrize("where", [".", "/", "g.json", "/data/games/g.json"])
 def test_a_page_names_the_file_it_refuses(where: str) -> None:
     from prefcalc.errors import LedgerError
-    from prefcalc.web.words import refusal_line
+    from prefcalc.views.words import refusal_line
 
     name = where.rsplit("/", 1)[-1] or where
     line = refusal_line(LedgerError("the ledger is not a regular file (it is a folder)", where))
