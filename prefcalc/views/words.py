@@ -131,4 +131,4 @@ def refusal_line(exc: PrefcalcError) -> str:
     the ledger on the laptop, and no business reading it."""
     if not exc.where:
         return one_line(exc.message)
-    return one_line(f"{PurePath(exc.where).name}: {exc.message}")
+    return one_line(f"{PurePath(exc.where).name or exc.where}: {exc.message}")
