@@ -17,7 +17,7 @@ message the CLI prints. Files are touched only by :func:`load`, :func:`save` and
 import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from prefcalc.cases import Gender, genders
 from prefcalc.errors import DealError, PrefcalcError, shown
@@ -292,13 +292,21 @@ def insert(
     return _changed(game, night, entries, number, force, (), (), first=number)
 
 
+REDEALT = {
+    "insert": N_("after the insert, deal {k} would be dealt by {rederived}: {message}"),
+    "delete": N_("after the delete, deal {k} would be dealt by {rederived}: {message}"),
+}
+"""A later deal that no longer fits after a change of the record, by the change (each its
+own message: a language says "after the deletion" in its own words)."""
+
+
 def _rederived(
     game: Game,
     conv: Convention,
     head: tuple[Entry, ...],
     later: tuple[Entry, ...],
     first: int,
-    verb: str,
+    verb: Literal["insert", "delete"],
 ) -> tuple[Entry, ...]:
     """``head`` followed by ``later`` (numbered from ``first``) with the dealers of
     ``later`` re-derived: each deal is dealt by the player after the one before it, so the
@@ -331,9 +339,7 @@ def _rederived(
             )
         except DealError as exc:
             raise DealError(
-                _("after the {verb}, deal {k} would be dealt by {rederived}: {message}").format(
-                    verb=verb, k=k, rederived=rederived, message=exc.message
-                )
+                _(REDEALT[verb]).format(k=k, rederived=rederived, message=exc.message)
             ) from None
         entries.append(old._replace(dealer=rederived))
         last = rederived
@@ -454,7 +460,18 @@ def delete(game: Game, number: int, *, force: bool = False) -> Game:
     with its number as the scorekeeper sees it (before the delete)."""
     check_number(game, number)
     night = _night(game)
-    conv = night.convention
+    entries = _without(game, night.convention, number)
+    now = night.state
+    problems = _renumbered(now.problems, number)
+    return _changed(
+        game, night, entries, number, force, problems, _renumbered(now.unpriced, number)
+    )
+
+
+def _without(game: Game, conv: Convention, number: int) -> tuple[Entry, ...]:
+    """The entries without entry ``number``, the later deals' dealers re-derived; refused
+    when a later deal no longer fits its table (the check :func:`delete` makes first, before
+    any scoring)."""
     head = game.entries[: number - 1]
     later = game.entries[number:]
     try:
@@ -465,16 +482,25 @@ def delete(game: Game, number: int, *, force: bool = False) -> Game:
             shift=1,
             dealer_talon=conv.passes_dealer_plays_talon,
         )
-        entries = _rederived(game, conv, head, later, number + 1, "delete")
+        return _rederived(game, conv, head, later, number + 1, "delete")
     except DealError as exc:
         raise DealError(
             _("deal {number} cannot be deleted: {exc}").format(number=number, exc=exc)
         ) from None
-    now = night.state
-    problems = _renumbered(now.problems, number)
-    return _changed(
-        game, night, entries, number, force, problems, _renumbered(now.unpriced, number)
-    )
+
+
+def deletion_refusal(game: Game, number: int) -> str | None:
+    """Why deal ``number`` cannot be deleted for who deals and who holds cards after it (at
+    four or five, a later deal whose re-derived dealer seats one of its players out), in
+    :func:`delete`'s own words; None when that check passes. The scores are not replayed:
+    a deletion this passes may still be refused for what it breaks in them (a contract
+    below the lowest after an all-pass deal taken away), as :func:`delete` says."""
+    check_number(game, number)
+    try:
+        _without(game, rules(game), number)
+    except DealError as exc:
+        return exc.message
+    return None
 
 
 def join(game: Game, name: str, *, after: str | None = None, time: str | None = None) -> Game:
@@ -875,6 +901,7 @@ __all__ = [
     "Rounding",
     "check_number",
     "delete",
+    "deletion_refusal",
     "edit",
     "insert",
     "join",

@@ -122,13 +122,14 @@ def test_settle_refuses_an_unknown_method(client: TestClient) -> None:
     assert r.json() == {"error": "unknown method 'fair' (use pairwise or average)"}
 
 
-PAGE_KEYS = ("players", "sitting_out", "lowest_contract", "shorthand")
+PAGE_KEYS = ("players", "sitting_out", "lowest_contract", "shorthand", "deletable")
 """What /api/log adds to each deal of ``log --json`` (issue 25: a past deal edited with its
-own table)."""
+own table; issue 36: whether it can be deleted, and ``delete_refusal`` when not)."""
 
 
 def _as_cli(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in item.items() if k not in PAGE_KEYS} for item in items]
+    added = (*PAGE_KEYS, "delete_refusal")
+    return [{k: v for k, v in item.items() if k not in added} for item in items]
 
 
 def test_log_and_its_last_deals(client: TestClient, ledger: Path, tmp_path: Path) -> None:

@@ -246,6 +246,26 @@ class Engine:
         game = self.game(name)
         return seats_json(game, api.sheet(game))
 
+    def reading(
+        self,
+        name: str,
+        last: int | None = None,
+        method: str = "pairwise",
+        rounding: str = "exact",
+        sheet: bool = False,
+    ) -> Answer:
+        """One reading for the pages, as serve's ``/api/reading``
+        (:func:`prefcalc.web.night.reading_json`)."""
+        from prefcalc.web.night import reading_json
+
+        if last is not None and (isinstance(last, bool) or not isinstance(last, int) or last < 0):
+            raise NotationError(_("last is a count of deals (0 or more)"))
+        command = commands.parse_line(f"settle {method} {rounding}", self.game(name))
+        assert isinstance(command, commands.Settle)
+        return reading_json(
+            self.path(name), self.lang, last, command.method, command.rounding, bool(sheet)
+        )
+
     def sheet(self, name: str) -> Answer:
         """The pool sheet as SVG: the drawing of serve's watch page."""
         from prefcalc.web.sheet import sheet_svg
@@ -293,6 +313,7 @@ OPERATIONS: dict[str, Callable[..., Any]] = {
     "settle": Engine.settle,
     "seats": Engine.seats,
     "sheet": Engine.sheet,
+    "reading": Engine.reading,
     "explain": Engine.explain,
     "cases": Engine.cases,
 }

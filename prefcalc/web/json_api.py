@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 
 from prefcalc import api
-from prefcalc.errors import NotationError, PrefcalcError
+from prefcalc.errors import NotationError, PrefcalcError, one_line
 from prefcalc.i18n import N_, _
 from prefcalc.store.files import parser_reason
 from prefcalc.web.middleware import MAX_BODY
@@ -37,6 +37,7 @@ NOT_SENT_AS_JSON = N_("send the line as JSON (Content-Type: application/json)")
 NOT_JSON = N_("the request body is not JSON: {error}")
 TOO_DEEP = N_("the request body is not JSON: it is nested too deeply")
 ID_REUSED = N_("the request id {id} was used for another line: nothing was written")
+NOT_CARRIED_OUT = N_("no request {id} was carried out here")
 
 
 class JSONBody(Request):
@@ -173,6 +174,53 @@ async def cases(table: TableDep) -> dict[str, dict[str, str]]:
     from prefcalc.web.night import name_forms
 
     return await table.run(lambda: name_forms(api.load_current(table.path), table.lang))
+
+
+@router.get(
+    "/reading",
+    summary="One reading for the pages: the game, seats, deals, settlement and cases at once",
+    description=(
+        "`{version, game, seats, log, settle, cases}` (and `sheet`, the pool sheet's SVG, with"
+        " `sheet=1`) from one state of the ledger: `game` as `/api/game`, `seats` as"
+        " `/api/seats`, `log` as `/api/log?last=N`, `settle` as `/api/settle`, `cases` as"
+        " `/api/cases`; `version` is the one the events stream announces for that state. A"
+        " page draws one reading whole, so it never shows halves of two states."
+    ),
+    responses={422: problem("An unknown method or rounding, or the ledger cannot be read.")},
+)
+async def reading(
+    table: TableDep,
+    last: Annotated[int | None, Query(ge=0, description="Only the last N deals.")] = None,
+    method: Annotated[api.Method, Query(description="Pairwise, or by the average mountain.")] = (
+        "pairwise"
+    ),
+    rounding: Annotated[
+        api.Rounding, Query(description="Exact fractions, or whole units of money.")
+    ] = "exact",
+    sheet: Annotated[bool, Query(description="The pool sheet's SVG too.")] = False,
+) -> dict[str, Any]:
+    from prefcalc.web.night import reading_json
+
+    return await table.run(
+        lambda: reading_json(table.path, table.lang, last, method, rounding, sheet)
+    )
+
+
+@router.get(
+    "/lines/{request}",
+    summary="What a request with an id was answered (after its answer was lost on the way)",
+    description=(
+        "The answer the request `id` was given, as `POST /api/lines` gave it (200, or the"
+        " 422 of a refused line), or 404 when no request of that id was carried out: a page"
+        " whose answer was lost asks it to tell what really happened."
+    ),
+    responses={404: problem("No request of that id was carried out.")},
+)
+async def answered(request: str, table: TableDep) -> JSONResponse:
+    kept = await table.run(lambda: table.answered(request))
+    if kept is None:
+        raise HTTPException(404, say(table.lang, NOT_CARRIED_OUT, id=one_line(request, 64)))
+    return JSONResponse(kept.body, status_code=kept.status)
 
 
 @router.post(

@@ -12,7 +12,12 @@ Each deal of :func:`log_items` is the item of ``prefcalc log --json`` and also:
   (:func:`shorthand`: ``игра Аня 7ч 7 Боря:в Вера:п`` in Russian; ``notation`` stays the
   English one, which ``play`` reads in every language);
 - in another language than English, each write's ``said``: its reason in the page's words
-  (``reason`` stays the English one).
+  (``reason`` stays the English one);
+- ``deletable``: whether ``delete N`` passes its check of who deals and who holds cards
+  after it (:func:`prefcalc.api.deletion_refusal`; at four or five a deal in the middle
+  rarely does), and when not, ``delete_refusal``, why not in the page's words; null for the
+  deals older than the last :data:`JUDGED` (not judged: a reading stays quick on a long
+  night).
 
 Nothing here imports the web server's libraries: the browser app's engine can give the same
 list.
@@ -20,6 +25,8 @@ list.
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
 from typing import Any
 
 from prefcalc.cases import forms, genders
@@ -38,10 +45,16 @@ from prefcalc.rules.model import (
 )
 from prefcalc.rules.notation import describe
 from prefcalc.rules.scoring import Sheet
+from prefcalc.rules.settlement import Method, Rounding
+
+JUDGED = 60
+"""The newest deals whose deletion :func:`log_items` judges (each costs a pass over the deals
+after it)."""
 
 SUITS_RU = {"s": "п", "c": "т", "d": "б", "h": "ч", "nt": "бк"}
 ROLES_RU = {"w": "в", "p": "п", "h": "пв", "r": "r"}
-"""The Russian letters of the shorthand (``play`` reads them: :mod:`prefcalc.rules.notation`);
+KINDS_RU = {"game": "игра", "misere": "мизер", "passes": "распасы"}
+"""The Russian words of the shorthand (``play`` reads them: :mod:`prefcalc.rules.notation`);
 a returned whist (Classic) has only its Latin letter."""
 
 
@@ -64,12 +77,15 @@ def shorthand(deal: Deal, lang: str) -> str:
             f" {d.player}:{ROLES_RU[d.role]}{'' if d.tricks is None else d.tricks}"
             for d in deal.defenders
         )
-        return f"игра {deal.declarer} {deal.level}{SUITS_RU[deal.suit]} {tricks}{defenders}{flags}"
+        kind = KINDS_RU["game"]
+        return (
+            f"{kind} {deal.declarer} {deal.level}{SUITS_RU[deal.suit]} {tricks}{defenders}{flags}"
+        )
     if isinstance(deal, Misere):
-        return f"мизер {deal.declarer} {deal.tricks}{flags}"
+        return f"{KINDS_RU['misere']} {deal.declarer} {deal.tricks}{flags}"
     if isinstance(deal, AllPass):
         blind = f" --blind {','.join(deal.blind)}" if deal.blind else ""
-        return "распасы " + " ".join(f"{name}={n}" for name, n in deal.tricks) + blind
+        return f"{KINDS_RU['passes']} " + " ".join(f"{n}={k}" for n, k in deal.tricks) + blind
     return english
 
 
@@ -91,6 +107,7 @@ def seats_json(game: Game, sheet: Sheet) -> dict[str, Any]:
 def log_items(game: Game, sheet: Sheet, last: int | None, lang: str) -> list[dict[str, Any]]:
     """The last ``last`` deals (all of them: None) of ``sheet``, the sheet of ``game``, as
     the pages list them (see the module's description)."""
+    from prefcalc.api import deletion_refusal
     from prefcalc.views.text import log_json, reason_text
 
     scored = sheet.scored
@@ -114,6 +131,13 @@ def log_items(game: Game, sheet: Sheet, last: int | None, lang: str) -> list[dic
                     write["said"] = reason_text(w)
             if isinstance(one.entry.deal, Join):
                 seats = joined(seats, one.entry.deal)
+            if one.number > len(game.entries) - JUDGED:
+                refusal = deletion_refusal(game, one.number)
+                item["deletable"] = refusal is None
+                if refusal is not None:
+                    item["delete_refusal"] = refusal
+            else:
+                item["deletable"] = None
     return items
 
 
@@ -126,3 +150,45 @@ def name_forms(game: Game, lang: str) -> dict[str, dict[str, str]]:
         return {}
     with genders(game.genders):  # the game's own
         return forms(dict.fromkeys((*game.players, *seating(game))))
+
+
+def reading_json(
+    path: Path,
+    lang: str,
+    last: int | None,
+    method: Method,
+    rounding: Rounding,
+    sheet: bool,
+) -> dict[str, Any]:
+    """One reading of the game at ``path`` for the pages: ``{version, game, seats, log,
+    settle, cases}`` (and ``sheet``, its SVG, when asked) from one state of the ledger,
+    ``version`` the digest of its bytes (the watch's events say the same one).
+
+    A stopgap until the table service answers it: the ledger's bytes are read before and
+    after the game is loaded, and again until both agree, so the parts are of one state."""
+    from prefcalc import api
+    from prefcalc.views.text import settlement_json, sheet_json
+
+    raw = path.read_bytes()
+    for _ in range(5):
+        game = api.load_current(path)
+        again = path.read_bytes()
+        if again == raw:
+            break
+        raw = again
+    scored = api.sheet(game)
+    settled = api.settle(game, method, rounding)
+    with speaking(lang):
+        answer: dict[str, Any] = {
+            "version": hashlib.blake2b(raw, digest_size=12).hexdigest(),
+            "game": sheet_json(scored, game),
+            "seats": seats_json(game, scored),
+            "log": log_items(game, scored, last, lang),
+            "settle": settlement_json(settled),
+            "cases": name_forms(game, lang),
+        }
+        if sheet:
+            from prefcalc.web.sheet import sheet_svg
+
+            answer["sheet"] = sheet_svg(scored, game)
+    return answer

@@ -14,12 +14,15 @@ from typing import Any
 from prefcalc import terms
 from prefcalc.errors import PrefcalcError, one_line
 from prefcalc.i18n import DEFAULT, N_, _, catalog, ngettext, pgettext, speaking
+from prefcalc.rules.model import Suit
 
 SCRIPT_WORDS = (
     # the status and the sheet's words
     N_("to {target}"),
     N_("finished"),
     N_("{player} deals next"),
+    N_("{players} sit out"),
+    N_("and"),
     N_("lowest contract {level}"),
     N_("all-pass ×{n}"),
     N_("no deals recorded yet"),
@@ -46,6 +49,7 @@ SCRIPT_WORDS = (
     N_("Tricks of each player"),
     N_("tricks"),
     N_("{player}'s tricks"),
+    N_("The whisters' tricks"),
     N_("{player} took {n}"),
     N_("Record"),
     N_("Save deal {number}"),
@@ -55,7 +59,11 @@ SCRIPT_WORDS = (
     N_("Put back"),
     N_("choose the deal above"),
     N_("change the deal above"),
-    N_("the server cannot be reached ({error})"),
+    N_(
+        "the server cannot be reached: it is not known yet whether this was carried out; tap"
+        " again (it is carried out once)"
+    ),
+    N_("this did not reach the server: nothing was written"),
     N_("done"),
     N_("№{number} recorded: {writes}"),
     N_("№{number} changed: {writes}"),
@@ -67,6 +75,7 @@ SCRIPT_WORDS = (
     N_("Edit"),
     N_("Insert before"),
     N_("Delete"),
+    N_("deal {number}"),
     N_("A play line"),
     N_("Send"),
     N_("Settle"),
@@ -104,8 +113,48 @@ def script_words(lang: str) -> dict[str, Any]:
         )
         for name in ("Sochi", "Leningrad", "Rostov", "Classic", "FSPR"):
             words[name] = terms.convention_name(name)
+        words["signs"] = {s: terms.suit(s) for s in SUITS}
+    words["table"] = table_words(lang)
     words["lang"] = lang
     return words
+
+
+SUITS: tuple[Suit, ...] = ("s", "c", "d", "h", "nt")
+
+
+def table_words(lang: str) -> dict[str, dict[str, str]]:
+    """The table's words the pages write their play lines with, in ``lang``: ``{suits: {s, c,
+    d, h, nt}, roles: {w, p, h, r}, kinds: {game, misere, passes}, commands: {edit, insert,
+    delete, undo, redo, explain, settle, ...}, methods: {pairwise, average, exact, whole}}``,
+    each word one ``play`` reads back. English is play's own words (the codes); Russian the
+    first of play's Russian words for each (a stopgap over the constants of today, until
+    the one table of the table's words gives them)."""
+    from prefcalc.commands import RUSSIAN_COMMANDS, SETTLE_WORDS
+    from prefcalc.web.night import KINDS_RU, ROLES_RU, SUITS_RU
+
+    codes: dict[str, dict[str, str]] = {
+        "suits": {s: str(s) for s in SUITS},
+        "roles": {r: r for r in ("w", "p", "h", "r")},
+        "kinds": {k: k for k in ("game", "misere", "passes")},
+        "commands": {c: c for c in dict.fromkeys(RUSSIAN_COMMANDS.values())},
+        "methods": {m: m for m in dict.fromkeys(SETTLE_WORDS.values())},
+    }
+    if lang != "ru":
+        return codes
+
+    def first(words: dict[str, str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for word, code in words.items():
+            out.setdefault(code, word)
+        return out
+
+    return {
+        "suits": {s: SUITS_RU[s] for s in SUITS},
+        "roles": dict(ROLES_RU),
+        "kinds": dict(KINDS_RU),
+        "commands": {**codes["commands"], **first(RUSSIAN_COMMANDS)},
+        "methods": {**codes["methods"], **first(SETTLE_WORDS)},
+    }
 
 
 def install(env: Any, lang: str) -> None:
