@@ -9,6 +9,8 @@
 import { Lines, Refused } from "./engine.js";
 import { Conflict } from "./storage.js";
 
+/** @typedef {import("./engine.js").LineAnswer} LineAnswer */
+
 export { Refused };
 
 const REFUSED = 422; // the engine refused the line or the request (as serve answers it)
@@ -16,13 +18,26 @@ const CONFLICT = 409; // another window of the app wrote the game meanwhile
 const STORAGE = 507; // the phone's storage did not keep it
 const REMEMBERED = 64; // request ids whose answers are kept (the same id again: the same answer)
 
+/**
+ * What the worker said it is, once ready (docs/engine-protocol.md).
+ * @typedef {{version: string, python: string, lang: string}} Hello
+ */
+
 /* The worker, shared by every game on the phone: requests go in order, answers by id. */
 export class Engine {
+  /** @param {string} [url] the worker's script */
   constructor(url = "worker.js") {
     this.worker = new Worker(new URL(url, document.baseURI), { type: "module" });
+    /** @type {Map<number, {resolve: (value: any) => void, reject: (error: Error) => void, op: string}>} */
     this.pending = new Map();
+    /** @type {Record<string, number>} the engine's own time of the last answer, by operation (ms) */
     this.took = {};
     this.next = 1;
+    /** @type {Hello | undefined} */
+    this.hello = undefined;
+    /** @type {{ms?: number, python?: number, engine?: number}} */
+    this.timings = {};
+    /** @type {Promise<Hello>} */
     this.ready = new Promise((resolve, reject) => {
       this.worker.addEventListener("message", (event) => {
         const m = event.data || {};
@@ -43,6 +58,12 @@ export class Engine {
     });
   }
 
+  /**
+   * One operation of the engine; its result, or a Refused with its one line.
+   * @param {string} op
+   * @param {Record<string, unknown>} [args]
+   * @returns {Promise<any>}
+   */
   call(op, args = {}) {
     const id = this.next++;
     return new Promise((resolve, reject) => {
@@ -55,16 +76,25 @@ export class Engine {
 /* One game on the phone: the engine's answers, and every change saved to the phone's storage
    before the answer is given (a line is "recorded" only once it is stored). */
 export class WorkerTable extends Lines {
+  /**
+   * @param {Engine} engine
+   * @param {string} name the game's name
+   * @param {import("./storage.js").Store} store
+   * @param {string} base the ledger's text the worker holds, as the phone keeps it
+   * @param {(name: string) => void} [announce] tells the app's other windows of a write
+   */
   constructor(engine, name, store, base, announce) {
     super();
     this.kind = "worker";
     this.engine = engine;
     this.name = name;
     this.store = store;
-    this.base = base; // the ledger's text the worker holds, as the phone keeps it
+    this.base = base;
     this.announce = announce || (() => {});
+    /** @type {Set<(version: string | null) => void>} */
     this.listeners = new Set();
-    this.answered = new Map(); // request id -> its answer (a promise): a double tap writes once
+    /** @type {Map<string, Promise<LineAnswer>>} request id -> its answer: a double tap writes once */
+    this.answered = new Map();
   }
 
   /* The game again as the phone keeps it (another window wrote it, or a write failed). */
@@ -80,7 +110,23 @@ export class WorkerTable extends Lines {
     for (const fn of this.listeners) fn(null);
   }
 
+  /**
+   * One reading of the game (the worker's op `reading`: serve's /api/reading).
+   * @param {import("./engine.js").ReadingOptions} [opts]
+   * @returns {Promise<import("./engine.js").Reading>}
+   */
+  reading(opts = {}) {
+    return this.engine.call("reading", {
+      name: this.name,
+      last: opts.last === undefined || opts.last === null ? null : Number(opts.last),
+      method: opts.method || "pairwise",
+      rounding: opts.rounding || "exact",
+      sheet: !!opts.sheet,
+    });
+  }
+
   game() { return this.engine.call("game", { name: this.name }); }
+  /** @param {number | null} [last] */
   log(last) {
     return this.engine.call("log", { name: this.name, last: last === undefined || last === null ? null : Number(last) });
   }
@@ -90,19 +136,38 @@ export class WorkerTable extends Lines {
   summary() { return this.engine.call("summary", { name: this.name }); }
   cases() { return this.engine.call("cases", { name: this.name }); }
 
-  /* One play line; the same id again is answered with the first answer and writes nothing
-     (as serve's POST /api/lines). */
+  /**
+   * One play line; the same id again is answered with the first answer and writes nothing
+   * (as serve's POST /api/lines).
+   * @param {string} text
+   * @param {string} [id]
+   * @returns {Promise<LineAnswer>}
+   */
   line(text, id) {
-    if (id && this.answered.has(id)) return this.answered.get(id);
+    const kept = id ? this.answered.get(id) : undefined;
+    if (kept) return kept;
     const answer = this.write(text);
     if (id) {
       this.answered.set(id, answer);
-      if (this.answered.size > REMEMBERED) this.answered.delete(this.answered.keys().next().value);
+      const oldest = this.answered.keys().next().value;
+      if (this.answered.size > REMEMBERED && oldest !== undefined) this.answered.delete(oldest);
       answer.catch(() => this.answered.delete(id)); // refused: nothing written, may be sent again
     }
     return answer;
   }
 
+  /**
+   * What the request `id` was answered (null: none of that id was carried out). Nothing is
+   * lost between the page and the worker; the page asks after a lost answer all the same.
+   * @param {string} id
+   * @returns {Promise<LineAnswer | null>}
+   */
+  async answer(id) {
+    const kept = this.answered.get(id);
+    return kept ? kept : null;
+  }
+
+  /** @param {string} text @returns {Promise<LineAnswer>} */
   async write(text) {
     const base = this.base; // what the line is carried out on (another window may reload it meanwhile)
     const result = await this.engine.call("line", { name: this.name, line: text });
@@ -110,7 +175,7 @@ export class WorkerTable extends Lines {
     if (result.files) {
       const summary = await this.summary();
       try {
-        await this.store.save(this.name, result.files, summary, this.engine.hello.version, base);
+        await this.store.save(this.name, result.files, summary, this.engine.hello ? this.engine.hello.version : "", base);
       } catch (error) {
         // the phone did not keep it: the worker goes back to what the phone holds
         await this.reload();
@@ -123,8 +188,12 @@ export class WorkerTable extends Lines {
     return { output: result.output, deals: result.deals };
   }
 
-  /* fn() after every change of the game (this window's, or another's it heard of); there is
-     no connection to lose: follow() shows the table live. */
+  /**
+   * fn() after every change of the game (this window's, or another's it heard of); there is
+   * no connection to lose: follow() shows the table live.
+   * @param {(version: string | null) => void} fn
+   * @param {unknown} [_onState]
+   */
   subscribe(fn, _onState) {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
