@@ -114,6 +114,16 @@ def test_an_evening_by_taps_on_one_screen(
             expect(page.get_by_test_id("deal:5")).to_contain_text("мизер")
         page.get_by_test_id("deal:1").scroll_into_view_if_needed()
         shot(page, f"score-{tag}-list")
+        if lang == "ru":  # every word a Russian player reads is Russian (the names are)
+            said = page.evaluate("document.body.innerText") + " ".join(
+                page.evaluate(
+                    "() => Array.from(document.querySelectorAll('[aria-label], [title],"
+                    " [placeholder]'), (e) => [e.getAttribute('aria-label'), e.title,"
+                    " e.getAttribute('placeholder')].join(' '))"
+                )
+            )
+            latin = set(re.findall(r"[A-Za-z][A-Za-z.]*", said)) - {"prefcalc"}
+            assert latin == set(), latin
         testids = page.evaluate(
             "() => Array.from(document.querySelectorAll('[data-testid]'), (e) => e.dataset.testid)"
         )
