@@ -657,9 +657,9 @@ def test_the_pages_speak_russian(tmp_path: Path) -> None:
             ("to {target}", "пуля до {target}"),
             ("whists on {player}", "висты на {player:acc}"),
             ("Sochi", "Сочинка"),
-            ("NT", "БК"),
         ]:
             assert words[english] == russian, english
+        assert words["signs"] == {"s": "♠", "c": "♣", "d": "♦", "h": "♥", "nt": "БК"}
         assert words["{n} deals"] == ["{n} раздача", "{n} раздачи", "{n} раздач"]
         # the names' cases come with every reading (GET /api/cases), not with the page: a
         # gender set or a player joined after the page was loaded is declined at once
@@ -683,7 +683,7 @@ def test_the_english_pages_speak_english(client: TestClient) -> None:
 
     words = _words_of(client.get("/score").text)
     assert all(words[w] == w for w in SCRIPT_WORDS)
-    assert words["NT"] == "NT" and "cases" not in words
+    assert words["signs"]["nt"] == "NT" and "cases" not in words
     items = client.get("/api/log").json()
     assert all("said" not in w for item in items for w in item["writes"])
     assert all(item["shorthand"] == item["notation"] for item in items)

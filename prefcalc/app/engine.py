@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from prefcalc import __version__, api, commands
+from prefcalc import __version__, api
 from prefcalc.errors import LedgerError, NotationError, PrefcalcError, one_line
 from prefcalc.i18n import LANGUAGES, _, set_language, speaking
 
@@ -236,9 +236,7 @@ class Engine:
     def settle(self, name: str, method: str = "pairwise", rounding: str = "exact") -> Answer:
         from prefcalc.views.text import settlement_json
 
-        command = commands.parse_line(f"settle {method} {rounding}", self.game(name))
-        assert isinstance(command, commands.Settle)
-        return settlement_json(api.settle(self.game(name), command.method, command.rounding))
+        return settlement_json(api.settle(self.game(name), method, rounding))
 
     def seats(self, name: str) -> Answer:
         from prefcalc.web.night import seats_json
@@ -260,11 +258,7 @@ class Engine:
 
         if last is not None and (isinstance(last, bool) or not isinstance(last, int) or last < 0):
             raise NotationError(_("last is a count of deals (0 or more)"))
-        command = commands.parse_line(f"settle {method} {rounding}", self.game(name))
-        assert isinstance(command, commands.Settle)
-        return reading_json(
-            self.path(name), self.lang, last, command.method, command.rounding, bool(sheet)
-        )
+        return reading_json(self.path(name), self.lang, last, method, rounding, bool(sheet))
 
     def sheet(self, name: str) -> Answer:
         """The pool sheet as SVG: the drawing of serve's watch page."""

@@ -14,6 +14,7 @@ from typing import Any
 from prefcalc import terms
 from prefcalc.errors import PrefcalcError, one_line
 from prefcalc.i18n import DEFAULT, N_, _, catalog, ngettext, pgettext, speaking
+from prefcalc.rules.lexicon import table_words
 from prefcalc.rules.model import Suit
 
 SCRIPT_WORDS = (
@@ -107,54 +108,18 @@ def script_words(lang: str) -> dict[str, Any]:
                 "pass": pgettext("role", "pass"),
                 "half-whist": pgettext("role", "half-whist"),
                 "returned the whist": pgettext("role", "returned the whist"),
-                "NT": terms.no_trumps(),
                 "{n} deals": [ngettext("{n} deal", "{n} deals", n) for n in (1, 2, 5)],
             }
         )
         for name in ("Sochi", "Leningrad", "Rostov", "Classic", "FSPR"):
             words[name] = terms.convention_name(name)
-        words["signs"] = {s: terms.suit(s) for s in SUITS}
-    words["table"] = table_words(lang)
+        words["table"] = table_words()  # the table's words: suits, answers, kinds, commands
+        words["signs"] = {s: terms.suit(s) for s in SUITS}  # a contract's signs: ♥, NT / БК
     words["lang"] = lang
     return words
 
 
 SUITS: tuple[Suit, ...] = ("s", "c", "d", "h", "nt")
-
-
-def table_words(lang: str) -> dict[str, dict[str, str]]:
-    """The table's words the pages write their play lines with, in ``lang``: ``{suits: {s, c,
-    d, h, nt}, roles: {w, p, h, r}, kinds: {game, misere, passes}, commands: {edit, insert,
-    delete, undo, redo, explain, settle, ...}, methods: {pairwise, average, exact, whole}}``,
-    each word one ``play`` reads back. English is play's own words (the codes); Russian the
-    first of play's Russian words for each (a stopgap over the constants of today, until
-    the one table of the table's words gives them)."""
-    from prefcalc.commands import RUSSIAN_COMMANDS, SETTLE_WORDS
-    from prefcalc.web.night import KINDS_RU, ROLES_RU, SUITS_RU
-
-    codes: dict[str, dict[str, str]] = {
-        "suits": {s: str(s) for s in SUITS},
-        "roles": {r: r for r in ("w", "p", "h", "r")},
-        "kinds": {k: k for k in ("game", "misere", "passes")},
-        "commands": {c: c for c in dict.fromkeys(RUSSIAN_COMMANDS.values())},
-        "methods": {m: m for m in dict.fromkeys(SETTLE_WORDS.values())},
-    }
-    if lang != "ru":
-        return codes
-
-    def first(words: dict[str, str]) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for word, code in words.items():
-            out.setdefault(code, word)
-        return out
-
-    return {
-        "suits": {s: SUITS_RU[s] for s in SUITS},
-        "roles": dict(ROLES_RU),
-        "kinds": dict(KINDS_RU),
-        "commands": {**codes["commands"], **first(RUSSIAN_COMMANDS)},
-        "methods": {**codes["methods"], **first(SETTLE_WORDS)},
-    }
 
 
 def install(env: Any, lang: str) -> None:
