@@ -75,7 +75,8 @@ def log_items(game: Game, sheet: Sheet, last: int | None, lang: str) -> list[dic
     """The last ``last`` deals (all of them: None) of ``sheet``, the sheet of ``game``, as
     the pages list them (see the module's description)."""
     from prefcalc.api import deletion_refusal
-    from prefcalc.views.text import log_json, reason_text
+    from prefcalc.views.log import reason_text
+    from prefcalc.views.payloads import log_json
 
     scored = sheet.scored
     if last is not None:
@@ -134,7 +135,7 @@ def reading_json(
     A stopgap until the table service answers it: the ledger's bytes are read before and
     after the game is loaded, and again until both agree, so the parts are of one state."""
     from prefcalc import api
-    from prefcalc.views.text import settlement_json, sheet_json
+    from prefcalc.views.payloads import settlement_json, sheet_json
 
     raw = path.read_bytes()
     for _ in range(5):
