@@ -79,19 +79,20 @@ def test_a_reading_is_the_parts_of_one_state_with_the_events_version(
 
 
 def test_a_lost_answer_is_read_back_by_its_id(client: TestClient, ledger: Path) -> None:
-    assert client.get("/api/lines/tap-0001-abcd").status_code == 404
+    assert client.get("/api/lines/tap-0001-abcd").status_code == 401  # the score token's
+    assert client.get("/api/lines/tap-0001-abcd", headers=AUTH).status_code == 404
     body = {"line": "game Anna 6c 6 Boris:w Vera:p", "id": "tap-0001-abcd"}
     first = client.post("/api/lines", json=body, headers=AUTH)
     assert first.status_code == 200
-    kept = client.get("/api/lines/tap-0001-abcd")
+    kept = client.get("/api/lines/tap-0001-abcd", headers=AUTH)
     assert kept.status_code == 200 and kept.json() == first.json()
     refused = client.post(
         "/api/lines", json={"line": "game Nobody 6c 6", "id": "tap-0002-abcd"}, headers=AUTH
     )
     assert refused.status_code == 422
-    again = client.get("/api/lines/tap-0002-abcd")
+    again = client.get("/api/lines/tap-0002-abcd", headers=AUTH)
     assert again.status_code == 422 and again.json() == refused.json()
-    missing = client.get("/api/lines/tap-0003-abcd")
+    missing = client.get("/api/lines/tap-0003-abcd", headers=AUTH)
     assert missing.status_code == 404 and "tap-0003-abcd" in missing.json()["error"]
     assert len(api.load(ledger).entries) == 4
 

@@ -436,7 +436,7 @@ def test_a_page_draws_one_state_per_reading_and_each_state_once(
     version already drawn: no reading; a write in another terminal: one."""
     from playwright.sync_api import expect
 
-    from prefcalc.lines import run_line
+    from prefcalc.table.lines import run_line
 
     page = phones(NARROW)
     path, server = serve(tmp_path, make_game(["Аня", "Боря", "Вера", "Глеб"], []), lang="ru")
@@ -481,7 +481,7 @@ def test_a_tap_survives_a_reading_drawn_between_its_press_and_release(
     same element)."""
     from playwright.sync_api import expect
 
-    from prefcalc.lines import run_line
+    from prefcalc.table.lines import run_line
 
     page = phones(PHONE)
     path, server = serve(tmp_path, make_game(["Anna", "Boris", "Vera"], []))

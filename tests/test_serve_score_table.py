@@ -94,7 +94,7 @@ def test_a_held_tap_survives_a_reading_that_changes_who_holds_cards(
     is then drawn at its new table."""
     from playwright.sync_api import expect
 
-    from prefcalc.lines import run_line
+    from prefcalc.table.lines import run_line
 
     page = phones(NARROW)
     path, server = serve(tmp_path, make_game(names, before), lang="ru")
@@ -126,7 +126,7 @@ def test_a_held_delete_survives_a_new_deal_and_is_lost_with_a_renumbered_row(
     lost with it (nothing is sent), never rebound to the deal that now has its number."""
     from playwright.sync_api import expect
 
-    from prefcalc.lines import run_line
+    from prefcalc.table.lines import run_line
 
     page = phones(PHONE)
     three = ["Anna", "Boris", "Vera"]

@@ -95,9 +95,11 @@ test("the event stream: each ledger event's version, comments and other events s
   assert.deepEqual(seen, ["a1", null]);
 });
 
-/** The phone's engine, faked: the operations it was asked, a write per line. */
+/** The phone's engine, faked: the operations it was asked; a line written once per id. */
 function fakeEngine() {
   const calls = /** @type {{op: string, args: any}[]} */ ([]);
+  /** @type {Map<string, any>} */
+  const kept = new Map();
   let deals = 0;
   return {
     calls,
@@ -107,12 +109,16 @@ function fakeEngine() {
     async call(op, args) {
       calls.push({ op, args });
       if (op === "line") {
+        if (args.id && kept.has(args.id)) return kept.get(args.id); // the first answer, no files
         if (args.line === "bad") throw new Refused("refused", 422);
         deals += 1;
-        return { output: "recorded", deals, files: { ledger: "L" + deals, redo: null } };
+        const answer = { output: "recorded", deals, version: "v" + deals };
+        if (args.id) kept.set(args.id, answer);
+        return { ...answer, files: { ledger: "L" + deals, redo: null } };
       }
+      if (op === "answer") return kept.get(args.id) || null;
       if (op === "summary") return { players: ["A"], created: "", deals, convention: "Sochi" };
-      if (op === "reading") return { version: "L" + deals, args };
+      if (op === "reading") return { version: "v" + deals, args };
       throw new Refused("unknown request: " + op, 422);
     },
   };
@@ -136,10 +142,10 @@ test("the phone's table: one reading is one operation of the engine", async () =
   const table = new WorkerTable(engine, "g", fakeStore(), "L0", () => {});
   const r = await table.reading({ last: 30, sheet: true });
   assert.deepEqual(engine.calls, [{ op: "reading", args: { name: "g", last: 30, method: "pairwise", rounding: "exact", sheet: true } }]);
-  assert.equal(r.version, "L0");
+  assert.equal(r.version, "v0");
 });
 
-test("the phone's table: the same id is written once; a refused one is forgotten", async () => {
+test("the phone's table: a line's id goes to the engine; a change is kept, then announced with its version", async () => {
   dom();
   const load = appFolder();
   const { WorkerTable } = await load("worker-table.js");
@@ -152,13 +158,15 @@ test("the phone's table: the same id is written once; a refused one is forgotten
   const heard = [];
   const stop = table.subscribe((/** @type {string | null} */ v) => heard.push(v));
   const [first, again] = await Promise.all([table.line("game A 7h 7 B:w C:p", "id-1"), table.line("game A 7h 7 B:w C:p", "id-1")]);
-  assert.deepEqual(first, again);
+  assert.deepEqual(first, { output: "recorded", deals: 1 });
+  assert.deepEqual(again, first);
+  assert.deepEqual(engine.calls.filter((c) => c.op === "line").map((c) => c.args.id), ["id-1", "id-1"]);
   assert.deepEqual(store.saved, ["L1"]); // written once, kept before it is answered
   assert.deepEqual(announced, ["g"]);
-  assert.deepEqual(heard, [null]);
+  assert.deepEqual(heard, ["v1"]);
   assert.deepEqual(await table.answer("id-1"), { output: "recorded", deals: 1 });
   assert.equal(await table.answer("id-2"), null);
   await assert.rejects(table.line("bad", "id-3"), /refused/);
-  assert.equal(await table.answer("id-3"), null); // refused: nothing written, may be sent again
+  assert.equal(table.base, "L1");
   stop();
 });

@@ -16,7 +16,6 @@ export { Refused };
 const REFUSED = 422; // the engine refused the line or the request (as serve answers it)
 const CONFLICT = 409; // another window of the app wrote the game meanwhile
 const STORAGE = 507; // the phone's storage did not keep it
-const REMEMBERED = 64; // request ids whose answers are kept (the same id again: the same answer)
 
 /**
  * What the worker said it is, once ready (docs/engine-protocol.md).
@@ -93,8 +92,6 @@ export class WorkerTable extends Lines {
     this.announce = announce || (() => {});
     /** @type {Set<(version: string | null) => void>} */
     this.listeners = new Set();
-    /** @type {Map<string, Promise<LineAnswer>>} request id -> its answer: a double tap writes once */
-    this.answered = new Map();
   }
 
   /* The game again as the phone keeps it (another window wrote it, or a write failed). */
@@ -103,11 +100,12 @@ export class WorkerTable extends Lines {
     if (!kept) return;
     await this.engine.call("open", { name: this.name, ledger: kept.ledger, redo: kept.redo });
     this.base = kept.ledger;
-    this.changed();
+    this.changed(null);
   }
 
-  changed() {
-    for (const fn of this.listeners) fn(null);
+  /** The game changed: its version (null: not known here, read it). @param {string | null} version */
+  changed(version) {
+    for (const fn of this.listeners) fn(version);
   }
 
   /**
@@ -137,60 +135,49 @@ export class WorkerTable extends Lines {
   cases() { return this.engine.call("cases", { name: this.name }); }
 
   /**
-   * One play line; the same id again is answered with the first answer and writes nothing
-   * (as serve's POST /api/lines).
+   * One play line, carried out once per request id by the engine (the same id again: the
+   * first answer, nothing written, as serve's POST /api/lines); its change is kept in the
+   * phone's storage before it is answered.
    * @param {string} text
    * @param {string} [id]
    * @returns {Promise<LineAnswer>}
    */
-  line(text, id) {
-    const kept = id ? this.answered.get(id) : undefined;
-    if (kept) return kept;
-    const answer = this.write(text);
-    if (id) {
-      this.answered.set(id, answer);
-      const oldest = this.answered.keys().next().value;
-      if (this.answered.size > REMEMBERED && oldest !== undefined) this.answered.delete(oldest);
-      answer.catch(() => this.answered.delete(id)); // refused: nothing written, may be sent again
-    }
-    return answer;
-  }
-
-  /**
-   * What the request `id` was answered (null: none of that id was carried out). Nothing is
-   * lost between the page and the worker; the page asks after a lost answer all the same.
-   * @param {string} id
-   * @returns {Promise<LineAnswer | null>}
-   */
-  async answer(id) {
-    const kept = this.answered.get(id);
-    return kept ? kept : null;
-  }
-
-  /** @param {string} text @returns {Promise<LineAnswer>} */
-  async write(text) {
+  async line(text, id) {
     const base = this.base; // what the line is carried out on (another window may reload it meanwhile)
-    const result = await this.engine.call("line", { name: this.name, line: text });
+    const result = await this.engine.call("line", { name: this.name, line: text, ...(id ? { id } : {}) });
     document.body.dataset.lineMs = String(this.engine.took.line ?? "");
     if (result.files) {
       const summary = await this.summary();
       try {
         await this.store.save(this.name, result.files, summary, this.engine.hello ? this.engine.hello.version : "", base);
       } catch (error) {
-        // the phone did not keep it: the worker goes back to what the phone holds
+        // the phone did not keep it: the worker goes back to what the phone holds (and
+        // forgets the request: sent again, it is carried out again)
         await this.reload();
         throw new Refused(this.store.refusal(error), error instanceof Conflict ? CONFLICT : STORAGE);
       }
       this.base = result.files.ledger;
       this.announce(this.name);
-      this.changed();
+      this.changed(result.version || null);
     }
     return { output: result.output, deals: result.deals };
   }
 
   /**
-   * fn() after every change of the game (this window's, or another's it heard of); there is
-   * no connection to lose: follow() shows the table live.
+   * What the request `id` was answered (null: none of that id was carried out; a refused
+   * one rejects with its refusal): the engine's op `answer`, as serve's GET /api/lines/{id}.
+   * @param {string} id
+   * @returns {Promise<LineAnswer | null>}
+   */
+  async answer(id) {
+    const kept = await this.engine.call("answer", { name: this.name, id });
+    return kept ? { output: kept.output, deals: kept.deals } : null;
+  }
+
+  /**
+   * fn(version) after every change of the game (this window's, with its version; another
+   * window's, heard of, with none); there is no connection to lose: follow() shows the table
+   * live.
    * @param {(version: string | null) => void} fn
    * @param {unknown} [_onState]
    */

@@ -25,8 +25,6 @@ list.
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
 from typing import Any
 
 from prefcalc.cases import forms, genders
@@ -117,46 +115,3 @@ def name_forms(game: Game, lang: str) -> dict[str, dict[str, str]]:
         return {}
     with genders(game.genders):  # the game's own
         return forms(dict.fromkeys((*game.players, *seating(game))))
-
-
-def reading_json(
-    path: Path,
-    lang: str,
-    last: int | None,
-    method: str,
-    rounding: str,
-    sheet: bool,
-) -> dict[str, Any]:
-    """One reading of the game at ``path`` for the pages: ``{version, game, seats, log,
-    settle, cases}`` (and ``sheet``, its SVG, when asked) from one state of the ledger,
-    ``version`` the digest of its bytes (the watch's events say the same one); ``method`` and
-    ``rounding`` in either language (:func:`prefcalc.api.settle` reads them).
-
-    A stopgap until the table service answers it: the ledger's bytes are read before and
-    after the game is loaded, and again until both agree, so the parts are of one state."""
-    from prefcalc import api
-    from prefcalc.views.payloads import settlement_json, sheet_json
-
-    raw = path.read_bytes()
-    for _ in range(5):
-        game = api.load_current(path)
-        again = path.read_bytes()
-        if again == raw:
-            break
-        raw = again
-    scored = api.sheet(game)
-    settled = api.settle(game, method, rounding)
-    with speaking(lang):
-        answer: dict[str, Any] = {
-            "version": hashlib.blake2b(raw, digest_size=12).hexdigest(),
-            "game": sheet_json(scored, game),
-            "seats": seats_json(game, scored),
-            "log": log_items(game, scored, last, lang),
-            "settle": settlement_json(settled),
-            "cases": name_forms(game, lang),
-        }
-        if sheet:
-            from prefcalc.web.sheet import sheet_svg
-
-            answer["sheet"] = sheet_svg(scored, game)
-    return answer
