@@ -47,7 +47,7 @@ from prefcalc.rules.model import (
     seating,
 )
 from prefcalc.rules.notation import parse_contract
-from prefcalc.store import LEDGER_SCHEMA, cache, checkpoint, conventions, files
+from prefcalc.store import LEDGER_SCHEMA, cache, checkpoint, conventions, files, seal
 from prefcalc.store.cache import data_dir as data_dir  # re-exported: the games' data directory
 from prefcalc.store.files import write_atomic as write_atomic  # re-exported (export/*)
 from prefcalc.store.lock import locked
@@ -358,6 +358,7 @@ def create(path: Path, game: Game, force: bool = False) -> None:
             raise LedgerError(
                 _("a game already exists here (use --force to replace it)"), str(path)
             )
+        seal.check(real, str(path))
         text = game_to_json_text(game)
         write_atomic(real, text, N_("the ledger"))
         remember(real, game, text)
@@ -393,6 +394,7 @@ def update_at(
     The one write path of a ledger that exists."""
     real = _existing_ledger(path)
     with locked(real):
+        seal.check(real, str(path))  # a ledger its folder closed to ordinary changes
         before = _cached_load(real, str(path))
         _remove_stale_temporaries(real)
         after = _seated_genders(change(real, before))
