@@ -216,8 +216,12 @@ def test_a_table_edited_into_other_players_is_refused_in_one_line(cup: Path) -> 
     other = api.new_game(["Xenia", "Yuri", "Zoya"], "sochi", 20)
     (cup / record.file).write_text(game_to_json_text(other), encoding="utf-8")
     with hall_client(cup) as c:
+        # the hall: that table is one card saying why, every other one as usual (issue 35)
         hall = c.get("/api/hall")
-        assert hall.status_code == 422 and "table 2" in hall.json()["error"]
+        assert hall.status_code == 200
+        cards = {card["table"]: card for card in hall.json()["tables"]}
+        assert "round 1, table 2 (r1-t2.json): the ledger's players are" in cards[2]["error"]
+        assert cards[1]["error"] == "" and len(cards[1]["balances"]) == 4
         page = c.get("/t/1/2/")
         assert page.status_code == 422 and "\n" not in page.json()["error"]
         assert c.get("/t/1/1/api/game").status_code == 200  # the other table is served

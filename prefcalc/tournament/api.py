@@ -300,13 +300,22 @@ class Drawn:
     """A round's draw: its record (tables, seats, first dealers, byes), the seating as
     solved (:class:`~prefcalc.tournament.draw.Seating`: repeats, distance, proved), the
     order it was solved against (the standings' ranking; round 1: the seed's or the
-    ratings' order), the seconds it took, and whether it was written (not for ``--show``)."""
+    ratings' order), the seconds it took, and whether it was written (not for ``--show``);
+    ``round`` and ``tables`` are the record's."""
 
-    round: RoundRecord
+    record: RoundRecord
     seating: Seating
     ranking: tuple[str, ...]
     seconds: float
     written: bool
+
+    @property
+    def round(self) -> int:
+        return self.record.round
+
+    @property
+    def tables(self) -> tuple[TableRecord, ...]:
+        return self.record.tables
 
 
 def _ranking(t: TournamentFile, rounds: Sequence[Sequence[Table]], number: int) -> list[str]:
@@ -438,8 +447,8 @@ def draw(
         drawn = next_round(t, rounds, time_limit=time_limit, swap=swap)
         if show:
             return drawn
-        folder.write_round(base, t, drawn.round)
-        return Drawn(drawn.round, drawn.seating, drawn.ranking, drawn.seconds, written=True)
+        folder.write_round(base, t, drawn.record)
+        return Drawn(drawn.record, drawn.seating, drawn.ranking, drawn.seconds, written=True)
 
 
 def undraw(base: Path) -> RoundRecord:
@@ -763,7 +772,7 @@ def _effects(
         earlier = t.model_copy(update={"draws": t.draws[: k - 1]})
         again = next_round(earlier, rounds[: k - 1], time_limit=time_limit)
         drawn = {frozenset(tb.players) for tb in t.draws[k - 1].tables}
-        redrawn = {frozenset(tb.players) for tb in again.round.tables}
+        redrawn = {frozenset(tb.players) for tb in again.tables}
         out.append(Effect(k, moved, drawn != redrawn))
     return tuple(out)
 

@@ -30,7 +30,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Literal
 
-from prefcalc.errors import DealError
+from prefcalc.errors import DealError, PrefcalcError
 from prefcalc.i18n import _
 from prefcalc.rules.amounts import Amount, norm
 from prefcalc.rules.model import AllPass, Contract, Game, Misere, name_key, sitting_out
@@ -58,13 +58,15 @@ class Seat:
     place: tuple[int, int]  # his place at the table by result: the places his tie covers
 
 
-AbsenceKind = Literal["late", "bye", "withdrawn"]
+AbsenceKind = Literal["late", "bye", "withdrawn", "unread"]
 
 
 @dataclass(frozen=True)
 class Absence:
     """A round a player did not play: before his late entry (``late``), sat out with a bye
-    (``bye``) or after he withdrew (``withdrawn``), and the points it counts (§5.6)."""
+    (``bye``) or after he withdrew (``withdrawn``), and the points it counts (§5.6); or
+    (``unread``, the hall's page only) a round played at a table whose ledger cannot be read
+    now, counted zero while it cannot."""
 
     name: str
     round: int
@@ -264,6 +266,34 @@ def read_table(base: Path, t: TournamentFile, round_: int, record: TableRecord) 
     )
 
 
+@dataclass(frozen=True)
+class Unread:
+    """A table whose ledger cannot be read (missing, corrupt, not the table drawn): the
+    hall shows it as one card with ``error`` and everything else as usual."""
+
+    round: int
+    record: TableRecord
+    error: str
+
+
+def read_tables_leniently(
+    base: Path, t: TournamentFile
+) -> tuple[list[tuple[Table, ...]], list[Unread]]:
+    """Every table of every round drawn, a table whose ledger cannot be read set aside with
+    its refusal (the hall's page: one card says it, the standings count the rest)."""
+    rounds: list[tuple[Table, ...]] = []
+    unread: list[Unread] = []
+    for r in t.draws:
+        tables = []
+        for tb in r.tables:
+            try:
+                tables.append(read_table(base, t, r.round, tb))
+            except PrefcalcError as exc:
+                unread.append(Unread(r.round, tb, exc.message))
+        rounds.append(tuple(tables))
+    return rounds, unread
+
+
 def read_tables(base: Path, t: TournamentFile, upto: int | None = None) -> list[tuple[Table, ...]]:
     """The tables of rounds 1..``upto`` (default: every round drawn)."""
     last = len(t.draws) if upto is None else upto
@@ -279,13 +309,21 @@ def round_average(tables: Sequence[Table]) -> Amount:
     return norm(sum(points, Fraction(0)) / len(points)) if points else 0
 
 
-def absence(t: TournamentFile, name: str, round_: int, tables: Sequence[Table]) -> Absence:
+def absence(
+    t: TournamentFile,
+    name: str,
+    round_: int,
+    tables: Sequence[Table],
+    unread: frozenset[tuple[int, str]] = frozenset(),
+) -> Absence:
     """What round ``round_`` counts for ``name``, who did not play it (§5.6): a late entry's
     missed round and a bye by the tournament's rules (zero, or the round's average), a
     round after his withdrawal zero."""
     record = t.player(name)
     assert record is not None
     byes = t.draws[round_ - 1].byes if round_ <= len(t.draws) else ()
+    if (round_, name) in unread:
+        return Absence(name, round_, "unread", 0)
     if name in byes:
         kind: AbsenceKind = "bye"
         rule = t.bye
@@ -298,9 +336,14 @@ def absence(t: TournamentFile, name: str, round_: int, tables: Sequence[Table]) 
 
 
 def rank(
-    t: TournamentFile, rounds: Sequence[Sequence[Table]], base: Path | None = None
+    t: TournamentFile,
+    rounds: Sequence[Sequence[Table]],
+    base: Path | None = None,
+    unread: Sequence[Unread] = (),
 ) -> Standings:
-    """The standings after ``rounds`` (the tables of rounds 1..k, as read)."""
+    """The standings after ``rounds`` (the tables of rounds 1..k, as read; ``unread``: the
+    tables that could not be, the hall's page only)."""
+    missing = frozenset((u.round, p) for u in unread for p in u.record.players)
     info = {p.name: p for p in t.players}
     by_player: dict[str, list[Seat | Absence]] = {p.name: [] for p in t.players}
     for r, tables in enumerate(rounds, 1):
@@ -311,7 +354,7 @@ def rank(
                 seated.add(seat.name)
         for name, line in by_player.items():
             if name not in seated:
-                line.append(absence(t, name, r, tables))
+                line.append(absence(t, name, r, tables, missing))
     unsorted = []
     for name, line in by_player.items():
         seats = [s for s in line if isinstance(s, Seat)]

@@ -30,7 +30,7 @@ from prefcalc.rules.scoring import Write
 from prefcalc.tournament.draw import Seating
 from prefcalc.tournament.model import TournamentFile
 from prefcalc.tournament.plans import plan
-from prefcalc.tournament.protocol import PenaltyLine, Protocol
+from prefcalc.tournament.protocol import Line, PenaltyLine, Protocol
 from prefcalc.tournament.standings import Absence, Seat, Standings, Table
 from prefcalc.views.numbers import MINUS
 from prefcalc.views.numbers import number as fmt
@@ -127,7 +127,7 @@ def options_lines(t: TournamentFile) -> list[str]:
 
 
 def draw_json(drawn: Drawn, base: Path) -> dict[str, Any]:
-    draw = drawn.round
+    draw = drawn.record
     seating = drawn.seating
     return {
         "round": draw.round,
@@ -184,7 +184,7 @@ def _seconds(seconds: float) -> str:
 
 
 def draw_text(drawn: Drawn, base: Path) -> str:
-    draw = drawn.round
+    draw = drawn.record
     seating = drawn.seating
     if drawn.written:
         lines = [_("Round {round}:").format(round=draw.round)]
@@ -241,6 +241,7 @@ def absence_word(kind: str) -> str:
         "late": pgettext("standings", "not yet entered"),
         "bye": pgettext("standings", "bye"),
         "withdrawn": pgettext("standings", "withdrawn"),
+        "unread": pgettext("standings", "table unreadable"),
     }
     return words[kind]
 
@@ -546,11 +547,20 @@ def whists_cell(entry: Entry) -> str:
     deal = entry.deal
     if isinstance(deal, Contract):
         alone = len(deal.defenders) == 1
-        return ", ".join(
-            f"{d.player} {terms.role(d.role, alone)}"
-            + (f" {d.tricks}" if d.tricks is not None else "")
-            for d in deal.defenders
-        ) + looked_text(deal)
+        returned = (
+            "; " + _("whist returned by {player}").format(player=deal.returned_by)
+            if deal.returned_by is not None
+            else ""
+        )
+        return (
+            ", ".join(
+                f"{d.player} {terms.role(d.role, alone)}"
+                + (f" {d.tricks}" if d.tricks is not None else "")
+                for d in deal.defenders
+            )
+            + returned
+            + looked_text(deal)
+        )
     if isinstance(deal, AllPass):
         return ", ".join(f"{name} {n}" for name, n in deal.tricks) + looked_text(deal)
     if isinstance(deal, Misere):
@@ -604,19 +614,68 @@ def protocol_header(p: Protocol) -> list[str]:
     ]
 
 
+def line_number(line: Line) -> str:
+    """A protocol line's number: a deal's among the deals (``7``), a penalty's or an
+    adjustment's among them (``P1``: not a deal), another entry none."""
+    if line.deal is not None:
+        return str(line.deal)
+    if line.penalty is not None:
+        return pgettext("protocol", "P{n}").format(n=line.penalty)
+    return ""
+
+
+def talon_cell(line: Line) -> str:
+    """The talon's tricks and what was written for them: ``2 (Dima +16)``; ``1 (Boris +4,
+    Vera +4)`` at three."""
+    deal = line.entry.deal
+    if not isinstance(deal, Contract) or not deal.talon:
+        return ""
+    wrote = ", ".join(f"{w.player} {signed(w.amount)}" for w in line.talon)
+    return f"{deal.talon} ({wrote})" if wrote else str(deal.talon)
+
+
+PROTOCOL_RIGHT = [True, False, False, False, False, False, False]
+"""Which columns of :func:`deal_rows` are numbers (aligned right)."""
+
+PROTOCOL_WRAP = 6
+"""The column of :func:`deal_rows` that wraps (what every player wrote)."""
+
+
 def deal_rows(p: Protocol) -> list[list[str]]:
-    rows = [[_("deal"), _("dealer"), _("declarer"), _("contract / result"), _("whists")]]
+    rows = [
+        [
+            _("deal"),
+            _("dealer"),
+            _("declarer"),
+            _("contract / result"),
+            _("whists"),
+            _("talon"),
+            _("written"),
+        ]
+    ]
     for line in p.lines:
         rows.append(
             [
-                str(line.number),
+                line_number(line),
                 line.entry.dealer or "",
                 declarer_cell(line.entry),
                 contract_cell(line.entry),
                 whists_cell(line.entry),
+                talon_cell(line),
+                writes_text(line.writes),
             ]
         )
     return rows
+
+
+def protocol_corrections(p: Protocol) -> list[str]:
+    """The director's corrections of the table, one line each (they are signed with it)."""
+    return [
+        _("corrected on the record ({time}, {by}): {line} — {reason}").format(
+            time=local_time(c.time), by=c.by, line=c.line, reason=c.reason
+        )
+        for c in p.corrections
+    ]
 
 
 def footer_rows(p: Protocol) -> list[list[str]]:
@@ -650,11 +709,14 @@ def protocol_text(p: Protocol) -> str:
     lines = protocol_header(p)
     lines.append("")
     if p.lines:
-        lines += table(deal_rows(p), right=[True, False, False, False, False])
+        lines += table(deal_rows(p), right=PROTOCOL_RIGHT)
     else:
         lines.append(_("no deals recorded yet"))
     lines.append("")
     lines += table(footer_rows(p), right=[False, True, True, True, True, True, True])
+    if p.corrections:
+        lines.append("")
+        lines += protocol_corrections(p)
     lines.append("")
     lines.append(_("signatures:"))
     lines += [f"  {name}: ________" for name in p.players]
