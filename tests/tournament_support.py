@@ -12,7 +12,7 @@ from pathlib import Path
 from support import invoke
 
 from prefcalc import api
-from prefcalc.rules.model import active_players, name_key
+from prefcalc.rules.model import Game, active_players, name_key
 
 
 def deal_words(k: int, active: Sequence[str]) -> list[str]:
@@ -189,3 +189,33 @@ def parallel_classes(q: int) -> list[list[list[int]]]:
         classes.append([sorted(q * x + add[mul[m][x]][c] for x in range(q)) for c in range(q)])
     classes.append([[q * c + y for y in range(q)] for c in range(q)])
     return classes
+
+
+# --- an FSPR event: the talon's bonus and the returned whist -----------------------------------
+
+
+def fspr_words(k: int, game: Game, dealer: str) -> list[str]:
+    """A legal FSPR deal for the table ``game`` dealt by ``dealer``: a game with a talon
+    bonus, then (at a table of four) a whist returned by the sitting-out dealer after both
+    defenders passed, a clean misère, a game made with a trick over."""
+    a, b, c = active_players(game, dealer)
+    four = len(game.players) == 4
+    pattern = [
+        ["game", a, "6s", "6", f"{b}:w", f"{c}:p", "--talon", "1"],
+        ["game", b, "7h", "7", f"{c}:p", f"{a}:p", "--returned-by", dealer]
+        if four
+        else ["game", b, "7h", "6", f"{c}:w", f"{a}:p"],
+        ["misere", c, "0"],
+        ["game", a, "7d", "8", f"{b}:w", f"{c}:p"],
+    ]
+    return pattern[k % len(pattern)]
+
+
+def play_fspr(folder: Path, file: str, deals: int, offset: int = 0, lang: str = "en") -> None:
+    """Record ``deals`` FSPR deals at the table ``folder/file`` through the CLI."""
+    path = folder / file
+    for k in range(deals):
+        game = api.load(path)
+        words = fspr_words(k + offset, game, game.next_dealer)
+        done = invoke(["--lang", lang, *words, "--file", str(path)], folder.parent)
+        assert done.returncode == 0, (words, done.stderr)
