@@ -202,7 +202,7 @@ def test_the_one_seating_that_repeats_nobody_is_found(q: int) -> None:
     assert seating.proved
 
 
-@pytest.mark.parametrize("blocks", [2, 4])
+@pytest.mark.parametrize("blocks", [2, 3])
 def test_a_large_field_s_known_optimum(blocks: int) -> None:
     """Blocks of 16, each an affine plane of order 4 after four of its classes, and every
     pair across two blocks met: the only seating without a repeat is the blocks' last
@@ -225,9 +225,9 @@ def test_a_large_field_s_known_optimum(blocks: int) -> None:
     rng = random.Random(n)
     ranking = sorted(names, key=lambda p: names.index(p) // 16 * 16 + rng.uniform(0, 24))
     rank = {p: k for k, p in enumerate(ranking)}
-    seating = arrange(ranking, met, 4, 6, time_limit=8)
+    seating = arrange(ranking, met, 4, 6, time_limit=60)
     assert {frozenset(t) for t in seating.tables} == last
-    assert seating.repeats == 0 and seating.proved_repeats
+    assert seating.repeats == 0 and seating.proved
     assert seating.distance == least_order_distance([tuple(t) for t in last], rank)
     assert seating.distance == table_distance(seating.tables, rank)
 

@@ -38,6 +38,7 @@ import itertools
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from prefcalc.errors import DealError
 from prefcalc.i18n import _
@@ -53,6 +54,9 @@ TIME_LIMIT = 10.0
 """The solver's default time limit, seconds (``tournament draw --time-limit``)."""
 
 MAX_TIME_LIMIT = 3600.0
+
+TIE_WORK = 0.5
+"""The solver's work (its deterministic time, about seconds) the seed's stage may take."""
 
 
 Pair = frozenset[str]
@@ -425,22 +429,27 @@ def _solve(p: _Problem, seed: int, limit: float) -> tuple[list[list[int]], bool,
                 m.add_bool_or([x[i][t].Not(), x[j][t].Not(), y])
             repeats.append(y)
     tie = sum(p.tie[i][t] * x[i][t] for i in range(n) for t in tables)
+    own = [[int(slot[i] == t) for t in tables] for i in range(n)]
     for i in range(n):  # start from the ranking's own groups
         for t in tables:
-            m.add_hint(x[i][t], slot[i] == t)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed % 2**31
-    # finding the model's symmetries takes seconds on a large field and helps it little
-    solver.parameters.symmetry_level = 0
+            m.add_hint(x[i][t], own[i][t])
+    solver = _solver(seed)
     proofs = [] if repeats else [True]  # no pair met before: none can meet again
     seated: list[list[int]] | None = None
+    if not p.apart or p.apart.isdisjoint(_pairs_of(_groups(sizes))):
+        seated = own  # a seating already, should the clock stop the solver before any other
     started = time.monotonic()
     stages = ([(sum(repeats), 0.5)] if repeats else []) + [(dist, 0.9), (tie, 1.0)]
     for k, (objective, share) in enumerate(stages):
         # each stage may spend up to its share of the whole limit, less what went before
         m.minimize(objective)
         left = share * limit - (time.monotonic() - started)
+        if objective is tie:
+            # the seed's stage is given a fixed amount of the solver's own work (the same on
+            # every computer), so whether it is proved, and so the seating, never depends on
+            # the computer's speed; the clock only guards a much slower one
+            solver.parameters.max_deterministic_time = TIE_WORK
+            left = max(left, 0.2 * limit)
         solver.parameters.max_time_in_seconds = max(left, 0.05 * limit)
         status = solver.solve(m)
         if status == cp_model.INFEASIBLE:
@@ -472,6 +481,17 @@ def _solve(p: _Problem, seed: int, limit: float) -> tuple[list[list[int]], bool,
     groups = [[i for i in range(n) if seated[i][t]] for t in tables]
     proofs += [False] * (3 - len(proofs))  # (a stage that found nothing better proved nothing)
     return groups, proofs[0], proofs[0] and proofs[1], all(proofs)
+
+
+def _solver(seed: int) -> Any:
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = seed % 2**31
+    # finding the model's symmetries takes seconds on a large field and helps it little
+    solver.parameters.symmetry_level = 0
+    return solver
 
 
 def _seconds(limit: float) -> str:
