@@ -510,3 +510,41 @@ def test_a_deal_at_a_table_does_not_make_the_watch_read_the_tournament(
     (cup / "tournament.json").write_bytes((cup / "tournament.json").read_bytes() + b"\n")
     assert client.portal.call(hall.watcher.check) is True
     assert reads == [cup]
+
+
+def test_a_missing_ledger_is_one_card_and_the_rest_as_usual(cup: Path) -> None:
+    """Issue 35: one table's ledger gone blanked the whole hall; now that table is one card
+    with its refusal, every other card and the standings as usual."""
+    play(cup, "r1-t1.json", 1)
+    (cup / "r1-t2.json").unlink()
+    with hall_client(cup) as c:
+        answer = c.get("/api/hall")
+        assert answer.status_code == 200
+        hall = answer.json()
+        cards = {card["table"]: card for card in hall["tables"]}
+        assert list(cards) == [1, 2]
+        assert cards[2]["error"] == "round 1, table 2: its ledger r1-t2.json is missing"
+        assert cards[2]["error_text"] == "cannot be read" and cards[2]["balances"] == []
+        assert cards[1]["error"] == "" and cards[1]["deals"] == 1
+        assert {row["name"] for row in hall["standings"]} == set(PLAYERS)
+        assert hall["complete"] is False
+    # the CLI's standings stay exact: they refuse in one line
+    done = invoke(["tournament", "standings", str(cup)], cup.parent)
+    assert done.returncode == 2 and "its ledger r1-t2.json is missing" in done.stderr
+
+
+def test_the_hall_s_notes_never_break_a_number_s_ending(cup: Path) -> None:
+    """«с 1-й по 21-ю»: a narrow phone wraps a line at a hyphen; the hall's notes hold a
+    number's ending to it (a file's name keeps its own hyphen, to be copied as it is)."""
+    from prefcalc.web.hall import _unbroken
+
+    assert _unbroken("с 1-й по 21-ю раздачу, r1-t2.json") == (
+        "с 1\N{NON-BREAKING HYPHEN}й по 21\N{NON-BREAKING HYPHEN}ю раздачу, r1-t2.json"
+    )
+    import re
+
+    play(cup, "r1-t2.json", 3)
+    with hall_client(cup, lang="ru") as c:
+        hall = c.get("/api/hall").json()
+        notes = [*hall["over"], *(card["over_note"] for card in hall["tables"])]
+        assert notes and not any(re.search(r"\d-[^\W\d_]+\b", note) for note in notes)
