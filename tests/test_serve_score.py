@@ -597,7 +597,7 @@ def test_a_refused_line_and_the_line_field(phones: Any, tmp_path: Path) -> None:
         )
         expect(line).to_have_value("a 5h 7 b:w v:p")  # kept, to be corrected
         assert len(api.load(path).entries) == 0
-        line.fill("p 2 5 3")
+        line.fill("p 5 3 2")  # bare tricks from the hand after the dealer: Boris, Vera, Anna
         line.press("Enter")
         expect(page.locator("#output")).to_contain_text(
             "recorded: deal 1, dealt by Anna: all-pass: Anna 2, Boris 5, Vera 3", timeout=WAIT
