@@ -377,14 +377,24 @@ def sync_seals(folder: Path, t: TournamentFile) -> None:
     the others not (a command cut short leaves a round sealed too early or too late)."""
     from prefcalc.store import seal
 
+    sealed: set[str] = set()
     for r in t.draws:
         for tb in r.tables:
             path = files.real_path(folder / tb.file)
             if r.round <= sealed_rounds(t):
+                sealed.add(tb.file)
                 if not seal.is_sealed(path):
                     seal_round(folder, t, r.round)
             elif seal.is_sealed(path):
                 seal.remove(path)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:  # the seal of a table no round records (a copied or cut folder)
+        table = name.removesuffix(seal.SUFFIX)
+        if table != name and TABLE_FILE.fullmatch(table) and table not in sealed:
+            seal.remove(folder / table)
 
 
 def journal_of(folder: Path, tb: TableRecord) -> Path:
