@@ -32,9 +32,10 @@ from prefcalc.tournament.model import TournamentFile
 from prefcalc.tournament.plans import plan
 from prefcalc.tournament.protocol import Line, PenaltyLine, Protocol
 from prefcalc.tournament.standings import Absence, Seat, Standings, Table
+from prefcalc.views.log import deal_text, looked_text
 from prefcalc.views.numbers import MINUS
 from prefcalc.views.numbers import number as fmt
-from prefcalc.views.text import deal_text, local_time, looked_text, signed, table
+from prefcalc.views.text_kit import local_time, signed, table
 
 if TYPE_CHECKING:
     from prefcalc.tournament.api import Corrected, Drawn, FieldChange
@@ -846,7 +847,7 @@ def add_text(change: FieldChange, late: str) -> str:
 
 def correct_text(done: Corrected) -> str:
     from prefcalc.commands import Result
-    from prefcalc.views.text import cli_result_text
+    from prefcalc.views.results import cli_result_text
 
     c = done.record
     lines = []

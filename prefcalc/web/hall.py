@@ -318,7 +318,7 @@ class Hall:
             standings_rows,
             standings_title,
         )
-        from prefcalc.views.text import signed
+        from prefcalc.views.text_kit import signed
 
         # a table whose ledger cannot be read is one card saying why; the rest as usual
         rounds, unread = read_tables_leniently(self.folder, t)
