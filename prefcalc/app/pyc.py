@@ -1,6 +1,6 @@
 """Wheels precompiled for the browser's Python: every ``.py`` becomes a sourceless ``.pyc``.
 
-This module runs inside Pyodide (under Node, driven by ``node/precompile.mjs``), so the
+This module runs inside Pyodide (under Node, driven by ``node/pyodide-run.mjs``), so the
 bytecode is the browser's own CPython's: a ``.pyc`` is only valid for the interpreter that
 wrote it (its magic number), and the Python running ``prefcalc app build`` is another one.
 It uses the standard library alone and writes reproducible archives: the members sorted,
