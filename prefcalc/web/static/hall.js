@@ -82,6 +82,13 @@ export function mountHall(table, page = document) {
       return tr;
     }));
     slot("watch").setAttribute("href", tb.watch);
+    if (tb.error) { // its ledger cannot be read: the card says why, every other one as usual
+      node.dataset.state = "error";
+      slot("playing").hidden = slot("finished").hidden = true;
+      slot("over").textContent = tb.error_text;
+      slot("over").hidden = false;
+      slot("line").textContent = tb.error;
+    }
     return node;
   }
 
