@@ -16,6 +16,8 @@ import { deals, t } from "./words.js";
  * @property {string | null} dealer
  * @property {{name: string, whists_text: string}[]} balances
  * @property {string} watch
+ * @property {string} error  why its ledger cannot be read ("" when it can: the card as usual)
+ * @property {string} [error_text]  the card's title when it cannot be read
  */
 
 /**
@@ -85,7 +87,7 @@ export function mountHall(table, page = document) {
     if (tb.error) { // its ledger cannot be read: the card says why, every other one as usual
       node.dataset.state = "error";
       slot("playing").hidden = slot("finished").hidden = true;
-      slot("over").textContent = tb.error_text;
+      slot("over").textContent = tb.error_text ?? "";
       slot("over").hidden = false;
       slot("line").textContent = tb.error;
     }
