@@ -57,7 +57,7 @@ class JSONBody(Request):
             try:
                 self._json = json.loads(text)
             except json.JSONDecodeError as exc:
-                error = parser_reason(str(exc))
+                error = parser_reason(str(exc), text=text)
                 raise HTTPException(422, _(NOT_JSON).format(error=error)) from None
             except RecursionError:
                 raise HTTPException(422, _(TOO_DEEP)) from None
