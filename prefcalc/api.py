@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from prefcalc import resume
-from prefcalc.cases import Gender, genders
+from prefcalc.cases import Gender
 from prefcalc.errors import DealError, PrefcalcError, shown
-from prefcalc.i18n import N_, _, check_language, ngettext
+from prefcalc.i18n import N_, _, check_language, ngettext, voice
 from prefcalc.rules import legality
 from prefcalc.rules.amounts import Amount, AmountError, to_amount
 from prefcalc.rules.conventions import Convention, default_target, parse_overrides, preset_key
@@ -647,10 +647,11 @@ def update(path: str | Path, change: Callable[[Game], Game]) -> Game:
     """Load the ledger, apply ``change`` and write the result, holding the lock throughout
     (so a second terminal never loses a deal); return the new game. If ``change`` raises,
     the file stays byte for byte as it was. A refusal names the players as the game declines
-    them (its genders are in force during the change)."""
+    them: the change is judged in the game's voice (its genders, as the ledger has them under
+    the lock), whoever calls."""
 
     def changed(game: Game) -> Game:
-        with genders(game.genders):
+        with voice(genders=game.genders):
             after = change(game)
         return after if after is game else _kept(after)
 

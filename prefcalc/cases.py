@@ -16,18 +16,17 @@ name that needs a case, never in English. A name is declined only when it is one
 Russian letters (or words joined by a hyphen: Анна-Мария), each of two letters at least; a
 Latin name, a name with a digit, a space, a mark the eye cannot see or a letter of another
 alphabet that looks Russian stays as it was typed, in every case, and so does a name the rules
-do not know. The grammatical gender comes from the game (:func:`genders`: a table the views
-set for the game they show, e.g. ``with genders({"Саша": "f"}):``), else from pytrovich's
-guess on the first name (Саша and Женя are open, and decline alike either way); the guess is
-never stored.
+do not know. The grammatical gender comes from the game the words are about (its ``genders``,
+in force as :data:`genders_in_use` from the edge that speaks of it: :func:`prefcalc.i18n.voice`),
+else from pytrovich's guess on the first name (Саша and Женя are open, and decline alike either
+way); the guess is never stored.
 """
 
 from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from contextvars import ContextVar
 from functools import lru_cache
 from types import MappingProxyType
@@ -51,29 +50,29 @@ _WORD = "[А-ЯЁа-яё]{2,}"
 _DECLINABLE = re.compile(rf"{_WORD}(?:-{_WORD})*")
 _HUSHING_INS = re.compile(r"([жшчщ])ой$")
 
+GenderTable = Mapping[str, str] | Iterable[tuple[str, str]]
+"""A game's ``genders`` as it is kept: name -> ``"m"``/``"f"``, or those pairs."""
+
 _EMPTY: Mapping[str, Gender] = MappingProxyType({})
-_table: ContextVar[Mapping[str, Gender]] = ContextVar("prefcalc_genders", default=_EMPTY)
+
+genders_in_use: ContextVar[Mapping[str, Gender]] = ContextVar("prefcalc_genders", default=_EMPTY)
+"""The genders the names are declined by now (a :func:`gender_table`): set with the language,
+at an edge, by :func:`prefcalc.i18n.voice` and :func:`prefcalc.i18n.speak`, never by hand;
+each thread and task has its own."""
 
 
 # --- gender ------------------------------------------------------------------------------------
 
 
-@contextmanager
-def genders(table: Mapping[str, str] | Iterable[tuple[str, str]] | None) -> Iterator[None]:
-    """Decline the names of ``table`` (name -> ``"m"``/``"f"``, or its pairs: a game's
-    ``genders``) by the gender given there inside the block: the views set the game's own
-    genders while they show it (``with genders(game.genders):``). A value other than ``m``/``f``
-    is ignored (the guess then decides). A name typed in another case (``мишель`` in a
-    refusal) is found too. Nests; each thread and task has its own."""
+def gender_table(table: GenderTable | None) -> Mapping[str, Gender]:
+    """A game's ``genders`` (name -> ``"m"``/``"f"``, or its pairs) as the table names are
+    declined by: a value other than ``m``/``f`` is left out (the guess then decides), and each
+    name is found in another case too (``мишель`` in a refusal)."""
     clean: dict[str, Gender] = {
         name: value for name, value in dict(table or {}).items() if value in GENDERS and name
     }
     clean.update({name.casefold(): value for name, value in list(clean.items())})
-    token = _table.set(MappingProxyType(clean))
-    try:
-        yield
-    finally:
-        _table.reset(token)
+    return MappingProxyType(clean) if clean else _EMPTY
 
 
 def guess_gender(name: str) -> Gender | None:
@@ -93,14 +92,9 @@ def _guess(name: str) -> Gender | None:
     return words.get(found)
 
 
-def gender_of(name: str) -> Gender | None:
-    """The gender a name is declined by: the game's table, else the guess."""
-    return _given(name) or guess_gender(name)
-
-
 def _given(name: str) -> Gender | None:
-    """The gender the game's table gives ``name`` (as typed, or in another case)."""
-    table = _table.get()
+    """The gender the genders in use give ``name`` (as typed, or in another case)."""
+    table = genders_in_use.get()
     return (table.get(name) or table.get(name.casefold())) if table else None
 
 
@@ -114,8 +108,8 @@ def declinable(name: str) -> bool:
 
 def decline(name: str, case: str, gender: str | None = None) -> str:
     """``name`` in ``case`` (a code of :data:`CASES`): ``decline("Боря", "acc")`` -> Борю,
-    ``decline("Любовь", "ins")`` -> Любовью. ``gender`` (``m``/``f``) overrides the game's
-    table and the guess. Anything prefcalc does not decline comes back as it is (an unknown
+    ``decline("Любовь", "ins")`` -> Любовью. ``gender`` (``m``/``f``) overrides the genders
+    in use and the guess. Anything prefcalc does not decline comes back as it is (an unknown
     case code too)."""
     if case == "nom" or case not in CASES or not declinable(name):
         return name
@@ -217,19 +211,10 @@ class Text(str):
 
 
 def forms(names: Iterable[str]) -> dict[str, dict[str, str]]:
-    """Each declinable name's forms in the cases (``{"Боря": {"gen": "Бори", ...}}``), in
-    the game's genders: for a page whose script formats the messages itself."""
+    """Each declinable name's forms in the cases (``{"Боря": {"gen": "Бори", ...}}``), by
+    the genders in use: for a page whose script formats the messages itself."""
     return {
         name: {case: decline(name, case) for case in CASES[1:]}
         for name in names
         if declinable(name)
     }
-
-
-def strip_cases(text: str) -> str:
-    """``висты на {player:acc}`` -> ``висты на {player}``: a message for a formatter that
-    knows no case codes (the pages' scripts), the names then in the nominative."""
-    return _SPEC.sub(r"{\1}", text)
-
-
-_SPEC = re.compile(r"\{(\w+):(?:" + "|".join(CASES) + r")\}")

@@ -22,7 +22,6 @@ import typer
 from typer.core import TyperGroup
 
 from prefcalc import __version__, api
-from prefcalc.cases import genders
 from prefcalc.commands import (
     DEAL_OPTIONS,
     NO_FLAGS,
@@ -48,9 +47,9 @@ from prefcalc.i18n import (
     did_you_mean,
     language,
     ngettext,
-    speaking,
+    speak,
+    voice,
 )
-from prefcalc.i18n import set_language as _set_language
 from prefcalc.rules.amounts import Amount, parse_whole
 from prefcalc.rules.conventions import parse_overrides
 from prefcalc.rules.lexicon import Method, Rounding, parse_method, parse_rounding
@@ -92,23 +91,53 @@ class _Commands(TyperGroup):
         windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
-        code = _guarded(
-            lambda: super(_Commands, self).main(
-                _prepared(self, args), prog_name, complete_var, False, windows_expand_args, **extra
+        words = _lang_first(args)
+        with voice(lang=_asked(words)):  # the command's voice: its output and its refusals
+            code = _guarded(
+                lambda: super(_Commands, self).main(
+                    _prepared(self, words),
+                    prog_name,
+                    complete_var,
+                    False,
+                    windows_expand_args,
+                    **extra,
+                )
             )
-        )
         if standalone_mode:
             sys.exit(code)
         return code
 
 
-def _prepared(group: Any, args: Sequence[str] | None) -> list[str]:
-    """The words to parse, ``--lang`` first; the language they ask for is in use from here
-    on, and the help of every command and option is shown in it."""
-    words = _lang_first(args)
+def _given(words: Sequence[str]) -> str | None:
+    """What ``--lang`` says at the front of ``words`` (:func:`_lang_first` put it there), as
+    typed; None when no ``--lang`` is given."""
     given = [w.partition("=")[2] for w in words[:1] if w.startswith("--lang=")]
     given += words[1:2] if words[:1] == ["--lang"] else []
-    set_language(given[0] if given else None)
+    return given[0] if given else None
+
+
+def _asked(words: Sequence[str]) -> str | None:
+    """The language ``--lang`` asks for, the command's voice; None when none is asked or
+    prefcalc does not speak it (:func:`_prepared` refuses that, in the environment's)."""
+    given = _given(words)
+    try:
+        return check_language(given) if given is not None else None
+    except PrefcalcError:
+        return None
+
+
+def _prepared(group: Any, words: list[str]) -> list[str]:
+    """The words to parse, ``--lang`` first, once the language they ask for is checked (an
+    unknown one is refused; an unknown PREFCALC_LANG too, unless --lang overrides it); the
+    help of every command and option is shown in the language in use."""
+    given = _given(words)
+    if given is None:
+        check_environment()
+    else:
+        check_language(given)
+    from prefcalc.help_words import install
+
+    install()  # typer's own words of the help (panels, notes) in the language in use
     if language() != "en":
         _translate_help(group)
     return words
@@ -148,18 +177,7 @@ def _lang_first(args: Sequence[str] | None) -> list[str]:
             end -= 1
         else:
             k += 1
-    if not moved:  # an unknown PREFCALC_LANG is refused unless --lang overrides it
-        check_environment()
     return moved + words
-
-
-def set_language(lang: str | None) -> None:
-    """The language in use from here on, typer's own words of the help (panels, notes)
-    included."""
-    _set_language(lang)
-    from prefcalc.help_words import install
-
-    install()
 
 
 _APP: dict[str, Any] = {
@@ -253,10 +271,18 @@ def _path(file: Path | None) -> Path:
     return file if file is not None else ledger_io.current_path()
 
 
+def _game(file: Path | None) -> Game:
+    """The command's game, loaded: from here on the command speaks of it (the names declined
+    by its genders)."""
+    game = api.load(_path(file))
+    speak(genders=game.genders)
+    return game
+
+
 def _game_and_sheet(
     file: Path | None, as_convention: str | None = None, overrides: list[str] | None = None
 ) -> tuple[Game, Sheet]:
-    game = api.load(_path(file))
+    game = _game(file)
     return game, api.sheet(game, as_convention, overrides)
 
 
@@ -268,10 +294,13 @@ CLI_DEAL_OPTIONS = (*DEAL_OPTIONS, "--file")
 
 
 def _run(file: Path | None, command: Command) -> None:
-    """Carry out a command that changes the game and show what it wrote, and the sheet."""
+    """Carry out a command that changes the game and show what it wrote, and the sheet (the
+    names declined as the game now has them: a gender the command set included)."""
     from prefcalc.views.results import cli_result_text
 
-    out(cli_result_text(execute(command, _path(file))))
+    result = execute(command, _path(file))
+    speak(genders=result.game.genders)
+    out(cli_result_text(result))
 
 
 def _record(
@@ -618,12 +647,11 @@ def log(
     from prefcalc.views.log import log_text
     from prefcalc.views.payloads import log_json
 
-    game_, sheet = _game_and_sheet(file, convention, overrides)
+    sheet = _game_and_sheet(file, convention, overrides)[1]
     if as_json:
         out(json.dumps(log_json(sheet), ensure_ascii=False, indent=2))
     else:
-        with genders(game_.genders):
-            out(log_text(sheet))
+        out(log_text(sheet))
 
 
 @app.command()
@@ -638,8 +666,7 @@ def explain(
 
     game_, sheet = _game_and_sheet(file, convention, overrides)
     api.check_number(game_, number)
-    with genders(game_.genders):
-        out(explain_text(sheet, number))
+    out(explain_text(sheet, number))
 
 
 @app.command()
@@ -693,37 +720,36 @@ def settle(
     from prefcalc.views.payloads import settlement_json
     from prefcalc.views.settlement import compare_text, settlement_text
 
-    game_ = api.load(_path(file))
+    game_ = _game(file)
     sheet = api.sheet(game_, convention, overrides)
 
     def run(how: Method) -> Settlement:
         return api.settle(game_, how, rounding, convention=convention, overrides=overrides)
 
     result = run(method)
-    with genders(game_.genders):  # the names declined by the game's genders
-        if compare:
-            other = run("average" if method == "pairwise" else "pairwise")
-            if as_json:
-                both = [settlement_json(result), settlement_json(other)]
-                out(json.dumps(both, ensure_ascii=False, indent=2))
-            else:
-                out(settlement_text(result))
-                out("")
-                out(compare_text(result, other))
-            return
+    if compare:
+        other = run("average" if method == "pairwise" else "pairwise")
         if as_json:
-            out(json.dumps(settlement_json(result), ensure_ascii=False, indent=2))
+            both = [settlement_json(result), settlement_json(other)]
+            out(json.dumps(both, ensure_ascii=False, indent=2))
         else:
-            if not sheet.finished:
-                n = deal_count(game_)
-                out(
-                    ngettext(
-                        "(provisional: the game is not finished, {n} deals recorded)",
-                        "(provisional: the game is not finished, {n} deals recorded)",
-                        n,
-                    ).format(n=n)
-                )
             out(settlement_text(result))
+            out("")
+            out(compare_text(result, other))
+        return
+    if as_json:
+        out(json.dumps(settlement_json(result), ensure_ascii=False, indent=2))
+    else:
+        if not sheet.finished:
+            n = deal_count(game_)
+            out(
+                ngettext(
+                    "(provisional: the game is not finished, {n} deals recorded)",
+                    "(provisional: the game is not finished, {n} deals recorded)",
+                    n,
+                ).format(n=n)
+            )
+        out(settlement_text(result))
 
 
 # --- games ---------------------------------------------------------------------------------
@@ -799,7 +825,7 @@ def new(
         lang=lang,
     )
     if lang is not None:
-        set_language(lang)
+        speak(lang=lang)  # the rest of the command in the new game's own language
     path = file if file is not None else ledger_io.new_game_path(game_.players)
     try:
         previous: Path | None = ledger_io.current_path()
@@ -944,22 +970,22 @@ def export(
 ) -> None:
     """Export the game as an XLSX workbook or a printable PDF scoresheet."""
     path = _path(file)
-    report = api.report(api.load(path))
+    report = api.report(_game(path))
     # by default into the current directory, never into the data folder beside the ledger
     target = output if output is not None else Path(path.with_suffix(f".{kind.value}").name)
     check_output(target, path, N_("the workbook") if kind is ExportKind.xlsx else N_("the PDF"))
-    if kind is ExportKind.xlsx:
-        from prefcalc.export.xlsx import write_xlsx
+    warnings: list[str] = []
+    with voice(lang=report.game.lang):  # the document in the game's own language, if it has one
+        if kind is ExportKind.xlsx:
+            from prefcalc.export.xlsx import write_xlsx
 
-        with speaking(report.game.lang), genders(report.game.genders):  # the game's own
             write_xlsx(report, target)
-    else:
-        from prefcalc.export.pdf import write_pdf
+        else:
+            from prefcalc.export.pdf import write_pdf
 
-        with speaking(report.game.lang), genders(report.game.genders):
             warnings = write_pdf(report, target, paper=paper.value)
-        for warning in warnings:
-            sys.stderr.write(_("prefcalc: warning: {warning}").format(warning=warning) + "\n")
+    for warning in warnings:
+        sys.stderr.write(_("prefcalc: warning: {warning}").format(warning=warning) + "\n")
     out(_("wrote {file}").format(file=target))
 
 
@@ -1125,13 +1151,12 @@ def share(
     path = _path(file)
     if png is not None:
         check_output(png, path, N_("the image"))
-    report = api.report(api.load(path))
-    with genders(report.game.genders):
-        out(share_text(report))
+    report = api.report(_game(path))
+    out(share_text(report))
     if png is not None:
         from prefcalc.export.share import write_png
 
-        with speaking(report.game.lang), genders(report.game.genders):
+        with voice(lang=report.game.lang):  # the image in the game's own language, if it has one
             warnings = write_png(report, png)
         for warning in warnings:
             sys.stderr.write(
@@ -1198,7 +1223,7 @@ def serve(
     link); both printed with a QR code. The pages speak the language in use (--lang ru|en,
     PREFCALC_LANG, then the locale)."""
     if lang is not None:  # read in front of the command (_lang_first): listed here for --help
-        set_language(lang)
+        speak(lang=lang)
     if tournament is not None:
         from prefcalc.web import serve_tournament
 
@@ -1262,7 +1287,7 @@ def _root(
     ] = None,
 ) -> None:
     """Keep the score of Preference (преферанс) and settle the night."""
-    set_language(lang)
+    del lang  # the command's voice speaks it already (_Commands.main)
 
 
 def main(argv: list[str] | None = None) -> int:

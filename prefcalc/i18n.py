@@ -1,8 +1,22 @@
 """The language prefcalc speaks: which one, its words and its numbers.
 
-Which language (the first that says): ``--lang ru|en``, ``PREFCALC_LANG``, then the locale
-(``LC_ALL``, ``LC_MESSAGES``, ``LANG``: the first non-empty one wins, as POSIX has it;
-``ru_RU.UTF-8`` is Russian, ``C``/``POSIX`` and anything else English). English is the default.
+Which language (the first that says): the voice an edge entered (``--lang ru|en`` for a
+command, the table's language for a request of ``serve``, the page's for a call of the app's
+engine, a game's own for its documents), ``PREFCALC_LANG``, then the locale (``LC_ALL``,
+``LC_MESSAGES``, ``LANG``: the first non-empty one wins, as POSIX has it; ``ru_RU.UTF-8`` is
+Russian, ``C``/``POSIX`` and anything else English). English is the default.
+
+**The voice** is who is speaking and of whom: the language and the genders the players' names
+are declined by (a game's ``genders``). Both are context variables, so each thread and each
+task has its own (two tables of ``serve --tournament`` answer at once, each in its voice).
+An edge enters it once, :func:`voice`, around all it does: a command of the CLI, a request
+of ``serve`` (the hall's and each table's), a line of ``play``, a call of the app's engine,
+an operation of the table service (:class:`prefcalc.table.service.Service`). What the edge
+learns once it has begun (the game a command loads, the game as a line left it) it says with
+:func:`speak`, for the rest of its voice. Nothing below the edges takes a language or sets
+the genders: views and rules call :func:`_` and format names, and the voice in force decides.
+Words of another language than the one in use (a document in a game's own language) are made
+by entering that voice.
 
 Words go through gettext: :func:`_`, :func:`ngettext` and :func:`pgettext` look a message up
 in the compiled catalog of the language in use (``prefcalc/locale/ru/LC_MESSAGES/prefcalc.mo``),
@@ -23,9 +37,10 @@ import gettext as _gettext
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
-from prefcalc.cases import Text
+from prefcalc.cases import GenderTable, Text, gender_table, genders_in_use
 from prefcalc.errors import PrefcalcError, shown
 
 LANGUAGES = ("en", "ru")
@@ -36,7 +51,10 @@ LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "prefcalc"
 LOCALE_VARS = ("LC_ALL", "LC_MESSAGES", "LANG")
 
-_chosen: str | None = None  # --lang, or the game's own language while its document is made
+_spoken: ContextVar[str | None] = ContextVar("prefcalc_lang", default=None)
+"""The language of the voice in force (None: the environment's)."""
+_voiced: ContextVar[bool] = ContextVar("prefcalc_voiced", default=False)
+"""Whether a voice is in force (:func:`speak` changes only one that is)."""
 _catalogs: dict[str, _gettext.NullTranslations] = {}
 
 
@@ -88,28 +106,40 @@ def check_environment(environ: Mapping[str, str] | None = None) -> None:
         check_language(own, "PREFCALC_LANG")
 
 
-def set_language(lang: str | None) -> None:
-    """Speak ``lang`` from now on (``--lang``); None: follow the environment again."""
-    global _chosen
-    _chosen = None if lang is None else check_language(lang)
-
-
 def language() -> str:
-    """The language in use: ``en`` or ``ru``."""
-    return _chosen if _chosen is not None else from_environment()
+    """The language in use: ``en`` or ``ru`` (the voice's, else the environment's)."""
+    return _spoken.get() or from_environment()
 
 
 @contextmanager
-def speaking(lang: str | None) -> Iterator[None]:
-    """Speak ``lang`` inside the block (a game's own language for its PDF); None: no change."""
-    global _chosen
-    before = _chosen
-    if lang:
-        _chosen = check_language(lang)
+def voice(lang: str | None = None, genders: GenderTable | None = None) -> Iterator[None]:
+    """Speak ``lang`` (``ru``/``en``, or a locale name: checked as ``--lang`` is) and decline
+    the names by ``genders`` (a game's: name -> ``m``/``f``) inside the block; None leaves
+    either as it is. The one entry of an edge (see the module's description); inside it,
+    :func:`speak` changes either until the block ends. Nests; each thread and task has its
+    own."""
+    said = check_language(lang) if lang else _spoken.get()
+    table = gender_table(genders) if genders is not None else genders_in_use.get()
+    tokens = (_spoken.set(said), genders_in_use.set(table), _voiced.set(True))
     try:
         yield
     finally:
-        _chosen = before
+        _voiced.reset(tokens[2])
+        genders_in_use.reset(tokens[1])
+        _spoken.reset(tokens[0])
+
+
+def speak(lang: str | None = None, genders: GenderTable | None = None) -> None:
+    """From here to the end of the voice in force, speak ``lang`` and decline the names by
+    ``genders`` (None: either as it is): what an edge learns once it has begun (the game a
+    command loads, the game as a line left it, a new game's own language). Only inside a
+    :func:`voice` (whose end undoes it): outside one it is a mistake of the program."""
+    if not _voiced.get():
+        raise RuntimeError("prefcalc.i18n.speak outside a voice: the edge enters one first")
+    if lang:
+        _spoken.set(check_language(lang))
+    if genders is not None:
+        genders_in_use.set(gender_table(genders))
 
 
 # --- words -------------------------------------------------------------------------------------

@@ -32,10 +32,12 @@ atexit.register(shutil.rmtree, _DATA, True)
 
 
 @pytest.fixture(autouse=True)
-def _english_again() -> Iterator[None]:
-    """A test that runs a command in process with ``--lang ru`` leaves the language chosen in
-    this process; the next test starts with none chosen again (English, from PREFCALC_LANG)."""
+def _no_voice_left() -> Iterator[None]:
+    """Every voice a test enters (a command in process with ``--lang ru``, a request, a
+    table's operation, its own ``with voice(...)``) ends with it: the next test starts in
+    English (PREFCALC_LANG) with no game's genders in force."""
     yield
-    from prefcalc import i18n
+    from prefcalc.cases import genders_in_use
+    from prefcalc.i18n import language
 
-    i18n.set_language(None)
+    assert language() == "en" and not genders_in_use.get(), "a voice outlived its test"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from prefcalc.app import HERE, build, engine
 from prefcalc.app.words import APP_WORDS, app_words
+from prefcalc.i18n import voice
 
 STATIC = HERE / "static"
 HEAVY = (
@@ -149,10 +150,12 @@ def test_every_word_of_the_page_is_in_its_dictionary() -> None:
         said |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)+)"', _static(script)))
     said |= {"{n} deals"}
     for lang in ("en", "ru"):
-        words = app_words(lang)
+        with voice(lang=lang):
+            words = app_words()
         missing = sorted(w for w in said if w not in words)
         assert missing == [], (lang, missing)
-    russian = app_words("ru")
+    with voice(lang="ru"):
+        russian = app_words()
     untranslated = [w for w in APP_WORDS if russian[w] == w]
     assert untranslated == []
 

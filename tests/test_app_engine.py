@@ -14,6 +14,7 @@ import pytest
 
 from prefcalc import api
 from prefcalc.app import engine
+from prefcalc.i18n import voice
 from prefcalc.views.night import log_items
 from tests.support import SAMPLE_3, invoke
 
@@ -92,7 +93,8 @@ def test_a_night_in_the_engine_is_the_clis_night(root: Path, tmp_path: Path) -> 
             ] == json.loads(shown.stdout)
             assert {"players", "sitting_out", "lowest_contract", "shorthand"} <= set(mine[0])
             game = api.load_current(ledger)
-            assert mine == log_items(game, api.sheet(game), None, "en")
+            with voice(lang="en", genders=game.genders):  # as the engine's call speaks
+                assert mine == log_items(game, api.sheet(game), None)
             continue
         assert json.loads(shown.stdout) == mine, op
     assert ok(root, "seats", name=name)["deals"] == len(SAMPLE_3)

@@ -837,17 +837,17 @@ def test_log_json_and_explain_show_the_factor_and_the_bombs() -> None:
 def test_what_cannot_be_priced_is_refused_in_the_language_in_use() -> None:
     # these refusals came out of the scorer, in English under --lang ru (issue 24): they are
     # the legality's checks now, in the catalog's words
-    from prefcalc.i18n import speaking
+    from prefcalc.i18n import voice
 
     g = prefcalc.new_game(P3, "classic")
-    with speaking("ru"), pytest.raises(DealError) as caught:
+    with voice(lang="ru"), pytest.raises(DealError) as caught:
         prefcalc.record(g, "game Anna 7h 7 Boris:w Vera:p")
     assert str(caught.value) == "вступительный круг 1 (bombs.opening) играется только распасами"
     declared = prefcalc.new_game(
         P3, "sochi", options={"bombs.blind": True, "bombs.order": "declared"}
     )
     declared = prefcalc.record(declared, "passes Anna=2 Boris=4 Vera=4 --blind Anna")
-    with speaking("ru"), pytest.raises(DealError) as caught:
+    with voice(lang="ru"), pytest.raises(DealError) as caught:
         prefcalc.record(declared, "game Anna 7h 7 Boris:w Vera:p --bomb 4")
     assert str(caught.value) == "у игрока Anna нет бомбы ×4 (двойная бомба; бомбы: ×2)"
     with pytest.raises(DealError) as caught:

@@ -97,10 +97,10 @@ def _menu(line: str, players: object) -> list[tuple[str, str]]:
 def test_tab_in_bare_all_pass_tricks_says_whose_they_are() -> None:
     """Issue 36: the bare tricks are read from the hand after the dealer; Tab tells whose
     tricks each number is, in the order the line reads them."""
-    from prefcalc.i18n import speaking
+    from prefcalc.i18n import voice
 
     game = api.new_game(list(RU), "sochi", 20)  # Маша deals: Петя, Вова, then Маша
-    with speaking("ru"):
+    with voice(lang="ru"):
         assert _menu("р ", game)[0] == ("0", "взятки Пети")
         assert len(_menu("р ", game)) == 11
         assert _menu("рас 3 1", game) == [("1", "взятки Вовы"), ("10", "взятки Вовы")]
@@ -115,12 +115,12 @@ def test_tab_in_bare_all_pass_tricks_says_whose_they_are() -> None:
 
 def test_the_prompt_says_the_order_while_bare_tricks_are_typed() -> None:
     from prefcalc.completion import passes_hint, passes_order
-    from prefcalc.i18n import speaking
+    from prefcalc.i18n import voice
 
     game = api.new_game(list(RU), "sochi", 20)
     order = passes_order(game)
     assert order == ("Петя", "Вова", "Маша")
-    with speaking("ru"):
+    with voice(lang="ru"):
         assert passes_hint("р ", order) == "взятки по порядку: Петя, Вова, Маша"
         assert passes_hint("рас 3 4", order) == "взятки по порядку: Петя, Вова, Маша"
     assert passes_hint("p", order) == "tricks in order: Петя, Вова, Маша"

@@ -13,7 +13,7 @@ import pytest
 
 from prefcalc import api
 from prefcalc.errors import PrefcalcError
-from prefcalc.i18n import speaking
+from prefcalc.i18n import voice
 from tests.support import invoke, make_game
 from tests.test_cli_errors import CASES, NEW_CASES, _ledger
 
@@ -84,7 +84,7 @@ def test_a_refused_new_game_in_russian(tmp_path: Path, command: list[str], phras
 
 def test_hand_worded_russian_errors() -> None:
     game = make_game(["Аня", "Боря", "Вера"], ["game Аня 7h 7 Боря:w Вера:p"])
-    with speaking("ru"):
+    with voice(lang="ru"):
         with pytest.raises(PrefcalcError) as caught:
             api.record(game, "game Аня 7h 11 Боря:w Вера:p")
         assert str(caught.value) == "взятки играющего: от 0 до 10, а не 11"
@@ -97,7 +97,7 @@ def test_hand_worded_russian_errors() -> None:
         with pytest.raises(PrefcalcError) as caught:
             api.new_game(["Аня", "Боря", "Вера"], whist_price="дёшево")
         assert str(caught.value) == "цена виста: должно быть числом, а не «дёшево»"
-    with speaking("en"):
+    with voice(lang="en"):
         with pytest.raises(PrefcalcError) as caught:
             api.delete(game, 5)
         assert str(caught.value) == "there is no deal 5 (the game has 1 deal)"
@@ -175,42 +175,44 @@ def test_every_parser_message_has_its_russian_words() -> None:
         a: list[int]
 
     said: list[str] = []
-    for text in [
-        '{"a": [1',
-        "xx",
-        '{"a": [1]} x',
-        "{a: 1}",
-        '{"a" 1}',
-        '{"a": [1 2]}',
-        '{"a": "\x01"}',
-        '{"a": "\\q"}',
-        '{"a": -}',
-        '{"a": tru}',
-        "",
-        '{"a":[1,]}',
-    ]:
-        with pytest.raises(ValidationError) as caught:
-            Model.model_validate_json(text)
-        said.append(parser_reason(str(caught.value.errors()[0]["ctx"]["error"]), "ru"))
-        with pytest.raises(json.JSONDecodeError) as decoded:
-            json.loads(text)
-        said.append(parser_reason(str(decoded.value), "ru"))
-    for text in [
-        "a",
-        "a = ",
-        "a = [1",
-        'a = "x',
-        "a = 1\na = 2",
-        "a = 1 b",
-        'a = "\x01"',
-        'a = "\\q"',
-        "a = {b=1",
-    ]:
-        with pytest.raises(tomllib.TOMLDecodeError) as toml:
-            tomllib.loads(text)
-        said.append(parser_reason(str(toml.value), "ru"))
+    with voice(lang="ru"):  # the reasons as a Russian table's server says them
+        for text in [
+            '{"a": [1',
+            "xx",
+            '{"a": [1]} x',
+            "{a: 1}",
+            '{"a" 1}',
+            '{"a": [1 2]}',
+            '{"a": "\x01"}',
+            '{"a": "\\q"}',
+            '{"a": -}',
+            '{"a": tru}',
+            "",
+            '{"a":[1,]}',
+        ]:
+            with pytest.raises(ValidationError) as caught:
+                Model.model_validate_json(text)
+            said.append(parser_reason(str(caught.value.errors()[0]["ctx"]["error"])))
+            with pytest.raises(json.JSONDecodeError) as decoded:
+                json.loads(text)
+            said.append(parser_reason(str(decoded.value)))
+        for text in [
+            "a",
+            "a = ",
+            "a = [1",
+            'a = "x',
+            "a = 1\na = 2",
+            "a = 1 b",
+            'a = "\x01"',
+            'a = "\\q"',
+            "a = {b=1",
+        ]:
+            with pytest.raises(tomllib.TOMLDecodeError) as toml:
+                tomllib.loads(text)
+            said.append(parser_reason(str(toml.value)))
     for line in said:
         assert "синтаксическая ошибка" not in line and not re.search(r"[a-z]{2,}", line), line
-    assert parser_reason("EOF while parsing a list at line 1 column 8", "en") == (
-        "EOF while parsing a list at line 1 column 8"
-    )
+    with voice(lang="en"):
+        assert parser_reason("EOF while parsing a list at line 1 column 8") == (
+            "EOF while parsing a list at line 1 column 8"
+        )

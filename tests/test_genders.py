@@ -16,8 +16,9 @@ import openpyxl
 import pytest
 
 from prefcalc import api, commands
-from prefcalc.cases import decline, genders, guess_gender
+from prefcalc.cases import decline, guess_gender
 from prefcalc.errors import DealError, LedgerError, NotationError, PrefcalcError
+from prefcalc.i18n import voice
 from prefcalc.store import ledger
 from prefcalc.store.ledger import game_from_bytes, game_to_json_text
 from tests.support import invoke
@@ -33,7 +34,7 @@ def test_the_name_the_tests_use_declines_otherwise_by_gender() -> None:
     assert decline("Мишель", "acc") == "Мишеля"
     assert decline("Мишель", "acc", "f") == "Мишель"
     assert decline("Мишель", "dat", "f") == "Мишель"
-    with genders((("Мишель", "f"),)):  # a game's genders: its pairs
+    with voice(genders=(("Мишель", "f"),)):  # a game's genders: its pairs
         assert decline("Мишель", "acc") == "Мишель"
 
 
@@ -284,20 +285,16 @@ def test_play_on_stdin_sets_it_and_shows_it(evening: Path) -> None:
 
 def test_the_pages_and_the_app_decline_by_the_game_gender(evening: Path) -> None:
     from prefcalc.app.engine import Engine
-    from prefcalc.i18n import speaking
-    from prefcalc.views.night import log_items
-    from prefcalc.views.sheet_svg import sheet_svg
 
     engine = Engine(evening.parent)
-    engine.lang = "ru"
 
     def shown() -> tuple[str, str, dict[str, str]]:
-        game = api.load(evening)
-        with speaking("ru"):
-            items = log_items(game, api.sheet(game), None, "ru")
-            svg = sheet_svg(api.sheet(game), game)
+        with voice(lang="ru"):  # as the worker's call speaks the page's language
+            items = engine.log("g")
+            svg = engine.sheet("g")["svg"]
+            forms = engine.cases("g")["Мишель"]
         said = " | ".join(w["said"] for item in items for w in item["writes"])
-        return said, svg, engine.cases("g")["Мишель"]
+        return said, svg, forms
 
     _said, svg, forms = shown()
     assert "висты на Мишеля" in svg and forms["acc"] == "Мишеля"  # the guess
@@ -306,7 +303,7 @@ def test_the_pages_and_the_app_decline_by_the_game_gender(evening: Path) -> None
     assert "висты на Мишель" in svg and "Мишеля" not in svg
     assert "Мишеля" not in said and "Мишелю" not in said
     assert forms == dict.fromkeys(("gen", "dat", "acc", "ins", "pre"), "Мишель")
-    with speaking("ru"):  # as the worker's call speaks the page's language
+    with voice(lang="ru"):  # as the worker's call speaks the page's language
         line = engine.line("g", "пол Мишель м")["output"]
     assert line == "Мишель: мужской род (висты на Мишеля)"
 
@@ -324,7 +321,7 @@ def test_a_refusal_names_the_player_as_the_game_declines_her(evening: Path) -> N
 
 
 def test_the_table_finds_a_name_typed_in_another_case() -> None:
-    with genders({"Мишель": "f"}):
+    with voice(genders={"Мишель": "f"}):
         assert decline("мишель", "gen") == "мишель"
         assert decline("МИШЕЛЬ", "gen") == "МИШЕЛЬ"
     assert decline("мишель", "gen") == "мишеля"

@@ -13,7 +13,7 @@ import pytest
 from support import invoke, run_cli
 
 from prefcalc import i18n, terms
-from prefcalc.i18n import from_environment, speaking
+from prefcalc.i18n import from_environment, voice
 from prefcalc.rules.conventions import preset_key
 from prefcalc.store.conventions import load
 from prefcalc.views import numbers
@@ -132,12 +132,12 @@ def test_unknown_language_is_one_line(
     ],
 )
 def test_russian_plural_forms(n: int, text: str) -> None:
-    with speaking("ru"):
+    with voice(lang="ru"):
         assert terms.tricks(n) == text
 
 
 def test_plural_forms_of_deals_and_whists() -> None:
-    with speaking("ru"):
+    with voice(lang="ru"):
         assert [terms.deals(n) for n in (1, 3, 24, 25)] == [
             "1 раздача",
             "3 раздачи",
@@ -150,13 +150,13 @@ def test_plural_forms_of_deals_and_whists() -> None:
             "5 вистов",
             "21 вист",
         ]
-    with speaking("en"):
+    with voice(lang="en"):
         assert [terms.tricks(n) for n in (0, 1, 2)] == ["0 tricks", "1 trick", "2 tricks"]
         assert terms.deals(1) == "1 deal"
 
 
 def test_the_tables_terms_in_russian_and_english() -> None:
-    with speaking("ru"):
+    with voice(lang="ru"):
         assert terms.contract(8, "nt") == "8БК"
         assert terms.contract(7, "h") == "7♥"
         assert [terms.role(r) for r in ("w", "p", "h")] == ["вист", "пас", "полвиста"]
@@ -169,7 +169,7 @@ def test_the_tables_terms_in_russian_and_english() -> None:
         assert (terms.all_pass(), terms.misere()) == ("распасы", "мизер")
         assert terms.convention_name("Leningrad") == "Ленинградка"
         assert terms.convention_name("Our house rules") == "Our house rules"
-    with speaking("en"):
+    with voice(lang="en"):
         assert terms.contract(8, "nt") == "8NT"
         assert [terms.role(r) for r in ("w", "p", "h")] == ["whist", "pass", "half-whist"]
         assert terms.convention_name("Leningrad") == "Leningrad"
@@ -186,7 +186,7 @@ def test_english_needs_no_catalog() -> None:
 
 
 def test_russian_numbers_money_and_dates() -> None:
-    with speaking("ru"):
+    with voice(lang="ru"):
         assert numbers.number(1234) == "1\xa0234"
         assert numbers.number(-12) == "−12"
         assert numbers.number(Fraction(2469, 2)) == "1\xa0234½"
@@ -204,7 +204,7 @@ def test_russian_numbers_money_and_dates() -> None:
 
 
 def test_english_numbers_money_and_dates_as_before() -> None:
-    with speaking("en"):
+    with voice(lang="en"):
         assert numbers.number(1234) == "1234"
         assert numbers.number(Fraction(-5, 2)) == "-2½"
         assert numbers.money(Decimal("-12.67"), "RUB") == "-12.67 RUB"

@@ -42,7 +42,7 @@ def test_the_phone_sheet_is_drawn_without_the_pdf_library() -> None:
         "from prefcalc.views.sheet_svg import sheet_svg\n"
         "g = prefcalc.new_game(['Anna', 'Boris', 'Vera'], convention='sochi', target=10)\n"
         "g = prefcalc.record(g, 'game Anna 7h 7 Boris:w Vera:p')\n"
-        "assert sheet_svg(prefcalc.sheet(g), g).startswith('<svg')"
+        "assert sheet_svg(prefcalc.sheet(g)).startswith('<svg')"
     )
     drawing = [m for m in loaded if m.split(".")[0] in DRAWING]
     exports = [m for m in loaded if m.startswith("prefcalc.export")]

@@ -14,10 +14,10 @@ import pytest
 
 from prefcalc import api
 from prefcalc.errors import DealError
-from prefcalc.i18n import speaking
+from prefcalc.i18n import voice
 from prefcalc.rules import lexicon
-from prefcalc.rules.model import ROLES, SUITS, active_players, play_order
-from prefcalc.rules.notation import describe, parse_words
+from prefcalc.rules.model import ROLES, SUITS, Deal, active_players, play_order
+from prefcalc.rules.notation import describe, parse_words, record_words
 from tests.support import invoke
 
 RU = {"LANG": "ru_RU.UTF-8", "PREFCALC_LANG": None, "LC_ALL": None, "LC_MESSAGES": None}
@@ -56,7 +56,7 @@ def test_a_rounding_in_either_language(word: str, rounding: str) -> None:
 def test_an_unknown_method_is_one_message_in_both_languages() -> None:
     with pytest.raises(DealError, match=r"^unknown method 'fair' \(use pairwise or average\)$"):
         lexicon.parse_method("fair")
-    with speaking("ru"), pytest.raises(DealError) as caught:
+    with voice(lang="ru"), pytest.raises(DealError) as caught:
         lexicon.parse_rounding("round")
     assert str(caught.value) == "неизвестное округление «round» (точно или целые)"
 
@@ -141,7 +141,7 @@ def test_play_settles_in_the_words_it_prints(tmp_path: Path) -> None:
 def test_every_word_prefcalc_prints_for_a_thing_reads_back_as_it(lang: str) -> None:
     from prefcalc import terms
 
-    with speaking(lang):
+    with voice(lang=lang):
         for role in ROLES:
             for said in (terms.role(role), terms.role(role).upper()):
                 assert lexicon.role_of(said) == role, said
@@ -162,7 +162,7 @@ def test_every_written_word_is_read_in_both_languages_whatever_is_spoken() -> No
         for words in languages.values():
             for key, word in words.items():
                 for spoken in ("en", "ru"):
-                    with speaking(spoken):
+                    with voice(lang=spoken):
                         assert lexicon.read(category, word) == key, (category, word)
                         assert lexicon.read(category, word.upper()) == key, (category, word)
 
@@ -170,7 +170,8 @@ def test_every_written_word_is_read_in_both_languages_whatever_is_spoken() -> No
 def test_the_pages_are_served_the_table_in_their_language() -> None:
     from prefcalc.views.words import script_words
 
-    russian = script_words("ru")["table"]
+    with voice(lang="ru"):  # as a Russian table's request speaks
+        russian = script_words()["table"]
     assert russian == {
         "suits": {"s": "п", "c": "т", "d": "б", "h": "ч", "nt": "бк"},
         "roles": {"w": "в", "p": "п", "h": "пв", "r": "вернул"},
@@ -181,7 +182,8 @@ def test_the_pages_are_served_the_table_in_their_language() -> None:
             "explain": "почему", "player": "пол", "help": "помощь", "quit": "выход",
         },
     }  # fmt: skip
-    english = script_words("en")["table"]
+    with voice(lang="en"):
+        english = script_words()["table"]
     assert english["suits"] == {s: s for s in SUITS} and english["roles"] == {r: r for r in ROLES}
     assert english["kinds"] == {"game": "game", "misere": "misere", "passes": "passes"}
     assert english["commands"]["edit"] == "edit" and english["commands"]["insert"] == "insert"
@@ -207,22 +209,28 @@ def test_the_pages_are_served_the_table_in_their_language() -> None:
 def test_the_one_writer_of_the_shorthand_reads_back_in_both_languages(line: str) -> None:
     players = (*P3, "Дима")
     deal = parse_words(shlex.split(line), players)
-    english, russian = describe(deal, "en"), describe(deal, "ru")
+    english, russian = _described(deal, "en"), _described(deal, "ru")
     assert english == line
-    with speaking("ru"):
-        assert describe(deal) == russian  # the language in use
+    assert record_words(deal) == english  # the record's own words, whatever is spoken
+    with voice(lang="ru"):
+        assert record_words(deal) == english
     for text in (english, russian):
         assert parse_words(shlex.split(text), players) == deal, text
 
 
+def _described(deal: Deal, lang: str) -> str:
+    """The deal in the shorthand of ``lang`` (as a table speaking it writes it)."""
+    with voice(lang=lang):
+        return describe(deal)
+
+
 def test_the_russian_shorthand_of_each_kind() -> None:
     deal = parse_words(shlex.split("game Аня 6s - Боря:h Вера:r"), P3)
-    assert describe(deal, "ru") == "игра Аня 6п - Боря:пв Вера:вернул"
-    assert describe(parse_words(["set", "whist_price=0.5"], P3), "ru") == "цена=0.5"
-    assert describe(parse_words(["adjust", "Аня", "--mountain", "5", "--note", "x"], P3), "ru") == (
-        "поправка Аня --mountain 5 --note x"
-    )
-    assert describe(parse_words(["penalty", "Аня", "peek"], P3), "ru") == "штраф Аня прикуп 5"
+    assert _described(deal, "ru") == "игра Аня 6п - Боря:пв Вера:вернул"
+    assert _described(parse_words(["set", "whist_price=0.5"], P3), "ru") == "цена=0.5"
+    adjust = parse_words(["adjust", "Аня", "--mountain", "5", "--note", "x"], P3)
+    assert _described(adjust, "ru") == "поправка Аня --mountain 5 --note x"
+    assert _described(parse_words(["penalty", "Аня", "peek"], P3), "ru") == "штраф Аня прикуп 5"
 
 
 # --- who holds cards -------------------------------------------------------------------------

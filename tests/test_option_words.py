@@ -17,7 +17,7 @@ from support import make_game, run_cli
 
 from prefcalc import api
 from prefcalc.export.xlsx import workbook_bytes
-from prefcalc.i18n import speaking
+from prefcalc.i18n import voice
 from prefcalc.resources import bundled
 from prefcalc.rules.conventions import OPTIONS, PRESETS, parse_overrides
 from prefcalc.store.conventions import load_preset
@@ -37,7 +37,7 @@ def _typed(shown: str) -> str:
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_value_shown_is_taken_back_by_set(lang: str, preset: str) -> None:
     conv = load_preset(preset)
-    with speaking(lang):
+    with voice(lang=lang):
         for option in OPTIONS:
             value = conv.value(option.key)
             shown = value_text(option.key, value)
@@ -130,7 +130,7 @@ def test_a_leningrad_game_going_on_shows_the_points_its_pools_still_need(lang: s
         convention="leningrad",
         target=10,
     )
-    with speaking(lang):
+    with voice(lang=lang):
         data = workbook_bytes(api.report(game))
     wb = openpyxl.load_workbook(io.BytesIO(data))
     values = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
@@ -148,7 +148,7 @@ def test_a_leningrad_game_going_on_shows_the_points_its_pools_still_need(lang: s
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_a_sochi_game_going_on_shows_each_pools_points_to_close(lang: str) -> None:
     game = make_game(["Anna", "Boris", "Vera"], ["game Anna 7h 7 Boris:w Vera:p"], target=10)
-    with speaking(lang):
+    with voice(lang=lang):
         data = workbook_bytes(api.report(game))
     values = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
     totals = values["Пуля" if lang == "ru" else "Sheet"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from prefcalc.i18n import speaking
+from prefcalc.i18n import voice
 from prefcalc.views import numbers
 
 STATIC = Path(__file__).resolve().parent.parent / "prefcalc" / "web" / "static"
@@ -60,7 +60,7 @@ def _js(calls: list[tuple[str, list[object]]]) -> list[str]:
 def test_numbers_and_money_as_python_writes_them(lang: str) -> None:
     calls: list[tuple[str, list[object]]] = []
     expected: list[str] = []
-    with speaking(lang):
+    with voice(lang=lang):
         for n in INTEGERS:
             calls.append(("number", [n, None, lang]))
             expected.append(numbers.number(n))

@@ -22,7 +22,7 @@ import prefcalc
 from prefcalc import api
 from prefcalc.commands import Record, parse_line
 from prefcalc.errors import DealError, LedgerError, PrefcalcError
-from prefcalc.i18n import speaking
+from prefcalc.i18n import voice
 from prefcalc.rules.lexicon import WRITTEN
 from prefcalc.rules.model import AllPass, Contract, Defender, Game, Misere, Penalty
 from prefcalc.rules.notation import describe, parse_words
@@ -144,7 +144,7 @@ def test_every_kind_has_its_section_and_its_russian() -> None:
     for kind, section in SECTIONS.items():
         assert f"(Code {section})" in OFFENCE_WORDS[kind]
     russian = prefcalc.new_game(["Аня", "Боря", "Вера", "Дима"], "fspr", dealer="Дима")
-    with speaking("ru"):
+    with voice(lang="ru"):
         game = prefcalc.record(russian, "штраф аня прикуп")
         assert reason_text(last(game)[0]) == (
             "штраф за подглядывание в прикуп (Кодекс 3.2.21): 5 в гору"
@@ -449,7 +449,7 @@ def test_log_and_explain_show_the_penalties() -> None:
     # a penalty is a line of the record, no deal: named by its number, not «deal 4»
     assert explained.startswith("No. 4: penalty for Boris: ")
     assert explain_text(sheet, 2).startswith("deal 2, dealt by ")
-    with speaking("ru"):
+    with voice(lang="ru"):
         assert explain_text(prefcalc.sheet(game), 4).startswith("№4: штраф ")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from prefcalc.i18n import speaking
+from prefcalc.i18n import voice
 from prefcalc.play import Session
 from tests.support import invoke
 
@@ -77,16 +77,16 @@ def test_a_line_too_long_and_not_utf8_in_russian(tmp_path: Path) -> None:
 
 def test_the_prompt_in_russian_at_three_four_and_five(tmp_path: Path) -> None:
     three = _new(tmp_path)
-    with speaking("ru"):
+    with voice(lang="ru"):
         assert Session(three, print).prompt() == "[1 · сдаёт Аня · ≥6] > "
     four = tmp_path / "four.json"
     invoke(["new", "Аня", "Боря", "Вера", "Гена", "--file", str(four)], tmp_path)
     five = tmp_path / "five.json"
     invoke(["new", "Аня", "Боря", "Вера", "Гена", "Дима", "--file", str(five)], tmp_path)
-    with speaking("ru"):
+    with voice(lang="ru"):
         assert Session(four, print).prompt() == "[1 · Аня на прикупе · ≥6] > "
         assert Session(five, print).prompt() == "[1 · Аня на прикупе, Боря тоже не играет · ≥6] > "
-    with speaking("en"):
+    with voice(lang="en"):
         assert Session(five, print).prompt() == "[1 · Аня deals, sits out with Боря · ≥6] > "
 
 

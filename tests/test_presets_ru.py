@@ -6,7 +6,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from prefcalc.i18n import speaking
+from prefcalc.i18n import voice
 from prefcalc.rules.conventions import PRESET_TEXTS, PRESETS, preset_words
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -20,7 +20,7 @@ def test_every_preset_text_is_in_the_catalog_as_its_file_writes_it() -> None:
 
 
 def test_russian_names_the_presets_as_a_russian_table_does() -> None:
-    with speaking("ru"):
+    with voice(lang="ru"):
         assert preset_words("Sochi") == "Сочинка"
         assert preset_words("Leningrad") == "Ленинградка"
         assert preset_words("Rostov") == "Ростовка"

@@ -14,9 +14,8 @@ from typing import Any
 import pytest
 
 from prefcalc import api, commands
-from prefcalc.cases import genders
 from prefcalc.errors import NotationError
-from prefcalc.i18n import speaking
+from prefcalc.i18n import voice
 from prefcalc.rules.model import Adjustment, Deal, Defender, Game, Penalty
 from prefcalc.rules.notation import parse_defender, parse_words
 from prefcalc.rules.readback import log_words
@@ -49,7 +48,7 @@ def _read_back(game: Game, k: int, text: str) -> Deal:
 
 
 def _printed(game: Game, k: int, lang: str) -> str:
-    with speaking(lang), genders(game.genders):
+    with voice(lang=lang, genders=game.genders):
         return deal_text(game.entries[k])
 
 
@@ -144,7 +143,7 @@ def test_the_log_line_in_both_languages_whatever_is_spoken() -> None:
         "--force",
     ]  # fmt: skip
     for spoken in ("en", "ru"):
-        with speaking(spoken):
+        with voice(lang=spoken):
             assert log_words(english, players) == expected
             assert log_words(russian, players) == expected
             assert log_words(russian.upper(), players) is not None  # any case
@@ -248,10 +247,10 @@ def test_adjust_is_said_popravka_in_play(tmp_path: Path) -> None:
 
 
 def test_a_refusal_names_the_player_as_the_table_declines_him() -> None:
-    with speaking("ru"), pytest.raises(NotationError) as caught:
+    with voice(lang="ru"), pytest.raises(NotationError) as caught:
         parse_defender("в:вистует", P3)
     assert str(caught.value).startswith("неизвестный ответ «вистует» у Веры (")
-    with speaking("ru"), pytest.raises(NotationError) as caught:
+    with voice(lang="ru"), pytest.raises(NotationError) as caught:
         parse_words(["passes", "в=11", "а=0", "б=0"], P3)
     assert str(caught.value) == "взятки Веры: от 0 до 10, а не 11"
     with pytest.raises(NotationError, match="unknown role 'x' for Vera "):
@@ -268,7 +267,7 @@ def test_a_half_whisted_game_takes_its_level_as_its_tricks() -> None:
     written = api.record(game, "игра Аня 7бк 7 Гена:п Боря:пв").entries[0].deal
     dashed = api.record(game, "игра Аня 7бк - Гена:п Боря:пв").entries[0].deal
     assert written == dashed and dashed.tricks is None  # type: ignore[union-attr]
-    with speaking("ru"), pytest.raises(NotationError) as caught:
+    with voice(lang="ru"), pytest.raises(NotationError) as caught:
         api.record(game, "игра Аня 7бк 6 Гена:п Боря:пв")
     assert str(caught.value) == (
         "игру при полвиста не играют: вместо взяток пишите «-» (или 7, заказ), а не 6"

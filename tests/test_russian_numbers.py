@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from prefcalc.i18n import speaking
+from prefcalc.i18n import voice
 from prefcalc.rules.amounts import AmountError, parse_amount, parse_whole
 from tests.support import invoke
 
@@ -81,7 +81,7 @@ def test_the_decimal_comma_and_the_point(text: str, value: Fraction | int) -> No
 )
 def test_what_is_refused_in_one_line(text: str, english: str, russian: str) -> None:
     for lang, expected in (("en", english), ("ru", russian)):
-        with speaking(lang), pytest.raises(AmountError) as caught:
+        with voice(lang=lang), pytest.raises(AmountError) as caught:
             parse_amount(text)
         message = str(caught.value)
         assert expected in message and "\n" not in message, (lang, message)
@@ -97,26 +97,26 @@ def test_whole_numbers_take_no_comma_but_say_why() -> None:
         ("1,000,000", "has its thousands grouped"),
         ("1e3", "is written with an exponent"),
     ]:
-        with speaking("en"), pytest.raises(AmountError) as caught:
+        with voice(lang="en"), pytest.raises(AmountError) as caught:
             parse_whole(text)
         assert why in str(caught.value), text
 
 
 def test_a_named_field_says_what_it_must_be() -> None:
-    with speaking("ru"):
+    with voice(lang="ru"):
         with pytest.raises(AmountError) as caught:
             parse_amount("12,500")
         assert caught.value.about("--whist-price") == (
             "--whist-price: должно быть 12500 или 12,5, а не «12,500»"
         )
-    with speaking("en"), pytest.raises(AmountError) as caught:
+    with voice(lang="en"), pytest.raises(AmountError) as caught:
         parse_amount("1 000")
     assert caught.value.about("--mountain") == (
         "--mountain must be a number without a thousands separator, not '1 000'"
     )
-    with speaking("ru"), pytest.raises(AmountError) as caught:
+    with voice(lang="ru"), pytest.raises(AmountError) as caught:
         parse_amount("1000000001")
-    with speaking("ru"):
+    with voice(lang="ru"):
         about = caught.value.about("цена виста")
     assert about == (
         "цена виста: должно быть от \N{MINUS SIGN}1\xa0000\xa0000\xa0000 до 1\xa0000\xa0000\xa0000,"
@@ -183,10 +183,10 @@ def test_a_price_is_money_never_a_fraction() -> None:
     # exactly keeps its exact fraction
     from fractions import Fraction
 
-    from prefcalc.i18n import speaking
+    from prefcalc.i18n import voice
     from prefcalc.views.numbers import price
 
-    with speaking("ru"):
+    with voice(lang="ru"):
         assert [price(Fraction(1, 4)), price(Fraction(1, 8)), price(2)] == ["0,25", "0,125", "2"]
     assert [price(Fraction(1, 4)), price(Fraction(3, 2)), price(Fraction(1, 3))] == [
         "0.25",

@@ -262,7 +262,7 @@ def _served(cup: Path, monkeypatch: pytest.MonkeyPatch, lang: str = "en", new: b
 def test_the_terminal_prints_the_hall_and_each_tables_kept_token(
     cup: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from prefcalc.i18n import speaking
+    from prefcalc.i18n import voice
     from prefcalc.web.tokens import kept_token, token_file
 
     printed = _served(cup, monkeypatch)
@@ -289,7 +289,7 @@ def test_the_terminal_prints_the_hall_and_each_tables_kept_token(
         line for line in _served(cup, monkeypatch, new=True).splitlines() if "#token=" in line
     ]
     assert not set(line.split("#token=")[1] for line in renewed) & set(tokens)
-    with speaking("ru"):
+    with voice(lang="ru"):
         russian = _served(cup, monkeypatch, lang="ru")
     assert "зал: http://" in russian and "тур 1, стол 2, записывать: http://" in russian
 
@@ -451,7 +451,7 @@ def _served_live(
 def test_the_terminal_prints_the_links_of_a_round_drawn_while_served(
     cup: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from prefcalc.i18n import speaking
+    from prefcalc.i18n import voice
     from prefcalc.web.tokens import kept_token, token_file
 
     _round_one_played(cup)
@@ -477,7 +477,7 @@ def test_the_terminal_prints_the_links_of_a_round_drawn_while_served(
     tournament.new(russian_cup, PLAYERS, rounds=2, deals=2, convention="sochi", seed=7)
     tournament.draw(russian_cup)
     _round_one_played(russian_cup)
-    with speaking("ru"):
+    with voice(lang="ru"):
         russian = _served_live(russian_cup, monkeypatch, lang="ru")
     after = russian.split("Ctrl-C")[-1]
     assert "тур 2, стол 1, записывать: http://" in after and "тур 2, стол 2," in after

@@ -243,11 +243,14 @@ def test_the_russian_shorthand_is_read_back_as_the_same_deal(tmp_path: Path, lin
 
 
 def test_a_deal_with_classic_flags_keeps_them_in_russian(tmp_path: Path) -> None:
-    from prefcalc.views.night import shorthand
+    from prefcalc.i18n import voice
+    from prefcalc.rules.notation import describe
 
     deal = Contract("Аня", 7, "h", 7, (), dark=True)
-    assert shorthand(deal, "ru") == "игра Аня 7ч 7 --dark"
-    assert shorthand(deal, "en") == "game Аня 7h 7 --dark"  # the one writer: describe
+    with voice(lang="ru"):
+        assert describe(deal) == "игра Аня 7ч 7 --dark"
+    with voice(lang="en"):
+        assert describe(deal) == "game Аня 7h 7 --dark"  # the one writer
 
 
 # --- the event streams, counted under a lock ---------------------------------------------------
@@ -497,10 +500,10 @@ def test_names_are_shortened_as_a_table_shortens_them() -> None:
 
 
 def test_a_whist_label_keeps_the_case_it_can(tmp_path: Path) -> None:
-    from prefcalc.i18n import speaking
+    from prefcalc.i18n import voice
     from prefcalc.views.sheet_svg import whist_label
 
-    with speaking("ru"):
+    with voice(lang="ru"):
         assert whist_label("Борис", 10.5, 200) == "на Бориса"
         assert whist_label("Александра", 10.5, 60) == "на Алекс."
         assert whist_label("Борис", 10.5, 8) == "Б"

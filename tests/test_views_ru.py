@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from support import make_game, random_classic_game, random_game, sheet_of
 
-from prefcalc.i18n import speaking
+from prefcalc.i18n import voice
 from prefcalc.rules.model import Game
 from prefcalc.store.games import SavedGame
 from prefcalc.views import log, results, sheet_text
@@ -19,7 +19,7 @@ from prefcalc.views import log, results, sheet_text
 
 @pytest.fixture(autouse=True)
 def russian() -> Iterator[None]:
-    with speaking("ru"):
+    with voice(lang="ru"):
         yield
 
 
@@ -223,7 +223,7 @@ def test_every_reason_is_russian(convention: str) -> None:
 
 def test_reasons_stay_english_in_english() -> None:
     game = make_game(["Аня", "Боря", "Вера"], ["game Аня 8nt 8 Боря:w Вера:p"])
-    with speaking("en"):
+    with voice(lang="en"):
         assert _reasons(game, 1) == ["8NT made: 6", "whists on 8NT: 2 tricks × 6 = 12"]
 
 
@@ -235,5 +235,5 @@ def test_a_semi_responsible_shortfall_shows_its_liability() -> None:
         ["Аня", "Боря", "Вера", "Гена"], ["game Боря 6s 8 Вера:w Гена:p"], convention="leningrad"
     )
     assert _reasons(game, 1)[0] == "недовист на 6♠: недобрано 2 × 4 × ½ = 4"
-    with speaking("en"):
+    with voice(lang="en"):
         assert _reasons(game, 1)[0] == "whister's shortfall on 6♠: 2 missing × 4 × ½ = 4"

@@ -41,7 +41,7 @@ from prefcalc import __version__
 from prefcalc.app import HERE, cache_dir, default_dir
 from prefcalc.app.fetch import Sources, cached, fetch, machine_sources
 from prefcalc.app.lock import LOCK, AppBuildError, Lock, Wheel, digest, norm, pins, read_lock
-from prefcalc.i18n import LANGUAGES, _
+from prefcalc.i18n import LANGUAGES, _, voice
 
 PACKAGE = HERE.parent
 """prefcalc's own package folder (the modules the engine wheel is made of)."""
@@ -394,11 +394,12 @@ def _pyodide_lock(info: dict[str, Any], lock: Lock, wheels: Path, engine: str) -
     return {"info": info, "packages": packages}
 
 
-def words_json(lang: str) -> dict[str, Any]:
-    """The words of the app's pages in ``lang`` (the serve pages' and the app's own)."""
+def words_json() -> dict[str, Any]:
+    """The words of the app's pages in the language in use (the serve pages' and the app's
+    own)."""
     from prefcalc.app.words import app_words
 
-    return app_words(lang)
+    return app_words()
 
 
 def _static(into: Path) -> None:
@@ -413,7 +414,8 @@ def _static(into: Path) -> None:
     shutil.copyfile(PACKAGE / "web" / "static" / "icon.svg", into / "icon.svg")
     (into / "words").mkdir()
     for lang in LANGUAGES:
-        text = json.dumps(words_json(lang), ensure_ascii=False, sort_keys=True, indent=1)
+        with voice(lang=lang):  # each language's file in its voice
+            text = json.dumps(words_json(), ensure_ascii=False, sort_keys=True, indent=1)
         (into / "words" / f"{lang}.json").write_text(text + "\n", encoding="utf-8")
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from prefcalc import __version__, api
 from prefcalc.errors import LedgerError, NotationError, PrefcalcError, one_line
-from prefcalc.i18n import LANGUAGES, _, set_language
+from prefcalc.i18n import LANGUAGES, _, voice
 from prefcalc.table.answers import KEPT_ANSWERS
 from prefcalc.table.service import Service
 
@@ -74,12 +74,11 @@ class Engine:
         return api.load_current(self.path(name))
 
     def table(self, name: str) -> Service:
-        """The table service of the game ``name``, in the page's language."""
+        """The table service of the game ``name``."""
         path = self.path(name)
         service = self.tables.pop(name, None)
         if service is None:
-            service = Service(path, self.lang)
-        service.lang = self.lang
+            service = Service(path)
         self.tables[name] = service  # the most recent last
         while len(self.tables) > TABLES:
             del self.tables[next(iter(self.tables))]
@@ -106,8 +105,7 @@ class Engine:
                     lang=one_line(str(lang), 20), choices=" or ".join(LANGUAGES)
                 )
             )
-        self.lang = lang
-        set_language(lang)
+        self.lang = lang  # the voice of the next calls (handle)
         return {"lang": lang}
 
     def new(
@@ -331,7 +329,14 @@ def engine(root: Path = Path("/games")) -> Engine:
 
 def handle(request: str, root: Path = Path("/games")) -> str:
     """One request of the page, answered: the JSON in, the JSON out (never an exception:
-    a refusal is ``{"ok": false, "error": "<one line>"}``, as serve's pages show it)."""
+    a refusal is ``{"ok": false, "error": "<one line>"}``, as serve's pages show it). The
+    engine's one entry: each call in the voice of the page's language (``lang``)."""
+    eng = engine(root)
+    with voice(lang=eng.lang):
+        return _answer(eng, request)
+
+
+def _answer(eng: Engine, request: str) -> str:
     from prefcalc.views.words import refusal_line
 
     try:
@@ -342,7 +347,7 @@ def handle(request: str, root: Path = Path("/games")) -> str:
             raise NotationError(_("unknown request: {op}").format(op=one_line(str(op), 40)))
         started = time.perf_counter()
         try:
-            result = OPERATIONS[op](engine(root), **args)
+            result = OPERATIONS[op](eng, **args)
         except TypeError as exc:  # a missing or unknown argument of the page
             raise NotationError(one_line(f"{op}: {exc}")) from None
         spent = round((time.perf_counter() - started) * 1000, 1)
@@ -389,7 +394,10 @@ def selftest(root: Path) -> dict[str, Any]:
     timed("sheet", lambda: eng.sheet(name))
     timed("reading", lambda: eng.reading(name, sheet=True))
     eng.set_lang("ru")
-    timed("ru", lambda: (eng.show(name), eng.log(name), eng.line(name, "settle"), eng.cases(name)))
+    with voice(lang=eng.lang):  # as handle() speaks the page's language
+        timed(
+            "ru", lambda: (eng.show(name), eng.log(name), eng.line(name, "settle"), eng.cases(name))
+        )
     eng.set_lang("en")
     timed("check", lambda: eng.check(eng.files(name)["ledger"] or ""))
     return {"version": __version__, "ms": took, "deals": eng.summary(name)["deals"]}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from prefcalc.i18n import N_, _, speaking
+from prefcalc.i18n import N_, _
 
 APP_WORDS = (
     N_("starting the engine…"),
@@ -65,11 +65,10 @@ APP_WORDS = (
 """What the app's page and scripts say, as they write it in English."""
 
 
-def app_words(lang: str) -> dict[str, Any]:
-    """The dictionary of the app's page in ``lang``."""
+def app_words() -> dict[str, Any]:
+    """The dictionary of the app's page in the language in use."""
     from prefcalc.views.words import script_words
 
-    words = script_words(lang)
-    with speaking(lang):
-        words.update({text: _(text) for text in APP_WORDS})
+    words = script_words()
+    words.update({text: _(text) for text in APP_WORDS})
     return words

@@ -23,7 +23,7 @@ both. Nothing below (legality, scoring, the record) knows how an option is spell
 
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, assert_never
 
@@ -787,11 +787,15 @@ def _flags(deal: Contract | Misere) -> str:
     return out
 
 
-def _penalty_words(deal: Penalty, lang: str | None) -> list[str]:
+_Word = Callable[[lexicon.Category, str], str]
+"""A thing's word in a shorthand (``("suits", "h")`` -> ``h`` / ``ч``)."""
+
+
+def _penalty_words(deal: Penalty, word: _Word) -> list[str]:
     """A penalty's words after ``penalty``, as :func:`parse_penalty` reads them."""
-    words = [_name(deal.player), lexicon.written("penalties", deal.offence, lang)]
+    words = [_name(deal.player), word("penalties", deal.offence)]
     if deal.level is not None and deal.suit is not None:
-        words.append(f"{deal.level}{lexicon.written('suits', deal.suit, lang)}")
+        words.append(f"{deal.level}{word('suits', deal.suit)}")
         if deal.offence != "illegal":
             words.append(exact_text(deal.amount))
     else:
@@ -811,25 +815,43 @@ def _names(names: Sequence[str]) -> str:
     return _name(",".join(names))
 
 
-def describe(deal: Deal, lang: str | None = None) -> str:
-    """A deal back in the table's shorthand in ``lang`` (None: the language in use), which
-    :func:`parse_words` reads back to the same deal in every language: ``game Anna 7h 7
-    Boris:w Vera:p`` / ``игра Аня 7ч 7 Боря:в Вера:п``, ``misere Anna 0`` / ``мизер Аня 0``,
-    ``passes Anna=2 Boris=5 Vera=3`` / ``распасы Аня=2 Боря=5 Вера=3``. The one writer of the
-    shorthand (the record's ``notation`` is the English one, the pages' lines the language
-    of the page); the flags (``--dark``...) are the same in every language."""
+def _spoken(category: lexicon.Category, key: str) -> str:
+    return lexicon.written(category, key)  # the language in use
+
+
+def _recorded(category: lexicon.Category, key: str) -> str:
+    return lexicon.written(category, key, "en")  # the record's own words
+
+
+def describe(deal: Deal) -> str:
+    """A deal back in the table's shorthand in the language in use, which :func:`parse_words`
+    reads back to the same deal in every language: ``game Anna 7h 7 Boris:w Vera:p`` /
+    ``игра Аня 7ч 7 Боря:в Вера:п``, ``misere Anna 0`` / ``мизер Аня 0``, ``passes Anna=2
+    Boris=5 Vera=3`` / ``распасы Аня=2 Боря=5 Вера=3`` (the pages' lines are written so, in
+    the page's language); the flags (``--dark``...) are the same in every language."""
+    return _shorthand(deal, _spoken)
+
+
+def record_words(deal: Deal) -> str:
+    """A deal in the record's own words, the English shorthand whatever the language in use
+    (``log --json``'s ``notation``): :func:`describe`'s writing with the English words."""
+    return _shorthand(deal, _recorded)
+
+
+def _shorthand(deal: Deal, word: _Word) -> str:
+    """The one writer of the shorthand, each thing in ``word``'s words."""
 
     def kind(name: str) -> str:
-        return lexicon.written("kinds", name, lang)
+        return word("kinds", name)
 
     if isinstance(deal, Contract):
         tricks = "-" if deal.tricks is None else str(deal.tricks)
         defenders = "".join(
-            f" {_name(d.player + ':' + lexicon.written('roles', d.role, lang))}"
+            f" {_name(d.player + ':' + word('roles', d.role))}"
             + ("" if d.tricks is None else str(d.tricks))
             for d in deal.defenders
         )
-        suit = lexicon.written("suits", deal.suit, lang)
+        suit = word("suits", deal.suit)
         return (
             f"{kind('game')} {_name(deal.declarer)} {deal.level}{suit} {tricks}{defenders}"
             + _flags(deal)
@@ -842,14 +864,14 @@ def describe(deal: Deal, lang: str | None = None) -> str:
         tricks = " ".join(_name(f"{name}={n}") for name, n in deal.tricks)
         return f"{kind('passes')} {tricks}{blind}{looked}"
     if isinstance(deal, Penalty):
-        return f"{kind('penalty')} " + " ".join(_penalty_words(deal, lang))
+        return f"{kind('penalty')} " + " ".join(_penalty_words(deal, word))
     if isinstance(deal, Join):
         after = f" --after {_name(deal.after)}" if deal.after else ""
         return f"{kind('join')} {_name(deal.player)}{after}"
     if isinstance(deal, SetTerm):
-        word = lexicon.written("terms", deal.key, lang)  # пуля=30 is said bare, set target=30
-        term = f"{word}={exact_text(deal.value)}"
-        return term if word != deal.key else f"{kind('set')} {term}"
+        said = word("terms", deal.key)  # пуля=30 is said bare, set target=30
+        term = f"{said}={exact_text(deal.value)}"
+        return term if said != deal.key else f"{kind('set')} {term}"
     if isinstance(deal, Preference):
         return f"{kind('preference')} {_name(deal.player)}"
     if not isinstance(deal, Adjustment):

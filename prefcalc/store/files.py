@@ -164,18 +164,17 @@ _PARSER_PLACE = re.compile(r"line (\d+),? column (\d+)")
 _PARSER_CHAR = re.compile(r"\(char (\d+)\)")
 
 
-def parser_reason(reason: str, lang: str | None = None, text: str | None = None) -> str:
-    """Why a parser could not read a text, in ``lang`` (None: the language in use; a server
-    thread gives the table's): in English as the parser says it (``EOF while parsing a list
-    at line 1 column 16``), in another language what is wrong and where («текст обрывается
-    (строка 1, столбец 16)»).
+def parser_reason(reason: str, text: str | None = None) -> str:
+    """Why a parser could not read a text, in the language in use: in English as the parser
+    says it (``EOF while parsing a list at line 1 column 16``), in another language what is
+    wrong and where («текст обрывается (строка 1, столбец 16)»).
 
     Given the ``text`` it read, an empty text is said to be empty, and a text the parser
     stopped at the end of is said to break off, in every language: ``{`` breaks off, though
     the json module says it expected a key in double quotes there."""
     from prefcalc.i18n import DEFAULT, catalog, language
 
-    lang = language() if lang is None else lang
+    lang = language()
     gettext = catalog(lang).gettext
     if text is not None and not text.strip():
         return gettext(N_("the text is empty"))

@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from prefcalc import api, commands
-from prefcalc.cases import genders
 from prefcalc.errors import NotationError
-from prefcalc.i18n import N_, _
+from prefcalc.i18n import N_, _, speak, voice
 from prefcalc.rules.model import Game
 
 MAX_LINE = 500
@@ -71,18 +70,25 @@ def run_line(path: Path, line: str, session: bool = True) -> Ran:
     ``quit`` ends a ``session`` (``Ran.quit``); outside one (a page's line) the executor
     refuses it. The ledger is parsed again only when its bytes changed since this process
     last read it.
+
+    The one place a line is carried out, so a line's voice is entered here
+    (:func:`prefcalc.i18n.voice`): the caller's language (``play``'s command, the request's,
+    the engine's call), the names declined by the genders of the game as the line finds it,
+    then as it leaves it (a gender the line set).
     """
     from prefcalc.views.results import play_result_text
 
-    game = api.load_current(path)
-    with genders(game.genders):  # a refusal names the players as the game declines them
+    with voice():
+        game = api.load_current(path)
+        speak(genders=game.genders)  # a refusal names the players as the game declines them
         command = commands.parse_line(line, game)
-    if command is None:
-        return Ran(game)
-    if session and isinstance(command, commands.Quit):
-        return Ran(game, quit=True)
-    result = commands.execute(command, path)
-    return Ran(result.game, play_result_text(result), result)
+        if command is None:
+            return Ran(game)
+        if session and isinstance(command, commands.Quit):
+            return Ran(game, quit=True)
+        result = commands.execute(command, path)
+        speak(genders=result.game.genders)
+        return Ran(result.game, play_result_text(result), result)
 
 
 def check_line(line: object) -> str:

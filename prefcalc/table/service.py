@@ -17,7 +17,10 @@ app's engine (:mod:`prefcalc.app.engine`, in the phone's Python) are thin caller
 
 Every operation goes through :meth:`Service.call`: one at a time on this table (its lock: a
 request carried out is kept before the next one looks, and two requests never interleave
-their reads and writes of this ledger in this process), in the table's language.
+their reads and writes of this ledger in this process), in a voice of its own
+(:func:`prefcalc.i18n.voice`): the language of the caller's (a request of ``serve`` speaks
+the table's, a call of the app's engine the page's), the names declined by the genders of
+the game the operation loads (:meth:`Service.load`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from prefcalc import api
 from prefcalc.errors import NotationError, PrefcalcError
-from prefcalc.i18n import DEFAULT, N_, _, speaking
+from prefcalc.i18n import N_, _, speak, voice
 from prefcalc.rules.model import Game
 from prefcalc.table.answers import Answer, Answers
 from prefcalc.table.lines import check_id, check_line, run_line
@@ -51,26 +54,29 @@ class Loaded(NamedTuple):
 
 
 class Service:
-    """One game's table: the ledger at ``path``, answered in ``lang``, with the answers of
-    its last requests kept by their id."""
+    """One game's table: the ledger at ``path``, with the answers of its last requests kept
+    by their id."""
 
-    def __init__(self, path: Path, lang: str = DEFAULT) -> None:
+    def __init__(self, path: Path) -> None:
         self.path = path
-        self.lang = lang
         self.answers = Answers()
         self._lock = threading.Lock()
 
     def call(self, fn: Callable[[], T]) -> T:
-        """``fn()`` as every operation of this table runs: one at a time, in the table's
-        language. The one place a table's operation is entered."""
-        with self._lock, speaking(self.lang):
+        """``fn()`` as every operation of this table runs: one at a time, in a voice of its
+        own (the caller's language; the genders of the game it loads). The one place a
+        table's operation is entered."""
+        with self._lock, voice():
             return fn()
 
     # --- readings ---------------------------------------------------------------------------
 
     def load(self) -> Loaded:
-        """One load of the ledger: the game and its version (call it inside :meth:`call`)."""
-        return Loaded(*api.load_current_version(self.path))
+        """One load of the ledger: the game and its version, the game the operation speaks of
+        from here on (call it inside :meth:`call`)."""
+        loaded = Loaded(*api.load_current_version(self.path))
+        speak(genders=loaded.game.genders)
+        return loaded
 
     def game(self) -> dict[str, Any]:
         """The sheet: the JSON of ``prefcalc show --json``."""
@@ -79,7 +85,7 @@ class Service:
     def log(self, last: int | None = None) -> list[dict[str, Any]]:
         """The last ``last`` deals (all: None) as the pages list them
         (:func:`prefcalc.views.night.log_items`)."""
-        return self.call(lambda: _log(self.load().game, _count(last), self.lang))
+        return self.call(lambda: _log(self.load().game, _count(last)))
 
     def settle(self, method: str = "pairwise", rounding: str = "exact") -> dict[str, Any]:
         """The settlement: the JSON of ``prefcalc settle --json`` (the method and the
@@ -92,7 +98,7 @@ class Service:
 
     def cases(self) -> dict[str, dict[str, str]]:
         """The players' names in the Russian cases (:func:`prefcalc.views.night.name_forms`)."""
-        return self.call(lambda: _cases(self.load().game, self.lang))
+        return self.call(lambda: _cases(self.load().game))
 
     def sheet_svg(self) -> str:
         """The pool sheet as SVG (:func:`prefcalc.views.sheet_svg.sheet_svg`)."""
@@ -119,9 +125,9 @@ class Service:
                 "version": loaded.version,
                 "game": _game(game),
                 "seats": _seats(game),
-                "log": _log(game, _count(last), self.lang),
+                "log": _log(game, _count(last)),
                 "settle": _settle(game, method, rounding),
-                "cases": _cases(game, self.lang),
+                "cases": _cases(game),
             }
             if sheet:
                 answer["sheet"] = _sheet_svg(game)
@@ -190,10 +196,10 @@ def _game(game: Game) -> dict[str, Any]:
     return sheet_json(api.sheet(game), game)
 
 
-def _log(game: Game, last: int | None, lang: str) -> list[dict[str, Any]]:
+def _log(game: Game, last: int | None) -> list[dict[str, Any]]:
     from prefcalc.views.night import log_items
 
-    return log_items(game, api.sheet(game), last, lang)
+    return log_items(game, api.sheet(game), last)
 
 
 def _settle(game: Game, method: str, rounding: str) -> dict[str, Any]:
@@ -208,13 +214,13 @@ def _seats(game: Game) -> dict[str, Any]:
     return seats_json(game, api.sheet(game))
 
 
-def _cases(game: Game, lang: str) -> dict[str, dict[str, str]]:
+def _cases(game: Game) -> dict[str, dict[str, str]]:
     from prefcalc.views.night import name_forms
 
-    return name_forms(game, lang)
+    return name_forms(game)
 
 
 def _sheet_svg(game: Game) -> str:
     from prefcalc.views.sheet_svg import sheet_svg
 
-    return sheet_svg(api.sheet(game), game)
+    return sheet_svg(api.sheet(game))

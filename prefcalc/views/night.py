@@ -9,8 +9,9 @@ Each deal of :func:`log_items` is the item of ``prefcalc log --json`` and also:
 - ``lowest_contract``: the lowest contract that deal could be played at (after all-pass
   deals, the exit level);
 - ``shorthand``: the deal in the table's shorthand in the page's language
-  (:func:`shorthand`: ``игра Аня 7ч 7 Боря:в Вера:п`` in Russian; ``notation`` stays the
-  English one, which ``play`` reads in every language);
+  (:func:`~prefcalc.rules.notation.describe`, the one writer: ``игра Аня 7ч 7 Боря:в Вера:п``
+  in Russian, which ``play`` reads in every language, as it reads ``notation``, the record's
+  own words);
 - in another language than English, each write's ``said``: its reason in the page's words
   (``reason`` stays the English one);
 - ``deletable``: whether ``delete N`` passes its check of who deals and who holds cards
@@ -27,10 +28,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from prefcalc.cases import forms, genders
-from prefcalc.i18n import DEFAULT, speaking
+from prefcalc.cases import forms
+from prefcalc.i18n import DEFAULT, language
 from prefcalc.rules.model import (
-    Deal,
     Game,
     Join,
     active_players,
@@ -45,13 +45,6 @@ from prefcalc.rules.scoring import Sheet
 JUDGED = 60
 """The newest deals whose deletion :func:`log_items` judges (each costs a pass over the deals
 after it)."""
-
-
-def shorthand(deal: Deal, lang: str) -> str:
-    """A deal in the table's shorthand in ``lang`` (:func:`~prefcalc.rules.notation.describe`,
-    the one writer): ``game Anna 7h 7 Boris:w Vera:p`` or ``игра Аня 7ч 7 Боря:в Вера:п``,
-    which ``play`` reads in every language (the score page writes its lines so)."""
-    return describe(deal, lang)
 
 
 def seats_json(game: Game, sheet: Sheet) -> dict[str, Any]:
@@ -69,7 +62,7 @@ def seats_json(game: Game, sheet: Sheet) -> dict[str, Any]:
     }
 
 
-def log_items(game: Game, sheet: Sheet, last: int | None, lang: str) -> list[dict[str, Any]]:
+def log_items(game: Game, sheet: Sheet, last: int | None) -> list[dict[str, Any]]:
     """The last ``last`` deals (all of them: None) of ``sheet``, the sheet of ``game``, as
     the pages list them (see the module's description)."""
     from prefcalc.api import deletion_refusal
@@ -85,33 +78,33 @@ def log_items(game: Game, sheet: Sheet, last: int | None, lang: str) -> list[dic
     for entry in game.entries[: first - 1]:
         if isinstance(entry.deal, Join):
             seats = joined(seats, entry.deal)
-    with speaking(lang), genders(game.genders):
-        for item, one in zip(items, scored, strict=True):
-            item["players"] = list(active_players(seats, one.entry.dealer))
-            item["sitting_out"] = list(sitting_out(seats, one.entry.dealer))
-            item["lowest_contract"] = one.min_level
-            item["shorthand"] = shorthand(one.entry.deal, lang)
-            if lang != DEFAULT:
-                for write, w in zip(item["writes"], one.writes, strict=True):
-                    write["said"] = reason_text(w)
-            if isinstance(one.entry.deal, Join):
-                seats = joined(seats, one.entry.deal)
-            if one.number > len(game.entries) - JUDGED:
-                refusal = deletion_refusal(game, one.number)
-                item["deletable"] = refusal is None
-                if refusal is not None:
-                    item["delete_refusal"] = refusal
-            else:
-                item["deletable"] = None
+    translated = language() != DEFAULT
+    for item, one in zip(items, scored, strict=True):
+        item["players"] = list(active_players(seats, one.entry.dealer))
+        item["sitting_out"] = list(sitting_out(seats, one.entry.dealer))
+        item["lowest_contract"] = one.min_level
+        item["shorthand"] = describe(one.entry.deal)
+        if translated:
+            for write, w in zip(item["writes"], one.writes, strict=True):
+                write["said"] = reason_text(w)
+        if isinstance(one.entry.deal, Join):
+            seats = joined(seats, one.entry.deal)
+        if one.number > len(game.entries) - JUDGED:
+            refusal = deletion_refusal(game, one.number)
+            item["deletable"] = refusal is None
+            if refusal is not None:
+                item["delete_refusal"] = refusal
+        else:
+            item["deletable"] = None
     return items
 
 
-def name_forms(game: Game, lang: str) -> dict[str, dict[str, str]]:
+def name_forms(game: Game) -> dict[str, dict[str, str]]:
     """Every name at the table (the players and whoever has joined since) in the Russian
-    cases under the game's own genders, for the pages' messages (``висты на {player:acc}``);
-    none in English. Read again after every change, so a late arrival or a gender set is
-    declined from the next reading on."""
-    if lang != "ru":
+    cases under the genders in force (the game's own, spoken by the table's operation), for
+    the pages' messages (``висты на {player:acc}``); none in another language. Read again
+    after every change, so a late arrival or a gender set is declined from the next reading
+    on."""
+    if language() != "ru":
         return {}
-    with genders(game.genders):  # the game's own
-        return forms(dict.fromkeys((*game.players, *seating(game))))
+    return forms(dict.fromkeys((*game.players, *seating(game))))

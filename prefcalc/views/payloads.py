@@ -47,12 +47,12 @@ def sheet_json(sheet: Sheet, game: Game) -> dict[str, Any]:
 
 
 def log_json(sheet: Sheet) -> list[dict[str, Any]]:
-    from prefcalc.rules.notation import describe
+    from prefcalc.rules.notation import record_words
     from prefcalc.store.ledger import deal_to_json
 
     out = []
     for s in sheet.scored:
-        notation = describe(s.entry.deal, "en")  # the record's own words, in every language
+        notation = record_words(s.entry.deal)  # the record's own words, in every language
         item = {"number": s.number, **deal_to_json(s.entry), "notation": notation}
         item["writes"] = [
             {

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from prefcalc.cases import genders
 from prefcalc.i18n import N_, _, language, ngettext
 from prefcalc.rules.model import UNDEALT, Game, deal_count
 from prefcalc.views.log import deal_text, explain_text, log_text
@@ -80,18 +79,12 @@ def player_text(game: Game, name: str) -> str:
         text = _("{name}: declined as masculine")
     else:
         text = _("{name}: declined by the name's own gender (none set)")
-    with genders(game.genders):
-        return text.format(name=name)
+    return text.format(name=name)
 
 
 def cli_result_text(result: Result) -> str:
     """What the CLI prints after a command that changed the game: what it wrote and the
-    full sheet (the names declined by the game's genders)."""
-    with genders(result.game.genders):
-        return _cli_result_text(result)
-
-
-def _cli_result_text(result: Result) -> str:
+    full sheet."""
     sheet, game, number = result.sheet, result.game, result.number or 0
     if result.kind == "player":
         assert result.player is not None
@@ -112,12 +105,7 @@ def _cli_result_text(result: Result) -> str:
 
 def play_result_text(result: Result) -> str:
     """What a play session prints after a line: what it wrote and the compact sheet, or
-    what a viewing command shows (the names declined by the game's genders)."""
-    with genders(result.game.genders):
-        return _play_result_text(result)
-
-
-def _play_result_text(result: Result) -> str:
+    what a viewing command shows."""
     sheet, game, number = result.sheet, result.game, result.number or 0
     kind = result.kind
     if kind == "player":

@@ -12,7 +12,6 @@ from dataclasses import replace
 from html import escape
 
 from prefcalc.i18n import _, pgettext
-from prefcalc.rules.model import Game
 from prefcalc.rules.scoring import POOL, WHISTS, Sheet
 from prefcalc.views.sheet_layout import Box, Layout, Token, printable, running_entries, sheet_shape
 
@@ -181,16 +180,9 @@ def _values(
         parts.append(_text(cx, top + k * size * LINE, line, size, cls))
 
 
-def sheet_svg(sheet: Sheet, game: Game) -> str:
+def sheet_svg(sheet: Sheet) -> str:
     """The sheet as an inline SVG element (every name escaped, nothing external), its words
-    in the language in use, the names declined by the game's genders."""
-    from prefcalc.cases import genders
-
-    with genders(game.genders):
-        return _sheet_svg(sheet, game)
-
-
-def _sheet_svg(sheet: Sheet, game: Game) -> str:
+    in the language in use."""
     names = list(sheet.players)
     height = HEIGHTS.get(len(names), HEIGHTS[4])
     lay = replace(LAYOUT, height=height, whists=WHIST_BANDS.get(len(names), LAYOUT.whists))

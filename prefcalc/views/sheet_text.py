@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from prefcalc import terms
-from prefcalc.cases import genders
 from prefcalc.i18n import _, pgettext
 from prefcalc.rules.model import Game, deal_count
 from prefcalc.rules.scoring import Sheet
@@ -58,12 +57,7 @@ def sheet_text(sheet: Sheet, game: Game, width: int = WIDTH) -> str:
     """The sheet as the paper has it: per player pool (and what is left), mountain, whists
     on each opponent (the columns under "whists on"). It fits ``width`` columns: when the
     full form is wider, the pool is written ``4/20`` and the names heading the whist columns
-    are cut to a unique prefix. The names are declined by the game's genders."""
-    with genders(game.genders):
-        return _sheet_text(sheet, game, width)
-
-
-def _sheet_text(sheet: Sheet, game: Game, width: int) -> str:
+    are cut to a unique prefix."""
     lines = [part for line in status_line(sheet, game).split("\n") for part in _wrap(line, width)]
     for short in (False, True):
         table_lines = _sheet_table(sheet, short)

@@ -3,9 +3,11 @@
 The scripts' words are a small dictionary (English message -> the page's words): serve renders
 it into the page as JSON and the app's build writes it as ``words/LANG.json``; ``common.js``
 reads it (``Prefcalc.t``); plural forms come as a list of the language's forms, chosen in the
-script by the language's plural rule. :func:`say` and :func:`refusal_line` are a refusal as a
-page shows it, whoever answers the page (serve's routes, the table service, the app's engine).
-(serve's templates are translated by Jinja2's i18n extension: :mod:`prefcalc.web.pages`.)
+script by the language's plural rule. Both in the language in use: the voice of the request,
+of the engine's call or of the build (:func:`prefcalc.i18n.voice`). :func:`refusal_line` is a
+refusal as a page shows it, whoever answers the page (serve's routes, the table service, the
+app's engine). (serve's templates are translated by Jinja2's i18n extension:
+:mod:`prefcalc.web.pages`.)
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 from prefcalc import terms
 from prefcalc.errors import PrefcalcError, one_line
-from prefcalc.i18n import DEFAULT, N_, _, catalog, ngettext, pgettext, speaking
+from prefcalc.i18n import N_, _, language, ngettext, pgettext
 from prefcalc.rules.lexicon import table_words
 from prefcalc.rules.model import Suit
 
@@ -91,50 +93,36 @@ SCRIPT_WORDS = (
 (a test checks that every ``t("...")`` of the scripts is here)."""
 
 
-def script_words(lang: str) -> dict[str, Any]:
+def script_words() -> dict[str, Any]:
     """The dictionary the scripts read: every message of :data:`SCRIPT_WORDS`, the table's
-    terms and the plural forms of ``{n} deals``, in ``lang``."""
-    with speaking(lang):
-        words: dict[str, Any] = {text: _(text) for text in SCRIPT_WORDS}
-        words.update(
-            {
-                "pool": terms.column("pool"),
-                "mountain": terms.column("mountain"),
-                "whists": terms.column("whists"),
-                # after a write's amount: +4 pool / +4 в пулю (writeText)
-                "into pool": terms.into("pool"),
-                "into mountain": terms.into("mountain"),
-                "into whists": terms.into("whists"),
-                "whists on {player}": _("whists on {player}"),
-                "whist": pgettext("role", "whist"),
-                "pass": pgettext("role", "pass"),
-                "half-whist": pgettext("role", "half-whist"),
-                "returned the whist": pgettext("role", "returned the whist"),
-                "{n} deals": [ngettext("{n} deal", "{n} deals", n) for n in (1, 2, 5)],
-            }
-        )
-        for name in ("Sochi", "Leningrad", "Rostov", "Classic", "FSPR"):
-            words[name] = terms.convention_name(name)
-        words["table"] = table_words()  # the table's words: suits, answers, kinds, commands
-        words["signs"] = {s: terms.suit(s) for s in SUITS}  # a contract's signs: ♥, NT / БК
-    words["lang"] = lang
+    terms and the plural forms of ``{n} deals``, in the language in use (``"lang"``)."""
+    words: dict[str, Any] = {text: _(text) for text in SCRIPT_WORDS}
+    words.update(
+        {
+            "pool": terms.column("pool"),
+            "mountain": terms.column("mountain"),
+            "whists": terms.column("whists"),
+            # after a write's amount: +4 pool / +4 в пулю (writeText)
+            "into pool": terms.into("pool"),
+            "into mountain": terms.into("mountain"),
+            "into whists": terms.into("whists"),
+            "whists on {player}": _("whists on {player}"),
+            "whist": pgettext("role", "whist"),
+            "pass": pgettext("role", "pass"),
+            "half-whist": pgettext("role", "half-whist"),
+            "returned the whist": pgettext("role", "returned the whist"),
+            "{n} deals": [ngettext("{n} deal", "{n} deals", n) for n in (1, 2, 5)],
+        }
+    )
+    for name in ("Sochi", "Leningrad", "Rostov", "Classic", "FSPR"):
+        words[name] = terms.convention_name(name)
+    words["table"] = table_words()  # the table's words: suits, answers, kinds, commands
+    words["signs"] = {s: terms.suit(s) for s in SUITS}  # a contract's signs: ♥, NT / БК
+    words["lang"] = language()
     return words
 
 
 SUITS: tuple[Suit, ...] = ("s", "c", "d", "h", "nt")
-
-
-def say(lang: str, message: str, **values: object) -> str:
-    """``message`` (as written in English, marked for the catalog) in ``lang``, formatted
-    with ``values``: a refusal of the server in the table's language, whatever language the
-    process speaks and without touching it (the server's threads share it). A Russian
-    message declines a name its placeholder asks a case of (``{player:acc}``)."""
-    text = catalog(lang).gettext(message)
-    if lang != DEFAULT:
-        from prefcalc.cases import Text
-
-        text = Text(text)
-    return text.format(**values) if values else text
 
 
 def refusal_line(exc: PrefcalcError) -> str:

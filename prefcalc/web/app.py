@@ -11,7 +11,8 @@
 The routes get the served game by ``Depends`` (:data:`prefcalc.web.table.TableDep`); a
 write depends on :func:`prefcalc.web.table.scorer` (the token). Before any route, the
 middleware (:mod:`prefcalc.web.middleware`) refuses a Host that is not this server's (421)
-and a body over the limit (413). Every answer other than 200 is ``{"error": "<one line>"}``;
+and a body over the limit (413), all of it in the table's voice (the language given, entered
+once per request: :class:`~prefcalc.web.middleware.Voice`). Every answer other than 200 is ``{"error": "<one line>"}``;
 ``/openapi.json`` describes it all (there is no Swagger page: it would load a CDN).
 """
 
@@ -30,10 +31,10 @@ from starlette.exceptions import HTTPException
 
 from prefcalc import __version__
 from prefcalc.errors import PrefcalcError
-from prefcalc.i18n import N_
-from prefcalc.views.words import refusal_line, say
+from prefcalc.i18n import N_, _
+from prefcalc.views.words import refusal_line
 from prefcalc.web import events, games, json_api, pages
-from prefcalc.web.middleware import MAX_BODY, BodyLimit, OwnHosts, SecurityHeaders, error
+from prefcalc.web.middleware import MAX_BODY, BodyLimit, OwnHosts, SecurityHeaders, Voice, error
 from prefcalc.web.models import MAX_LINE, body_refusal, problem
 from prefcalc.web.table import Table
 
@@ -42,38 +43,36 @@ __all__ = ["MAX_BODY", "MAX_LINE", "create_app"]
 HERE = Path(__file__).resolve().parent
 
 STARLETTE_WORDS = {"Not Found": N_("Not Found"), "Method Not Allowed": N_("Method Not Allowed")}
-"""The refusals Starlette itself makes, said in the table's language."""
+"""The refusals Starlette itself makes, said in the language in use."""
 
 
-def refusal(errors: list[dict[str, Any]], lang: str = "en") -> str:
+def refusal(errors: list[dict[str, Any]]) -> str:
     """The one line for a request FastAPI could not validate: the body's own words, else
     where and what (a settlement's method or rounding is read by the lexicon, which refuses
     it as the CLI does)."""
     first = errors[0] if errors else {}
-    said = body_refusal(first, lang)
+    said = body_refusal(first)
     if said is not None:
         return said
     where = tuple(str(p) for p in first.get("loc", ()))
     return f"{'.'.join(where)}: {first.get('msg', 'invalid request')}"
 
 
-def _lang(request: Request) -> str:
-    return str(request.app.state.table.lang)
-
-
-async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+async def http_error(_request: Request, exc: Exception) -> JSONResponse:
+    """The answer to an :class:`HTTPException`: its status and its one line (Starlette's own
+    in the language in use), as a page shows it (serve's tables and the tournament's hall)."""
     assert isinstance(exc, HTTPException)
     detail = str(exc.detail)
     if detail in STARLETTE_WORDS:
-        detail = say(_lang(request), STARLETTE_WORDS[detail])
+        detail = _(STARLETTE_WORDS[detail])
     answer = error(exc.status_code, detail)
     answer.headers.update(exc.headers or {})
     return answer
 
 
-async def _invalid(request: Request, exc: Exception) -> JSONResponse:
+async def _invalid(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    return error(422, refusal(list(exc.errors()), _lang(request)))
+    return error(422, refusal(list(exc.errors())))
 
 
 async def refused(_request: Request, exc: Exception) -> JSONResponse:
@@ -101,7 +100,7 @@ def create_app(
     the event streams open at once (one more is refused with 503)."""
     from prefcalc.web.middleware import local_names
 
-    table = Table(path, token, read_only, lang, poll_interval, max_watchers)
+    table = Table(path, token, read_only, poll_interval, max_watchers)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -120,17 +119,19 @@ def create_app(
         lifespan=lifespan,
         responses={421: problem("The Host of the request is not this server's: nothing more.")},
         exception_handlers={
-            HTTPException: _http_error,
+            HTTPException: http_error,
             RequestValidationError: _invalid,
             PrefcalcError: refused,
         },
     )
     app.state.table = table
     app.state.pages = pages.Pages(table)
-    # the last added runs first: the Host, then the body's size; every answer gets the headers
-    app.add_middleware(BodyLimit, limit=MAX_BODY, larger=games.body_limits(), lang=lang)
-    app.add_middleware(OwnHosts, names=local_names() if hosts is None else hosts, lang=lang)
+    # the last added runs first: the voice, the Host, then the body's size; every answer gets
+    # the headers
+    app.add_middleware(BodyLimit, limit=MAX_BODY, larger=games.body_limits())
+    app.add_middleware(OwnHosts, names=local_names() if hosts is None else hosts)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Voice, lang=lang)
     app.include_router(pages.router)
     app.include_router(json_api.router)
     app.include_router(events.router)

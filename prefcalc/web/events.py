@@ -10,8 +10,7 @@ from fastapi import APIRouter, HTTPException
 from sse_starlette import EventSourceResponse
 from starlette.types import Receive, Scope, Send
 
-from prefcalc.i18n import N_
-from prefcalc.views.words import say
+from prefcalc.i18n import N_, _
 from prefcalc.web.models import problem
 from prefcalc.web.table import TableDep
 from prefcalc.web.watch import LedgerWatcher
@@ -66,9 +65,7 @@ async def events(table: TableDep) -> EventSourceResponse:
     watcher = table.watcher
     queue = watcher.subscribe(table.max_watchers)
     if queue is None:
-        raise HTTPException(
-            503, say(table.lang, TOO_MANY), headers={"Retry-After": str(RETRY_AFTER)}
-        )
+        raise HTTPException(503, _(TOO_MANY), headers={"Retry-After": str(RETRY_AFTER)})
 
     async def stream() -> AsyncIterator[dict[str, str]]:
         try:

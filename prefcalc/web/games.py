@@ -24,13 +24,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from prefcalc.errors import LedgerError, one_line
 from prefcalc.i18n import N_, _
-from prefcalc.views.words import say
 from prefcalc.web.models import problem
 from prefcalc.web.table import TableDep, scorer
 
 NOT_A_NAME = N_("not a game's name: {name}")
-"""The refusal of a ``name`` that is not a file name (said in the table's language; the rest
-of the refusals are made in :meth:`Table.run`, which speaks it)."""
+"""The refusal of a ``name`` that is not a file name."""
 
 MAX_GAME = 16 * 1024 * 1024
 """Bytes of a received ledger at most (the phone's own limit for a ledger)."""
@@ -74,9 +72,9 @@ def body_limits() -> dict[str, int]:
 )
 async def receive_game(request: Request, table: TableDep, name: str | None = None) -> JSONResponse:
     if name is not None and (not NAME.match(name) or name.endswith(".json")):
-        raise HTTPException(400, say(table.lang, NOT_A_NAME, name=one_line(name, 60)))
+        raise HTTPException(400, _(NOT_A_NAME).format(name=one_line(name, 60)))
     raw = await request.body()  # BodyLimit refuses it past MAX_GAME (body_limits)
-    # in the table's turn and language, as its own operations (the table service's one entry)
+    # in the table's turn, as its own operations (the table service's one entry)
     answer = await table.run(lambda: table.service.call(lambda: _write(raw, name)))
     return JSONResponse(answer, status_code=201)
 

@@ -44,12 +44,12 @@ from starlette.types import Receive, Scope, Send
 
 from prefcalc import __version__
 from prefcalc.errors import DealError, PrefcalcError
-from prefcalc.i18n import N_, _, speaking
-from prefcalc.views.words import refusal_line, say, script_words
+from prefcalc.i18n import N_, _, voice
+from prefcalc.views.words import refusal_line
 from prefcalc.web import events
-from prefcalc.web.middleware import OwnHosts, SecurityHeaders, error
+from prefcalc.web.middleware import OwnHosts, SecurityHeaders, Voice, error
 from prefcalc.web.models import problem
-from prefcalc.web.pages import install_words
+from prefcalc.web.pages import install_words, page_words
 from prefcalc.web.watch import LedgerWatcher
 
 if TYPE_CHECKING:
@@ -197,10 +197,12 @@ class Hall:
         self._lock = threading.Lock()
 
     async def run(self, fn: Callable[[], T]) -> T:
-        """``fn()`` in a worker thread, one at a time, in the hall's language."""
+        """``fn()`` in a worker thread, one at a time, in the hall's voice (the hall's one
+        entry for what it does: a request's reading and what its watch does between
+        requests alike)."""
 
         def locked() -> T:
-            with self._lock, speaking(self.lang):
+            with self._lock, voice(lang=self.lang):
                 return fn()
 
         return await to_thread.run_sync(locked)
@@ -421,7 +423,7 @@ class TableDispatch:
             app = await self.hall.table_app(int(params["round"]), int(params["table"]))
         except UnknownTable as exc:
             if scope["type"] == "http":
-                message = say(self.hall.lang, UNKNOWN_TABLE, reason=str(exc))
+                message = _(UNKNOWN_TABLE).format(reason=str(exc))
                 await error(404, message)(scope, receive, send)
             return
         except PrefcalcError as exc:  # its ledger is not the table drawn, or unreadable
@@ -445,12 +447,7 @@ def _hall(request: Request) -> Hall:
 async def hall_page(request: Request) -> HTMLResponse:
     hall = _hall(request)
     templates: Jinja2Templates = request.app.state.templates
-    context = {
-        "lang": hall.lang,
-        "read_only": hall.read_only,
-        "version": __version__,
-        "words": script_words(hall.lang),
-    }
+    context = {"read_only": hall.read_only, "version": __version__, **page_words()}
     return templates.TemplateResponse(request, "hall.html", context, headers=NO_STORE)
 
 
@@ -477,7 +474,7 @@ async def hall_events(request: Request) -> EventSourceResponse:
     queue = watcher.subscribe(hall.max_watchers)
     if queue is None:
         raise HTTPException(
-            503, say(hall.lang, events.TOO_MANY), headers={"Retry-After": str(events.RETRY_AFTER)}
+            503, _(events.TOO_MANY), headers={"Retry-After": str(events.RETRY_AFTER)}
         )
 
     async def stream() -> AsyncIterator[dict[str, str]]:
@@ -515,7 +512,7 @@ def create_hall_app(
     its tables' applications made and is given to ``announce`` (:meth:`Hall.follow`). The
     other arguments are :func:`prefcalc.web.app.create_app`'s (``poll_interval`` None: tests
     call the watchers' ``check()`` themselves)."""
-    from prefcalc.web.app import STARLETTE_WORDS, refused
+    from prefcalc.web.app import http_error, refused
     from prefcalc.web.middleware import local_names
 
     hall = Hall(
@@ -540,15 +537,6 @@ def create_hall_app(
             for watcher in hall.watchers():
                 await watcher.stop()
 
-    async def http_error(_request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, HTTPException)
-        detail = str(exc.detail)
-        if detail in STARLETTE_WORDS:
-            detail = say(lang, STARLETTE_WORDS[detail])
-        answer = error(exc.status_code, detail)
-        answer.headers.update(exc.headers or {})
-        return answer
-
     app = FastAPI(
         title="prefcalc tournament",
         version=__version__,
@@ -560,12 +548,13 @@ def create_hall_app(
         exception_handlers={HTTPException: http_error, PrefcalcError: refused},
     )
     templates = Jinja2Templates(directory=str(HERE / "templates"))
-    install_words(templates.env, lang)
+    install_words(templates.env)
     app.state.hall = hall
     app.state.templates = templates
     # no body limit of its own: the hall reads no body, each table's application has its own
-    app.add_middleware(OwnHosts, names=local_names() if hosts is None else hosts, lang=lang)
+    app.add_middleware(OwnHosts, names=local_names() if hosts is None else hosts)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Voice, lang=lang)  # the hall's requests in its language
     app.include_router(router)
     app.router.routes.append(
         Mount("/t/{round:int}/{table:int}", app=TableDispatch(hall), name="table")

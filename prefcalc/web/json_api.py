@@ -20,12 +20,11 @@ from fastapi import Path as FastAPIPath
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 
-from prefcalc.i18n import N_
+from prefcalc.i18n import N_, _
 from prefcalc.rules.lexicon import METHODS, ROUNDINGS
 from prefcalc.store.files import parser_reason
 from prefcalc.table.answers import KEPT_ANSWERS
 from prefcalc.table.lines import ID_CHARS, MAX_ID, MIN_ID
-from prefcalc.views.words import say
 from prefcalc.web.middleware import MAX_BODY
 from prefcalc.web.models import LineAnswer, LineBody, Seats, problem
 from prefcalc.web.table import TableDep, scorer
@@ -41,20 +40,15 @@ class JSONBody(Request):
     """A request whose body is UTF-8 JSON, or is refused in one line before it is validated
     (FastAPI then validates what it holds against the route's model)."""
 
-    @property
-    def lang(self) -> str:
-        """The served table's language (its refusals are said in it)."""
-        return str(self.scope["app"].state.table.lang)
-
     async def body(self) -> bytes:
         body = await super().body()
         try:
             body.decode("utf-8")
         except UnicodeDecodeError:
-            raise HTTPException(400, say(self.lang, NOT_UTF8)) from None
+            raise HTTPException(400, _(NOT_UTF8)) from None
         kind = self.headers.get("content-type", "").partition(";")[0].strip().lower()
         if body and kind != "application/json" and not kind.endswith("+json"):
-            raise HTTPException(415, say(self.lang, NOT_SENT_AS_JSON))
+            raise HTTPException(415, _(NOT_SENT_AS_JSON))
         return body
 
     async def json(self) -> Any:
@@ -63,10 +57,10 @@ class JSONBody(Request):
             try:
                 self._json = json.loads(text)
             except json.JSONDecodeError as exc:
-                error = parser_reason(str(exc), self.lang, text)
-                raise HTTPException(422, say(self.lang, NOT_JSON, error=error)) from None
+                error = parser_reason(str(exc), text=text)
+                raise HTTPException(422, _(NOT_JSON).format(error=error)) from None
             except RecursionError:
-                raise HTTPException(422, say(self.lang, TOO_DEEP)) from None
+                raise HTTPException(422, _(TOO_DEEP)) from None
         return self._json
 
 
@@ -246,5 +240,5 @@ async def answered(
 ) -> JSONResponse:
     done = await table.run(lambda: table.service.answer(request))
     if done is None:
-        raise HTTPException(404, say(table.lang, NOT_ANSWERED, id=request))
+        raise HTTPException(404, _(NOT_ANSWERED).format(id=request))
     return JSONResponse(done.body, status_code=done.status)

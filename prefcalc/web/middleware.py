@@ -1,6 +1,7 @@
 """What every request of ``prefcalc serve`` passes through before a route (ASGI middleware):
-the Host it names is this server's, its body is not too large, and every answer forbids
-anything from elsewhere."""
+its voice (:class:`Voice`: the table's language, entered once around all the rest), the Host
+it names is this server's, its body is not too large, and every answer forbids anything from
+elsewhere."""
 
 from __future__ import annotations
 
@@ -13,8 +14,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from prefcalc.errors import one_line
-from prefcalc.i18n import N_
-from prefcalc.views.words import say
+from prefcalc.i18n import N_, _, voice
 
 MAX_BODY = 16 * 1024  # bytes of a request body
 
@@ -37,6 +37,22 @@ SECURITY_HEADERS = [
 def error(status: int, message: str) -> JSONResponse:
     """An answer other than 200: ``{"error": "<one line>"}``."""
     return JSONResponse({"error": one_line(message)}, status_code=status)
+
+
+class Voice:
+    """Every request in the voice of ``lang`` (:func:`prefcalc.i18n.voice`): the one entry of
+    a request, around everything else (the refusals of the middleware inside it, the routes,
+    their dependencies, and the worker threads they hand a call to, which start in the
+    request's context). Each request has its own: the tables of a tournament answer at once,
+    each in its own language."""
+
+    def __init__(self, app: ASGIApp, lang: str) -> None:
+        self.app = app
+        self.lang = lang
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        with voice(lang=self.lang):
+            await self.app(scope, receive, send)
 
 
 class SecurityHeaders:
@@ -106,10 +122,9 @@ class OwnHosts:
     name pointed at this computer (DNS rebinding) reads nothing and writes nothing. The port
     is not compared (a forwarded port is still this server)."""
 
-    def __init__(self, app: ASGIApp, names: Collection[str], lang: str = "en") -> None:
+    def __init__(self, app: ASGIApp, names: Collection[str]) -> None:
         self.app = app
         self.names = frozenset(_normal(n) for n in names)
-        self.lang = lang
 
     def accepts(self, scope: Scope) -> bool:
         hosts = [value for key, value in scope["headers"] if key == b"host"]
@@ -126,7 +141,7 @@ class OwnHosts:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket") and not self.accepts(scope):
             if scope["type"] == "http":
-                await error(421, say(self.lang, MISDIRECTED))(scope, receive, send)
+                await error(421, _(MISDIRECTED))(scope, receive, send)
             return  # a websocket is closed unanswered
         await self.app(scope, receive, send)
 
@@ -144,12 +159,10 @@ class BodyLimit:
         app: ASGIApp,
         limit: int = MAX_BODY,
         larger: Mapping[str, int] | None = None,
-        lang: str = "en",
     ) -> None:
         self.app = app
         self.limit = limit
         self.larger = dict(larger or {})  # paths that take larger bodies: their own limit
-        self.lang = lang
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -159,10 +172,10 @@ class BodyLimit:
         lengths = [value for key, value in scope["headers"] if key == b"content-length"]
         for length in lengths:
             if not length.strip().isdigit():
-                await error(400, say(self.lang, BAD_LENGTH))(scope, receive, send)
+                await error(400, _(BAD_LENGTH))(scope, receive, send)
                 return
             if int(length) > limit:
-                await error(413, say(self.lang, TOO_LARGE, limit=limit))(scope, receive, send)
+                await error(413, _(TOO_LARGE).format(limit=limit))(scope, receive, send)
                 return
         size = 0
 
@@ -172,7 +185,7 @@ class BodyLimit:
             if message["type"] == "http.request":
                 size += len(message.get("body", b""))
                 if size > limit:
-                    raise HTTPException(413, say(self.lang, TOO_LARGE, limit=limit))
+                    raise HTTPException(413, _(TOO_LARGE).format(limit=limit))
             return message
 
         await self.app(scope, counted, send)

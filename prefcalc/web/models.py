@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
-from prefcalc.i18n import N_
+from prefcalc.i18n import N_, _
 from prefcalc.table.lines import (
     BAD_ID,
     ID_PATTERN,
@@ -19,7 +19,6 @@ from prefcalc.table.lines import (
     MIN_ID,
     ONE_LINE,
 )
-from prefcalc.views.words import say
 
 EMPTY_BODY = N_("the request body is not JSON: it is empty")
 BODY_SHAPE = N_('send {"line": "<a play line>"}')
@@ -95,19 +94,19 @@ def problem(description: str) -> dict[str, Any]:
     return {"model": Problem, "description": description}
 
 
-def body_refusal(error: dict[str, Any], lang: str) -> str | None:
-    """The one-line message, in ``lang``, of a validation ``error`` of the line's body, or
+def body_refusal(error: dict[str, Any]) -> str | None:
+    """The one-line message of a validation ``error`` of the line's body, or
     None when the error is not about the body."""
     where = tuple(error.get("loc", ()))
     if where[:1] != ("body",):
         return None
     kind = error.get("type")
     if kind == "string_too_long" and where == ("body", "line"):
-        return say(lang, LINE_TOO_LONG, n=MAX_LINE)
+        return _(LINE_TOO_LONG).format(n=MAX_LINE)
     if kind == "line_break":
-        return say(lang, ONE_LINE)
+        return _(ONE_LINE)
     if kind == "missing" and where == ("body",):
-        return say(lang, EMPTY_BODY)
+        return _(EMPTY_BODY)
     if where == ("body", "id"):
-        return say(lang, BAD_ID, least=MIN_ID, most=MAX_ID)
-    return say(lang, BODY_SHAPE)
+        return _(BAD_ID).format(least=MIN_ID, most=MAX_ID)
+    return _(BODY_SHAPE)

@@ -1,6 +1,7 @@
 """The pages of ``prefcalc serve``: the watcher's page, the scorer's page and the pool sheet
-drawn as on paper. The pages speak the table's language: the templates through Jinja2's i18n
-extension with prefcalc's catalog (:func:`install_words`), the scripts through the words of
+drawn as on paper. The pages speak the language in use (the request's voice: the table's
+language): the templates through Jinja2's i18n extension with prefcalc's catalog
+(:func:`install_words`), the scripts through the words of
 :func:`prefcalc.views.words.script_words`."""
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from prefcalc import __version__
-from prefcalc.i18n import catalog
+from prefcalc.i18n import _ as gettext
+from prefcalc.i18n import language, ngettext, pgettext
 from prefcalc.views.words import script_words
 from prefcalc.web.table import Table, TableDep
 
@@ -21,39 +23,36 @@ HERE = Path(__file__).resolve().parent
 NO_STORE = {"Cache-Control": "no-store"}
 
 
-def install_words(env: Any, lang: str) -> None:
-    """Translate the templates of ``env`` into ``lang`` (Jinja2's i18n extension, new style:
-    ``{{ _("text %(name)s", name=...) }}``)."""
+def install_words(env: Any) -> None:
+    """Translate the templates of ``env`` into the language in use when they are rendered
+    (Jinja2's i18n extension, new style: ``{{ _("text %(name)s", name=...) }}``)."""
     env.add_extension("jinja2.ext.i18n")
-    found = catalog(lang)
     env.install_gettext_callables(
-        gettext=found.gettext,
-        ngettext=found.ngettext,
-        pgettext=found.pgettext,
-        newstyle=True,
+        gettext=gettext, ngettext=ngettext, pgettext=pgettext, newstyle=True
     )
 
 
+def page_words() -> dict[str, Any]:
+    """What every page is rendered with in the language in use: ``lang`` and the scripts'
+    words (:func:`~prefcalc.views.words.script_words`: made for each page, in well under a
+    millisecond)."""
+    return {"lang": language(), "words": script_words()}
+
+
 class Pages:
-    """The templates of one application, in its table's language, and the scripts' words."""
+    """The templates of one application and what its pages are rendered with."""
 
     def __init__(self, table: Table) -> None:
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
-        install_words(self.templates.env, table.lang)
-        self.context: dict[str, Any] = {
-            "lang": table.lang,
-            "read_only": table.read_only,
-            "version": __version__,
-            "words": script_words(table.lang),
-        }
-
+        install_words(self.templates.env)
+        self.context: dict[str, Any] = {"read_only": table.read_only, "version": __version__}
         self.table = table
 
     async def render(self, request: Request, name: str) -> HTMLResponse:
-        """The page ``name`` (in Russian its script asks for the players' names in their
-        cases before each reading: ``GET /api/cases``)."""
+        """The page ``name`` in the language in use (in Russian its script asks for the
+        players' names in their cases before each reading: ``GET /api/cases``)."""
         # under a tournament's hall the table's pages live at /t/<round>/<table>/ (its root path)
-        context = {**self.context, "base": request.scope.get("root_path", "")}
+        context = {**self.context, **page_words(), "base": request.scope.get("root_path", "")}
         return self.templates.TemplateResponse(request, name, context, headers=NO_STORE)
 
 

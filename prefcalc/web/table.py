@@ -18,9 +18,8 @@ from anyio import to_thread
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from prefcalc.i18n import N_
+from prefcalc.i18n import N_, _
 from prefcalc.table.service import Service
-from prefcalc.views.words import say
 from prefcalc.web.watch import LedgerWatcher
 
 T = TypeVar("T")
@@ -30,19 +29,18 @@ READ_ONLY = N_("this server is read-only (started with --read-only)")
 
 
 class Table:
-    """The served game: its table service (the ledger, its language, the answers kept by
-    request id), the scorer's token and the watch on the ledger's file."""
+    """The served game: its table service (the ledger, the answers kept by request id), the
+    scorer's token and the watch on the ledger's file."""
 
     def __init__(
         self,
         path: Path,
         token: str,
         read_only: bool,
-        lang: str,
         poll_interval: float | None,
         max_watchers: int = 200,
     ) -> None:
-        self.service = Service(path, lang)
+        self.service = Service(path)
         self.token = token
         self.read_only = read_only
         self.max_watchers = max_watchers
@@ -52,13 +50,10 @@ class Table:
     def path(self) -> Path:
         return self.service.path
 
-    @property
-    def lang(self) -> str:
-        return self.service.lang
-
     async def run(self, fn: Callable[[], T]) -> T:
-        """``fn()``, a call of the table service, in a worker thread: the event loop never
-        waits for the disk (the service takes its table's turns itself)."""
+        """``fn()``, a call of the table service, in a worker thread (in the request's voice:
+        the thread starts in its context): the event loop never waits for the disk (the
+        service takes its table's turns itself)."""
         return await to_thread.run_sync(fn)
 
     def authorised(self, given: str) -> bool:
@@ -89,6 +84,6 @@ def scorer(
 ) -> None:
     """The dependency of a write: 403 on a read-only server, 401 without the token."""
     if table.read_only:
-        raise HTTPException(403, say(table.lang, READ_ONLY))
+        raise HTTPException(403, _(READ_ONLY))
     if credentials is None or not table.authorised(credentials.credentials):
-        raise HTTPException(401, say(table.lang, NO_TOKEN), headers={"WWW-Authenticate": "Bearer"})
+        raise HTTPException(401, _(NO_TOKEN), headers={"WWW-Authenticate": "Bearer"})

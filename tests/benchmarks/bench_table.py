@@ -16,18 +16,19 @@ from run import Figure, interleaved
 from support import random_game
 
 from prefcalc import api
+from prefcalc.i18n import voice
 from prefcalc.table.service import Service
 
 DEALS = 500
 
 
 def reading_vs_parts() -> tuple[float, float, str]:
-    with tempfile.TemporaryDirectory() as name:
+    with tempfile.TemporaryDirectory() as name, voice(lang="ru"):  # a Russian table's voice
         folder = Path(name)
         os.environ["XDG_DATA_HOME"] = str(folder / "data")
         path = folder / "g.json"
         api.save(random_game(32, DEALS, 3, "sochi", target=10**6, adjustments=False), path)
-        table = Service(path, "ru")
+        table = Service(path)
 
         def reading() -> None:
             table.reading()
