@@ -224,12 +224,12 @@ def check_url(text: str) -> str:
         parts.port  # noqa: B018 (a port that is not a number raises here)
     except ValueError:
         raise refuse(_("not an address")) from None
-    if not host:
-        raise refuse(_("not an address"))
     if not (parts.scheme == "https" or (parts.scheme == "http" and host in LOOPBACK)):
         raise refuse(
             _("a phone installs the app only from an https:// address (or http://localhost)")
         )
+    if not host:
+        raise refuse(_("not an address"))
     if parts.username is not None or parts.password is not None or parts.query or parts.fragment:
         raise refuse(_("the address of a folder, without a user name, ?query or #fragment"))
     path = parts.path or "/"

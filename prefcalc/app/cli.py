@@ -118,5 +118,5 @@ def _publish(folder: Path, address: str | None) -> None:
             " and adds it to the home screen: from then on it works with no network"
         ).format(folder=folder, url=address)
     )
-    typer.echo(qr_text(address), nl=False)
+    typer.echo(qr_text(address), nl=False, color=True)  # the code is its colours: kept in a log too
     typer.echo(address)
