@@ -31,6 +31,8 @@ class _Group(TyperGroup):
             for param in command.params:
                 if getattr(param, "help", None):
                     param.help = _(param.help)  # type: ignore[attr-defined]
+                if param.metavar:
+                    param.metavar = _(param.metavar)
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         self._translate()
@@ -65,6 +67,7 @@ def build(
         str | None,
         typer.Option(
             "--url",
+            metavar="ADDRESS",
             help="The address where the folder will be put (https://…/): its QR code is"
             " printed at the end, for the phones to open it.",
             show_default=False,
@@ -87,12 +90,14 @@ def build(
     built = make(out, say=say)
     typer.echo(
         _(
-            "built: {folder} ({files} files, {size} MB; the first install moves {transfer} MB)"
+            "built: {folder} ({files} files, {size} MB; a phone's first visit moves {transfer} MB"
+            " to the ready engine, then {later} MB behind it)"
         ).format(
             folder=built.out,
             files=built.files,
             size=f"{built.size / 1e6:.1f}",
             transfer=f"{built.transfer / 1e6:.1f}",
+            later=f"{built.later / 1e6:.1f}",
         )
     )
     _publish(built.out, address)
