@@ -290,7 +290,9 @@ class SubPathServer:
     ``X`` itself with ``Content-Encoding: gzip``, as a host that compresses does (the browser
     undoes it before the service worker sees it)."""
 
-    def __init__(self, app: Path, root: Path, encoding: bool = False) -> None:
+    def __init__(
+        self, app: Path, root: Path, encoding: bool = False, missing: str | None = None
+    ) -> None:
         target = root / SUB.strip("/")
         target.parent.mkdir(parents=True)
         target.symlink_to(app, target_is_directory=True)
@@ -312,6 +314,9 @@ class SubPathServer:
 
             def do_GET(self) -> None:
                 server.asked.append(self.path)
+                if missing is not None and missing in self.path:
+                    self.send_error(404)
+                    return
                 super().do_GET()
 
             def guess_type(self, path: Any) -> str:
@@ -419,3 +424,30 @@ def test_the_app_from_a_sub_path_installs_records_and_reopens_offline(
         context.close()
         served.stop()
     assert [e for e in errors if "sw.js" not in e] == []
+
+
+def test_a_phone_that_cannot_fetch_the_later_packages_says_so_in_one_line(
+    browser: Any, tmp_path: Path
+) -> None:
+    """pydantic comes after the start: a phone that cannot fetch it (offline before it ever
+    had it; here the server has lost it) starts, and a new game, whose rules need it, is
+    refused in one line that says what to do, in the page's language; nothing is kept."""
+    from playwright.sync_api import expect
+
+    app = _built()
+    served = SubPathServer(app, tmp_path / "site", missing="pydantic")
+    context, page, errors = _phone(browser)
+    try:
+        page.goto(served.origin + SUB)
+        _ready(page)
+        page.fill("input[name=players]", "Anna Boris Vera")
+        page.click("[data-testid=start]")
+        said = page.locator("#import-said")
+        expect(said).to_contain_text("open the app once with the network", timeout=WAIT)
+        assert "\n" not in said.inner_text()
+        expect(page.locator("#games > li")).to_have_count(0)
+        assert page.locator("body").get_attribute("data-game") == ""
+    finally:
+        context.close()
+        served.stop()
+    assert [e for e in errors if "pydantic" not in e] == []

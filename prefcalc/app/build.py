@@ -441,19 +441,24 @@ def _node(node: str, step: str, *args: str) -> dict[str, Any]:
     return answer
 
 
-def _precompile(node: str, runtime: Path, sources: Path, out: Path) -> dict[str, Any]:
-    """The wheels of ``sources`` compiled by the browser's Python into ``out``, installed
-    there and the engine's night run; then ``out/python_stdlib.zip``, the standard library
-    cut to what was imported. The night's figures, and what the standard library keeps."""
-    check = sources.parent / "check.py"
-    check.write_text(CHECK, encoding="utf-8")
+def _precompile(node: str, runtime: Path, sources: Path) -> None:
+    """The wheels of ``sources`` compiled by the browser's Python into ``runtime``."""
     if not (runtime / "pyodide-lock.json").exists():
         raise AppBuildError(_("the runtime has no lock file"), str(runtime / "pyodide-lock.json"))
+    _node(node, "compile", str(runtime), str(sources), str(runtime), str(HERE / "pyc.py"))
+
+
+def _night(node: str, runtime: Path, check: Path, lock: Lock) -> dict[str, Any]:
+    """The packages installed from the phone's lock, as its worker installs them, on Pyodide's
+    whole standard library, and the engine's night run; then the standard library cut to
+    what was imported, in place of the whole one. The night's figures, and how many modules
+    the standard library keeps."""
     answer = _node(
-        node, "make", str(runtime), str(sources), str(out), str(HERE / "pyc.py"), str(check)
+        node, "night", str(runtime), str(check), str(HERE / "pyc.py"), json.dumps(_later(lock))
     )
     result: dict[str, Any] = answer["check"]
     _refuse_heavy(result)
+    (runtime / "python_stdlib.cut.zip").replace(runtime / "python_stdlib.zip")
     result["stdlib"] = len(answer["stdlib"])
     return result
 
@@ -673,15 +678,18 @@ def _assemble(
             version=info.get("python", lock.pyodide.python)
         )
     )
-    selftest = _precompile(node, runtime, raw, runtime)
+    _precompile(node, runtime, raw)
     shutil.rmtree(raw)
     pyodide_lock = _pyodide_lock(info, lock, runtime, engine)
     (runtime / "pyodide-lock.json").write_text(
         json.dumps(pyodide_lock, indent=1, sort_keys=True) + "\n", encoding="utf-8"
     )
+    check = staging / "check.py"
+    check.write_text(CHECK, encoding="utf-8")
+    selftest = _night(node, runtime, check, lock)
     say(_("checking the bundle as a phone starts it…"))
-    start = _check_bundle(node, runtime, staging / "check.py", lock, selftest)
-    (staging / "check.py").unlink()
+    start = _check_bundle(node, runtime, check, lock, selftest)
+    check.unlink()
     _static(staging, lock)
     _manifest(staging)
     built = _service_worker(staging, lock, selftest, start, sources_digest(lock_path))

@@ -128,18 +128,6 @@ def compile_wheel(data: bytes) -> bytes:
     return _archive(members)
 
 
-def imported_stdlib(modules: Iterable[object] | None = None) -> list[str]:
-    """The members of the standard library's archive that the modules imported so far (or
-    ``modules``) were loaded from."""
-    prefix = STDLIB + "/"
-    found: set[str] = set()
-    for module in list(sys.modules.values()) if modules is None else modules:
-        file = getattr(module, "__file__", None)
-        if isinstance(file, str) and file.startswith(prefix):
-            found.add(file[len(prefix) :])
-    return sorted(found)
-
-
 def stdlib(source: str, wanted: Iterable[str], out: str) -> list[str]:
     """The standard library's archive ``source`` cut to the ``wanted`` modules (and
     :data:`ALWAYS`), each precompiled, written to ``out``: the members written."""

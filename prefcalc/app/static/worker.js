@@ -57,6 +57,19 @@ function serve(message) {
 
 self.addEventListener("message", (event) => serve(event.data));
 
+/* The later packages installed, or an error saying why not (Pyodide's loadPackage reports a
+   package it could not fetch to errorCallback and resolves all the same). */
+async function installLater(pyodide) {
+  if (!LATER.length) return;
+  const failures = [];
+  const failed = (e) => { failures.push(String(e)); console.warn(String(e)); };
+  await pyodide.loadPackage(LATER, { messageCallback: () => {}, errorCallback: failed });
+  const missing = LATER.filter((name) => !(name in pyodide.loadedPackages));
+  if (failures.length || missing.length) {
+    throw new Error((failures[0] || missing.join(", ")).split("\n")[0].slice(0, 160));
+  }
+}
+
 (async () => {
   const started = performance.now();
   const step = (name) => self.postMessage({ type: "progress", step: name });
@@ -72,6 +85,8 @@ self.addEventListener("message", (event) => serve(event.data));
       stderr: (line) => console.warn(line),
     });
     const loaded = performance.now();
+    // the loader says what it could not install in the console and resolves all the same
+    if (!("prefcalc" in pyodide.loadedPackages)) throw new Error("prefcalc's engine was not installed");
     step("engine");
     const engine = pyodide.pyimport("prefcalc.app.engine");
     handle = (text) => engine.handle(text);
@@ -80,7 +95,7 @@ self.addEventListener("message", (event) => serve(event.data));
     const hello = JSON.parse(handle(JSON.stringify({ op: "hello", args: {} })));
     const now = performance.now();
     // the validation's packages, behind the engine: no request that needs them runs before
-    later = LATER.length ? pyodide.loadPackage(LATER, { messageCallback: () => {} }) : Promise.resolve();
+    later = installLater(pyodide);
     later.catch(() => {}); // a request that waits for them says why they failed
     self.postMessage({
       type: "ready",
