@@ -26,6 +26,7 @@ from prefcalc.rules import legality
 from prefcalc.rules.amounts import Amount, AmountError, to_amount
 from prefcalc.rules.conventions import Convention, default_target, parse_overrides, preset_key
 from prefcalc.rules.legality import Problem
+from prefcalc.rules.lexicon import Method, Rounding, parse_gender, parse_method, parse_rounding
 from prefcalc.rules.model import (
     UNDEALT,
     Adjustment,
@@ -46,9 +47,9 @@ from prefcalc.rules.model import (
     check_price,
     check_target,
     joined,
+    play_order,
     seat_after,
     seating,
-    sitting_out,
 )
 from prefcalc.rules.model import price_in_force as _price_in_force
 from prefcalc.rules.notation import (
@@ -69,7 +70,7 @@ from prefcalc.rules.scoring import (
     score,
     sheet_of,
 )
-from prefcalc.rules.settlement import METHODS, ROUNDINGS, Method, Rounding, Settlement
+from prefcalc.rules.settlement import Settlement
 from prefcalc.rules.settlement import settle as _settle
 from prefcalc.store import files, ledger
 from prefcalc.store.conventions import load as load_convention
@@ -355,29 +356,6 @@ def set_term(game: Game, term: str | SetTerm, *, time: str | None = None) -> Gam
     return record(game, parsed, time=time)
 
 
-GENDER_WORDS: dict[str, Gender | None] = {
-    "f": "f", "female": "f", "ж": "f", "жен": "f", "женский": "f",
-    "m": "m", "male": "m", "м": "m", "муж": "m", "мужской": "m",
-    "auto": None, "-": None, "авто": None,
-}  # fmt: skip
-"""The words a gender is given in (any case): ``f``/``m``, ``female``/``male``, ``ж``/``м``
-(``жен``/``муж``, ``женский``/``мужской``); ``auto``, ``-`` or ``авто`` for the guess by
-the name (no gender set)."""
-
-
-def parse_gender(text: str) -> Gender | None:
-    """The gender ``text`` gives (:data:`GENDER_WORDS`): ``m``, ``f``, or None for the
-    guess by the name; refused else."""
-    word = text.strip().lower()
-    if word in GENDER_WORDS:
-        return GENDER_WORDS[word]
-    raise DealError(
-        _("unknown gender '{word}' (use f or m, or auto for the guess by the name)").format(
-            word=shown(text)
-        )
-    )
-
-
 def set_gender(game: Game, player: str, gender: Gender | None) -> Game:
     """The game with ``player`` (a player at the table, or a unique prefix of one) declined
     by ``gender`` in Russian (``m``/``f``; None: by the guess on the name again). Not a deal:
@@ -420,7 +398,7 @@ def edit(
     conv = night.convention
     old = game.entries[number - 1]
     state = night.before(game.entries, number)
-    seats = night.state.players
+    seats = state.players  # the table at that deal: a late arrival is not there before his join
     default = _dealer(seats, dealer, old.dealer or state.next_dealer)
     parsed = _parse(deal, seats, default, conv)
     if isinstance(old.deal, Join) or isinstance(parsed, Join):
@@ -505,9 +483,10 @@ def _parse(
     deal: DealInput, seats: tuple[str, ...], dealer: str | None, conv: Convention | None = None
 ) -> Deal:
     """The deal ``deal`` is or writes, read once, by the one grammar, against the seating;
-    ``dealer`` tells who holds cards (``passes 2 5 3``): the players who are not sitting
-    out, and under ``passes.dealer_plays_talon`` (``conv``) the dealer too, who plays the
-    talon cards (his tricks in his seat's place: ``passes 2 5 3 0``)."""
+    ``dealer`` tells who holds cards and in which order the bare all-pass tricks are read
+    (``passes 2 5 3``: :func:`~prefcalc.rules.model.play_order`, from the hand after the
+    dealer), and under ``passes.dealer_plays_talon`` (``conv``) the dealer too, who plays
+    the talon cards (his tricks last: ``passes 2 5 3 0``)."""
     if isinstance(
         deal, Contract | Misere | AllPass | Adjustment | Penalty | Join | SetTerm | Preference
     ):
@@ -526,10 +505,8 @@ def _parse(
         written = split_deal(list(deal))
     active = None
     if dealer is not None:
-        out = sitting_out(seats, dealer)
-        if out and written.kind == "passes" and conv is not None and conv.passes_dealer_plays_talon:
-            out = out[1:]
-        active = tuple(p for p in seats if p not in out) if out else seats
+        talon = written.kind == "passes" and conv is not None and conv.passes_dealer_plays_talon
+        active = play_order(seats, dealer, talon=talon)
     return read(written, seats, active)
 
 
@@ -723,38 +700,18 @@ def sheet(game: Game, convention: str | None = None, overrides: Options | None =
 
 def settle(
     game: Game,
-    method: Method = "pairwise",
-    rounding: Rounding = "exact",
+    method: Method | str = "pairwise",
+    rounding: Rounding | str = "exact",
     *,
     convention: str | None = None,
     overrides: Options | None = None,
 ) -> Settlement:
-    """The settlement by ``method`` (pairwise or average mountain) under ``rounding``:
-    ``whists`` per player, ``money`` and ``payments``. Works at any moment of a game."""
-    method = parse_method(method)
-    rounding = parse_rounding(rounding)
+    """The settlement by ``method`` (pairwise or average mountain) under ``rounding`` (exact
+    or whole), each named in either language (``средняя``, ``целые``: :func:`parse_method`;
+    refused in one line else): ``whists`` per player, ``money`` and ``payments``. Works at
+    any moment of a game."""
     return _settle(
         sheet(game, convention, overrides), method, rounding, _price_in_force(game), game.currency
-    )
-
-
-def parse_method(text: str) -> Method:
-    """The settlement method ``text`` names (``pairwise`` or ``average``); refused else."""
-    for method in METHODS:
-        if text == method:
-            return method
-    raise DealError(
-        _("unknown method '{method}' (use pairwise or average)").format(method=shown(str(text)))
-    )
-
-
-def parse_rounding(text: str) -> Rounding:
-    """The rounding ``text`` names (``exact`` or ``whole``); refused else."""
-    for rounding in ROUNDINGS:
-        if text == rounding:
-            return rounding
-    raise DealError(
-        _("unknown rounding '{rounding}' (use exact or whole)").format(rounding=shown(str(text)))
     )
 
 

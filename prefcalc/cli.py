@@ -44,10 +44,11 @@ from prefcalc.i18n import N_, _, check_environment, did_you_mean, language, nget
 from prefcalc.i18n import set_language as _set_language
 from prefcalc.rules.amounts import Amount, parse_whole
 from prefcalc.rules.conventions import parse_overrides
+from prefcalc.rules.lexicon import Method, Rounding, parse_method, parse_rounding
 from prefcalc.rules.model import Game, check_name, deal_count, seating
 from prefcalc.rules.notation import blind_names
 from prefcalc.rules.scoring import Sheet
-from prefcalc.rules.settlement import Method, Rounding, Settlement
+from prefcalc.rules.settlement import Settlement
 from prefcalc.store import ledger as ledger_io
 from prefcalc.store.files import check_output, check_outputs
 
@@ -652,10 +653,24 @@ def rules(
 @app.command()
 def settle(
     method: Annotated[
-        Method, typer.Option("--method", "-m", help="pairwise (method 1) or average (method 2).")
+        Method,
+        typer.Option(
+            "--method",
+            "-m",
+            metavar="pairwise|average",
+            parser=parse_method,
+            help="pairwise (method 1) or average (method 2).",
+        ),
     ] = "pairwise",
     rounding: Annotated[
-        Rounding, typer.Option("--rounding", "-r", help="exact or whole whists.")
+        Rounding,
+        typer.Option(
+            "--rounding",
+            "-r",
+            metavar="exact|whole",
+            parser=parse_rounding,
+            help="exact or whole whists.",
+        ),
     ] = "exact",
     compare: Annotated[bool, typer.Option("--compare", help="Both methods side by side.")] = False,
     as_json: JsonOpt = False,

@@ -18,19 +18,20 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from prefcalc import api
 from prefcalc.errors import NotationError
-from prefcalc.i18n import _, did_you_mean
+from prefcalc.i18n import LANGUAGES, _, did_you_mean
+from prefcalc.rules import lexicon
+from prefcalc.rules.lexicon import kind_of
 from prefcalc.rules.model import Entry, Game, seating
 from prefcalc.rules.notation import NO_FLAGS as NO_FLAGS
 from prefcalc.rules.notation import (
     NOTATION_FLAGS,
-    SET_ALIASES,
     DealWords,
-    kind_of,
     parse_join,
     resolve_player,
     split_deal,
 )
 from prefcalc.rules.notation import DealFlags as DealFlags
+from prefcalc.rules.readback import log_words
 from prefcalc.rules.scoring import Sheet
 
 if TYPE_CHECKING:
@@ -59,45 +60,11 @@ COMMANDS = (
 )
 """The commands of a play line (completion offers them)."""
 
-SHORT_KINDS = {
-    "m": "misere", "м": "misere",
-    "p": "passes", "р": "passes", "рас": "passes",
-}  # fmt: skip
-"""At the start of a line ``m``/``м`` always mean misère and ``p``/``р``/``рас`` passes
-(``мизер`` and ``распасы`` are deal kinds anyway): a player whose name starts with M, P, М
-or Р is written there with one more letter (``ма 7ч 7 п:в в:п`` for Маша)."""
-
-RUSSIAN_COMMANDS = {
-    "отмена": "undo",
-    "вернуть": "redo",
-    "вставить": "insert",
-    "исправить": "edit",
-    "удалить": "delete",
-    "лист": "show",
-    "журнал": "log",
-    "расчёт": "settle",
-    "расчет": "settle",
-    "почему": "explain",
-    "пол": "player",
-}
-"""The commands of a play line as a Russian table says them (``отмена`` is ``undo``, ``лист``
-is ``show``, ``расчёт`` is ``settle``...): a line may start with either word."""
-
-SETTLE_WORDS = {
-    "попарно": "pairwise",
-    "попарный": "pairwise",
-    "средняя": "average",
-    "средней": "average",
-    "точно": "exact",
-    "точный": "exact",
-    "целые": "whole",
-    "целыми": "whole",
-}
-"""The words of ``расчёт`` as a Russian table says them: ``расчёт средняя целые`` is
-``settle average whole``."""
-
-QUIT_WORDS = frozenset({"quit", "exit", "q", "выход"})
-HELP_WORDS = frozenset({"help", "?", "помощь"})
+SHORT_KINDS = lexicon.SHORT_KINDS
+"""Every word a line starts with is the lexicon's (:mod:`prefcalc.rules.lexicon`): a command
+in either language (``отмена`` is ``undo``, ``лист`` is ``show``, ``расчёт`` is ``settle``),
+a kind of deal (``мизер``, ``распасы``, ``поправка``), a short kind (``м``, ``р``: misère and
+all-pass, :data:`~prefcalc.rules.lexicon.SHORT_KINDS`), or a player."""
 
 DEAL_OPTIONS = ("--dealer", "--force")
 """The options of a deal besides its flags (the CLI adds its ``--file``)."""
@@ -267,22 +234,24 @@ def deal_command(
 def parse_line(text: str, game: Game) -> Command | None:
     """The command a ``play`` line asks for (None for a blank line or a comment). A line
     that starts with a player is a game (``a 7h 7 b:w v:p``); ``m``/``м`` and
-    ``p``/``р``/``рас`` start a misère and an all-pass deal."""
+    ``p``/``р``/``рас`` start a misère and an all-pass deal; a deal as ``log`` prints it
+    (``Anna 7♥ took 7; Boris whist, Vera pass``, in either language) is that deal
+    (:func:`~prefcalc.rules.readback.log_words`)."""
     text = text.strip()
     if not text or text.startswith("#"):
         return None
+    said = log_words(text, seating(game))  # a deal as log prints it reads back as a line
     try:
-        words = shlex.split(text)
+        words = said if said is not None else shlex.split(text)
     except ValueError as exc:
         raise NotationError(_("cannot read the line: {exc}").format(exc=exc)) from None
     if not words:
         return None
-    head = words[0].lower()
-    head = RUSSIAN_COMMANDS.get(head, head)
+    head = lexicon.command_of(words[0]) or words[0].lower()
     rest = words[1:]
-    if head in QUIT_WORDS:
+    if head == "quit":
         return Quit()
-    if head in HELP_WORDS:
+    if head == "help":
         return Help()
     if head in ("show", "log", "undo", "redo"):
         _no_args(words[0], rest)  # the command as typed: ``лист``'s refusal says ``лист``
@@ -310,7 +279,7 @@ def parse_line(text: str, game: Game) -> Command | None:
         if deal is not None and deal.dealer is not None:
             raise NotationError(_("insert finds the dealer itself (no --dealer)"))
         return Insert(number, deal, force=deal.force if deal is not None else False)
-    if words[0].partition("=")[0].lower() in SET_ALIASES and "=" in words[0]:
+    if "=" in words[0] and lexicon.read("terms", words[0].partition("=")[0]):
         words = ["set", *words]  # ``пуля=30``, ``цена=0,5``: a change of terms said bare
     record = _line_deal(words, game)
     if record.kind == "join":
@@ -330,9 +299,7 @@ def _line_deal(words: list[str], game: Game) -> Record:
         try:  # a line that starts with a player is a game
             resolve_player(head, seating(game))
         except NotationError:
-            hint = did_you_mean(head.lower(), (*COMMANDS, *RUSSIAN_COMMANDS)) or _(
-                " (type help for the commands)"
-            )
+            hint = did_you_mean(head.lower(), _line_words()) or _(" (type help for the commands)")
             raise NotationError(
                 _("'{head}' is neither a command nor a player{hint}").format(head=head, hint=hint)
             ) from None
@@ -374,7 +341,7 @@ def _game_by(word: str, rest: Sequence[str], game: Game) -> bool:
 def player_command(words: Sequence[str], gender: str | None = None) -> Player:
     """``player NAME`` (say how the name is declined), ``player NAME --gender f`` (also
     ``--gender=f``, or the gender bare: ``пол Саша ж``); ``gender``, when given, is the CLI's
-    option. The gender is read once, here (:func:`prefcalc.api.parse_gender`)."""
+    option. The gender is read once, here (:func:`prefcalc.rules.lexicon.parse_gender`)."""
     words = list(words)
     for k, word in enumerate(words):
         key, eq, value = word.partition("=")
@@ -393,7 +360,7 @@ def player_command(words: Sequence[str], gender: str | None = None) -> Player:
         raise NotationError(_("write player NAME --gender f|m|auto, e.g. player Саша --gender f"))
     if gender is None:
         return Player(words[0])
-    return Player(words[0], api.parse_gender(gender) or "auto")
+    return Player(words[0], lexicon.parse_gender(gender) or "auto")
 
 
 def _no_args(command: str, rest: Sequence[str]) -> None:
@@ -406,14 +373,25 @@ def _no_args(command: str, rest: Sequence[str]) -> None:
 
 
 def _settle(rest: Sequence[str]) -> Settle:
+    """``settle [METHOD] [ROUNDING]``, each in either language and as prefcalc prints it
+    (``расчёт средняя целые``, ``расчёт по средней``, ``settle average whole``)."""
     method: Method = "pairwise"
     rounding: Rounding = "exact"
-    for word in rest:
-        w = SETTLE_WORDS.get(word.lower(), word.lower())
-        if w in ("pairwise", "average"):
-            method = "pairwise" if w == "pairwise" else "average"
-        elif w in ("exact", "whole"):
-            rounding = "exact" if w == "exact" else "whole"
+    words = list(rest)
+    while words:
+        word = words.pop(0)
+        for size in (3, 2):  # a word of several: по средней горе, до целых вистов
+            joined = " ".join([word, *words[: size - 1]])
+            if size - 1 <= len(words) and (
+                lexicon.read("methods", joined) or lexicon.read("roundings", joined)
+            ):
+                word = joined
+                del words[: size - 1]
+                break
+        if lexicon.read("methods", word):
+            method = lexicon.parse_method(word)
+        elif lexicon.read("roundings", word):
+            rounding = lexicon.parse_rounding(word)
         else:
             raise NotationError(
                 _("settle takes pairwise or average, exact or whole, not '{word}'").format(
@@ -421,6 +399,15 @@ def _settle(rest: Sequence[str]) -> Settle:
                 )
             )
     return Settle(method, rounding)
+
+
+def _line_words() -> tuple[str, ...]:
+    """The words a line may start with, in both languages (for "did you mean")."""
+    return (
+        *COMMANDS,
+        *(word for lang in LANGUAGES for word in lexicon.words_of("commands", lang)),
+        *(word for lang in LANGUAGES for word in lexicon.words_of("kinds", lang)),
+    )
 
 
 def _number(words: Sequence[str], usage: str) -> int:

@@ -15,31 +15,49 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from prefcalc.commands import COMMANDS, RUSSIAN_COMMANDS
-from prefcalc.rules.model import LEVELS, SUITS, Game, seating
+from prefcalc.commands import COMMANDS
+from prefcalc.i18n import LANGUAGES, _
+from prefcalc.rules import lexicon
+from prefcalc.rules.lexicon import SHORT_KINDS
+from prefcalc.rules.model import LEVELS, Game, play_order, seating
 
-RU_SUITS = ("п", "т", "б", "ч", "бк")
-"""The suits as the Russian shorthand writes them (пики, трефы, бубны, черви, без козыря)."""
-CONTRACTS = tuple(f"{level}{suit}" for level in LEVELS for suit in SUITS)
-RU_CONTRACTS = tuple(f"{level}{suit}" for level in LEVELS for suit in RU_SUITS)
-ROLES = ("w", "p", "h", "w0", "w1", "w2", "w3", "w4")
-RU_ROLES = ("в", "п", "пв", "в0", "в1", "в2", "в3", "в4")
-HALF_WHIST = frozenset({"h", "пв"})
-RU_COMMANDS = (
-    "игра",
-    "мизер",
-    "распасы",
-    "рас",
-    "штраф",
-    *(word for word in RUSSIAN_COMMANDS if word != "расчет"),  # one spelling offered: расчёт
-    "помощь",
-    "выход",
-)
-"""The Russian words a line may start with (``м`` and ``р`` are one letter: nothing to
-complete)."""
+CONTRACTS = {
+    lang: tuple(f"{level}{suit}" for level in LEVELS for suit in lexicon.words_of("suits", lang))
+    for lang in LANGUAGES
+}
+"""The contracts as each language's shorthand writes them (``7h``, ``7ч``)."""
+ROLES = {
+    lang: (
+        *(lexicon.written("roles", role, lang) for role in ("w", "p", "h")),
+        *(f"{lexicon.written('roles', 'w', lang)}{n}" for n in range(5)),
+    )
+    for lang in LANGUAGES
+}
+"""The answers offered after ``NAME:`` (``w p h w0``…, ``в п пв в0``…)."""
+HALF_WHIST = frozenset(lexicon.written("roles", "h", lang) for lang in LANGUAGES)
 
-GENDERS = ("f", "m", "auto")
-RU_GENDERS = ("ж", "м", "авто")
+
+def _line_starts(lang: str) -> tuple[str, ...]:
+    """The words a line may start with in ``lang``, as the completion offers them."""
+    if lang == "en":
+        return COMMANDS
+    kinds = lexicon.words_of("kinds", lang)
+    passes = lexicon.written("kinds", "passes", lang)
+    short = tuple(w for w, kind in SHORT_KINDS.items() if kind == "passes" and len(w) > 1)
+    out: list[str] = []
+    for word in kinds:
+        if word not in out and word != "set":  # set has no word of its own: пуля=30
+            out.append(word)
+            if word == passes:
+                out.extend(short)  # ``рас`` (``р`` and ``м`` are one letter: nothing to complete)
+    out.extend(lexicon.words_of("commands", lang))
+    return tuple(out)
+
+
+LINE_STARTS = {lang: _line_starts(lang) for lang in LANGUAGES}
+"""The words a line may start with, by language (the lexicon's commands and kinds)."""
+
+GENDERS = {lang: lexicon.words_of("genders", lang) for lang in LANGUAGES}
 """The genders ``player NAME --gender`` (``пол NAME``) takes, offered after the name."""
 
 _CONTRACT = re.compile(r"^(\d+)\D")
@@ -55,17 +73,26 @@ def _has_letter(text: str) -> bool:
 
 class _Words(Completer):
     """Commands first on a line; then player names, contracts, ``Name:role`` and the
-    deal options, all matched case-insensitively on what is typed so far."""
+    deal options, all matched case-insensitively on what is typed so far. In an all-pass
+    deal's bare tricks (``р 3 4``), the counts, each with whose tricks it is (``order``:
+    the players in the order the grammar reads them, from the hand after the dealer)."""
 
-    def __init__(self, players: Sequence[str], half_whist: bool = True) -> None:
+    def __init__(
+        self,
+        players: Sequence[str],
+        half_whist: bool = True,
+        order: Sequence[str] | None = None,
+    ) -> None:
         self.players = tuple(players)
         self.half_whist = half_whist
+        self.order = tuple(players if order is None else order)
         self.russian = any(_cyrillic(p) for p in self.players)
 
-    def _russian(self, typed: str) -> bool:
-        """Whether to offer the Cyrillic forms for ``typed``: by its letters, or by the
-        names when it has none yet."""
-        return _cyrillic(typed) if _has_letter(typed) else self.russian
+    def _lang(self, typed: str) -> str:
+        """The language whose forms to offer for ``typed``: Russian by its letters, or by
+        the names when it has none yet."""
+        russian = _cyrillic(typed) if _has_letter(typed) else self.russian
+        return "ru" if russian else "en"
 
     def _half_whist_allowed(self, before: str) -> bool:
         """A half-whist only under a convention that plays it and on a 6 or a 7 (the first
@@ -86,8 +113,8 @@ class _Words(Completer):
         first = not before[: len(before) - len(word)].strip()
         folded = word.casefold()
         if ":" in word:
-            name, _, role = word.partition(":")
-            roles: tuple[str, ...] = RU_ROLES if self._russian(role or name) else ROLES
+            name, _colon, role = word.partition(":")
+            roles = ROLES[self._lang(role or name)]
             if not self._half_whist_allowed(before[: len(before) - len(word)]):
                 roles = tuple(r for r in roles if r not in HALF_WHIST)
             for p in self.players:
@@ -96,31 +123,34 @@ class _Words(Completer):
                         if r.startswith(role.lower()):
                             yield Completion(f"{p}:{r}", -len(word))
             return
-        russian = self._russian(word)
+        lang = self._lang(word)
         options: list[str] = []
         earlier = before[: len(before) - len(word)].split()
+        if _bare_passes(earlier) and (not word or word.isdigit()):
+            yield from self._tricks(len(earlier) - 1, word)
+            return
         if (
             earlier
-            and earlier[0].lower() in ("player", "пол")
+            and lexicon.command_of(earlier[0]) == "player"
             and len(earlier) in (2, 3)
             and any(_starts(p, earlier[1]) for p in self.players)
         ):
             # player NAME --gender f | пол NAME ж: after the name, the gender
             if word.startswith("-"):
                 genders: tuple[str, ...] = ("--gender",)
-            elif earlier[0].lower() == "пол" or russian:
-                genders = RU_GENDERS
+            elif earlier[0].lower() == lexicon.written("commands", "player", "ru"):
+                genders = GENDERS["ru"]
             else:
-                genders = GENDERS
+                genders = GENDERS[lang]
             for text in genders:
                 if text.startswith(folded):
                     yield Completion(text, -len(word))
             return
         if first:
-            options += RU_COMMANDS if russian else COMMANDS
+            options += LINE_STARTS[lang]
         options += self.players
         if not first and folded[:1].isdigit():
-            options += RU_CONTRACTS if russian else CONTRACTS
+            options += CONTRACTS[lang]
         if not first and word.startswith("-"):
             options += ["--dealer", "--force"]
         seen: set[str] = set()
@@ -129,15 +159,56 @@ class _Words(Completer):
                 seen.add(text)
                 yield Completion(text, -len(word))
 
+    def _tricks(self, position: int, typed: str) -> Iterable[Completion]:
+        """The trick counts of the ``position``-th player of the bare all-pass tricks, each
+        saying whose they are (``3 · Bori's tricks`` / ``3 · взятки Бори``)."""
+        if position >= len(self.order):
+            return
+        whose = _("{name}'s tricks").format(name=self.order[position])
+        for n in range(11):
+            if str(n).startswith(typed):
+                yield Completion(str(n), -len(typed), display_meta=whose)
+
+
+def _bare_passes(earlier: Sequence[str]) -> bool:
+    """Whether the words before the cursor start an all-pass deal written as bare tricks
+    (``р``, ``рас 3``, ``passes 3 4``)."""
+    if not earlier:
+        return False
+    head = earlier[0]
+    kind = SHORT_KINDS.get(head.lower()) or lexicon.kind_of(head)
+    return kind == "passes" and all(w.isdigit() for w in earlier[1:])
+
+
+def passes_hint(text: str, order: Sequence[str]) -> str:
+    """What the prompt says while a line of bare all-pass tricks is typed (``р 3 4``):
+    whose tricks they are, in the order they are read (``tricks in order: Boris, Vera,
+    Anna``); ``""`` for any other line."""
+    if not _bare_passes(text.split()):
+        return ""
+    return _("tricks in order: {players}").format(players=", ".join(order))
+
 
 def completer(players: Sequence[str] | Game) -> Completer:
-    """The completer for a game (its seating after every join, and whether its convention
-    plays the half-whist), or for a bare list of names (half-whist allowed)."""
+    """The completer for a game (its seating after every join, whether its convention
+    plays the half-whist, and the order of the next deal's all-pass tricks), or for a bare
+    list of names (half-whist allowed, the tricks in their order)."""
     if isinstance(players, Game):
         from prefcalc import api
 
-        return _Words(seating(players), api.rules(players).half_whist)
+        return _Words(seating(players), api.rules(players).half_whist, passes_order(players))
     return _Words(players)
+
+
+def passes_order(game: Game) -> tuple[str, ...]:
+    """Who takes tricks in the next deal of ``game`` if it is an all-pass deal, in the order
+    its bare tricks are read (:func:`~prefcalc.rules.model.play_order`: from the hand after
+    the dealer; the dealer who plays the talon cards last)."""
+    from prefcalc import api
+
+    sheet = api.sheet(game)
+    talon = api.rules(game).passes_dealer_plays_talon
+    return play_order(seating(game), sheet.next_dealer, talon=talon)
 
 
 def tab_bindings() -> KeyBindings:

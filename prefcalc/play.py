@@ -22,7 +22,7 @@ import contextlib
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -480,7 +480,7 @@ def _prompt_loop(path: Path, signals: _Signals) -> int:  # pragma: no cover - pt
     from prompt_toolkit.completion import Completer
     from prompt_toolkit.history import InMemoryHistory
 
-    from prefcalc.completion import completer, tab_bindings
+    from prefcalc.completion import completer, passes_hint, passes_order, tab_bindings
 
     def say(text: str) -> None:
         with contextlib.suppress(OSError, ValueError):  # a hung-up terminal
@@ -506,11 +506,15 @@ def _prompt_loop(path: Path, signals: _Signals) -> int:  # pragma: no cover - pt
         key_bindings=tab_bindings(),
     )
 
-    def read(message: str, complete: Completer | None) -> str:
+    def read(message: str, complete: Completer | None, order: Sequence[str]) -> str:
         signals.check()
         signals.app = prompt.app
+
+        def hint() -> str:  # on the right while bare all-pass tricks are typed: whose they are
+            return passes_hint(prompt.default_buffer.text, order)
+
         try:
-            return prompt.prompt(message, completer=complete, pre_run=signals.leave)
+            return prompt.prompt(message, completer=complete, pre_run=signals.leave, rprompt=hint)
         finally:
             signals.app = None
             signals.check()
@@ -524,7 +528,7 @@ def _prompt_loop(path: Path, signals: _Signals) -> int:  # pragma: no cover - pt
     while True:
         try:
             game = session.game
-            line = read(session.prompt(), completer(game))
+            line = read(session.prompt(), completer(game), passes_order(game))
         except KeyboardInterrupt:
             continue
         except EOFError:

@@ -3,18 +3,22 @@
 Russian players write ``8БК`` for eight no-trumps, ``пуля``, ``гора``, ``висты``, ``вист``,
 ``пас``, ``полвиста``, ``распасы``, ``мизер``; English keeps the
 words prefcalc has always printed (``8NT``, pool, mountain, whists, whist, pass...).
-Every view names these things through here, so a word is translated once.
+Every view names these things through here, so a word is translated once. The words of the
+table's things that are also read back (the no-trump suit, the answers, misère, all-pass)
+are the lexicon's (:func:`prefcalc.rules.lexicon.said`): what is printed here is read as
+input in every language.
 """
 
 from __future__ import annotations
 
 from prefcalc.i18n import _, ngettext, pgettext
+from prefcalc.rules.lexicon import said
 from prefcalc.rules.model import SUIT_SYMBOLS, Role, Suit
 
 
 def no_trumps() -> str:
     """The no-trump "suit" of a contract: ``NT`` / ``БК`` (без козыря)."""
-    return pgettext("contract", "NT")
+    return said("suits", "nt")
 
 
 def suit(s: Suit) -> str:
@@ -28,27 +32,22 @@ def contract(level: int, s: Suit) -> str:
 
 
 def misere() -> str:
-    return pgettext("contract", "misère")
+    """The misère: misère / мизер."""
+    return said("kinds", "misere")
 
 
 def all_pass() -> str:
     """The deal everybody passed: all-pass / распасы."""
-    return pgettext("deal", "all-pass")
+    return said("kinds", "passes")
 
 
 def role(r: Role, alone: bool = False) -> str:
     """A defender's answer in words: whist / вист, pass / пас, half-whist / полвиста,
-    returned the whist / вернул вист; the lone defender of Gusarik who half-whists
-    "leaves for his own tricks" / ушёл на свои."""
+    returned the whist / возврат виста; the lone defender of Gusarik who half-whists
+    "leaves for his own tricks" / уходит на свои."""
     if alone and r == "h":
-        return pgettext("role", "left for own tricks")
-    words = {
-        "w": pgettext("role", "whist"),
-        "p": pgettext("role", "pass"),
-        "h": pgettext("role", "half-whist"),
-        "r": pgettext("role", "returned the whist"),
-    }
-    return words[r]
+        return said("alone", "h")
+    return said("roles", r)
 
 
 def column(name: str) -> str:

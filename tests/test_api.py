@@ -1,4 +1,4 @@
-"""The public Python API: the README's example, and the CLI's checks through the API."""
+"""The public Python API: the example of docs/api.md, and the CLI's checks through the API."""
 
 from __future__ import annotations
 
@@ -16,18 +16,18 @@ from prefcalc.store.schemas import json_schema
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _readme_python() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Python API", 1)[1]
-    return re.findall(r"```python\n(.*?)```", section, re.S)[0]
+def _api_example() -> str:
+    """The first Python block of docs/api.md, the page of the API."""
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    return re.findall(r"```python\n(.*?)```", text, re.S)[0]
 
 
-def test_the_readme_example_runs_as_written(
+def test_the_documented_example_runs_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     namespace: dict[str, object] = {}
-    exec(compile(_readme_python(), "README.md", "exec"), namespace)
+    exec(compile(_api_example(), "docs/api.md", "exec"), namespace)
     g = namespace["g"]
     assert isinstance(g, prefcalc.Game)
     assert (tmp_path / "night.json").exists()

@@ -140,7 +140,7 @@ def test_template_holds_every_message_of_the_source_and_the_catalogs_follow_it()
         found.add((context, _first(message)))
     with (LOCALE / "prefcalc.pot").open("rb") as handle:
         template = keys(read_po(handle))
-    assert found == template, "run the 'extract' and 'update' commands of README.md, Translations"
+    assert found == template, "run the 'extract' and 'update' commands of docs/languages.md"
     for lang in LANGUAGES:
         assert keys(po(lang)) == template, f"run 'pybabel update' for {lang}"
 

@@ -204,7 +204,7 @@ CASES = [
         "sochi",
         20,
         [],
-        ["game", "Anna", "6s", "6", "Boris:p", "Vera:h"],
+        ["game", "Anna", "6s", "5", "Boris:p", "Vera:h"],  # its level (6) would be taken
         "not played",
     ),
     (
@@ -358,7 +358,7 @@ CASES = [
         20,
         [],
         ["settle", "--method", "median"],
-        "--method is pairwise or average, not 'median'",
+        "unknown method 'median' (use pairwise or average)",
     ),
     (
         "show bad --set",

@@ -41,13 +41,14 @@ def test_click_refusals_are_one_russian_line(tmp_path: Path) -> None:
     line = result.stderr.strip()
     assert line.startswith("prefcalc: ошибка: не хватает: N (")
     assert line.endswith(" explain [ПАРАМЕТРЫ] N)")
+    # a method is read by the lexicon, refused with its one message in every front end
     result = invoke(["settle", "--method", "median", "--file", str(path)], tmp_path, env=RU)
     assert result.stderr.strip() == (
-        "prefcalc: ошибка: --method: можно pairwise или average, а не «median»"
+        "prefcalc: ошибка: неизвестный способ расчёта «median» (попарно или средняя)"
     )
     result = invoke(["settle", "--method", "median", "--file", str(path)], tmp_path, env=EN)
     assert result.stderr.strip() == (
-        "prefcalc: error: --method is pairwise or average, not 'median'"
+        "prefcalc: error: unknown method 'median' (use pairwise or average)"
     )
 
 

@@ -278,7 +278,7 @@ def test_a_refused_command_writes_nothing(tmp_path: Path) -> None:
     [
         (["game", "Anna", "7h", "7", "Boris:w", "Vera:p"], "a 7h 7 b:w v:p"),
         (["misere", "Anna", "0", "--dark"], "м a 0 --dark"),
-        (["passes", "Anna=2", "Boris=5", "Vera=3", "--blind", "Anna"], "p 2 5 3 --blind a"),
+        (["passes", "Anna=2", "Boris=5", "Vera=3", "--blind", "Anna"], "p 5 3 2 --blind a"),  # from the hand after the dealer, Anna
         (["game", "Anna", "6s", "6", "Boris:w", "Vera:p", "--no-talon"], "a 6s 6 b:w v:p --no-talon"),
     ],
 )  # fmt: skip

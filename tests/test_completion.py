@@ -85,3 +85,46 @@ def test_yo_is_completed_from_ye() -> None:
     players = ("Алёна", "Боря", "Вера")
     assert offered("ален", players) == ["Алёна"]
     assert offered("боря 7ч 7 ален:", players)[:2] == ["Алёна:в", "Алёна:п"]
+
+
+def _menu(line: str, players: object) -> list[tuple[str, str]]:
+    found = completer(players).get_completions(  # type: ignore[arg-type]
+        Document(line), CompleteEvent(completion_requested=True)
+    )
+    return [(c.text, c.display_meta_text) for c in found]
+
+
+def test_tab_in_bare_all_pass_tricks_says_whose_they_are() -> None:
+    """Issue 36: the bare tricks are read from the hand after the dealer; Tab tells whose
+    tricks each number is, in the order the line reads them."""
+    from prefcalc.i18n import speaking
+
+    game = api.new_game(list(RU), "sochi", 20)  # Маша deals: Петя, Вова, then Маша
+    with speaking("ru"):
+        assert _menu("р ", game)[0] == ("0", "взятки Пети")
+        assert len(_menu("р ", game)) == 11
+        assert _menu("рас 3 1", game) == [("1", "взятки Вовы"), ("10", "взятки Вовы")]
+        assert {meta for _n, meta in _menu("распасы 3 4 ", game)} == {"взятки Маши"}
+        assert _menu("р 3 4 3 ", game) == []  # every player's tricks are typed
+    four = api.new_game([*EN, "Gleb"], "sochi", 20, dealer="Boris")
+    assert _menu("p ", four)[0] == ("0", "Vera's tricks")  # Boris deals and sits out
+    assert _menu("passes 1 ", four)[0] == ("0", "Gleb's tricks")
+    assert "Boris" not in {meta for _n, meta in _menu("p 1 1 ", four)}
+    assert [text for text, _meta in _menu("p a", four)] == ["Anna"]  # named: the names
+
+
+def test_the_prompt_says_the_order_while_bare_tricks_are_typed() -> None:
+    from prefcalc.completion import passes_hint, passes_order
+    from prefcalc.i18n import speaking
+
+    game = api.new_game(list(RU), "sochi", 20)
+    order = passes_order(game)
+    assert order == ("Петя", "Вова", "Маша")
+    with speaking("ru"):
+        assert passes_hint("р ", order) == "взятки по порядку: Петя, Вова, Маша"
+        assert passes_hint("рас 3 4", order) == "взятки по порядку: Петя, Вова, Маша"
+    assert passes_hint("p", order) == "tricks in order: Петя, Вова, Маша"
+    for other in ("", "ма 7ч 7", "р Маша=3", "undo", "мизер ма 0"):
+        assert passes_hint(other, order) == ""
+    talon = api.new_game([*EN, "Gleb"], "fspr", dealer="Gleb")
+    assert passes_order(talon) == ("Anna", "Boris", "Vera", "Gleb")  # his talon cards last

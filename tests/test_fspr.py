@@ -235,7 +235,7 @@ def test_the_dealer_plays_the_talon_and_writes_his_tricks() -> None:
     sheet = prefcalc.sheet(game)
     assert sheet.mountain == {"Anna": 8, "Boris": 0, "Vera": 8, "Dima": 4}
     assert sheet.pool == {"Anna": 0, "Boris": 2, "Vera": 0, "Dima": 0}
-    # bare, in seating order with the dealer in his seat's place
+    # bare, from the hand after the dealer, the dealer's talon tricks last
     bare = fspr4("passes 4 0 4 2")
     assert bare.entries[0].deal == game.entries[0].deal
 
@@ -262,7 +262,7 @@ def test_no_zero_bonus_for_the_dealer_unless_dealer_zero_bonus() -> None:
     ("line", "message"),
     [
         ("passes Anna=4 Boris=3 Vera=3", "missing Dima"),
-        ("passes 4 3 3", "4 active players"),
+        ("passes 4 3 3", "for 4 players in the deal"),
         ("passes Anna=4 Boris=3 Vera=0 Dima=3", "at most 2 tricks, not 3"),
         ("passes Anna=4 Boris=3 Vera=3 Dima=1", "add up to 10, not 11"),
     ],
@@ -284,7 +284,7 @@ def test_without_the_option_the_dealer_takes_no_all_pass_tricks() -> None:
 
 
 def test_at_three_players_nothing_changes() -> None:
-    game = fspr3("passes 4 6 0")
+    game = fspr3("passes 6 0 4")  # Anna deals: Boris, Vera, then Anna
     assert prefcalc.sheet(game).mountain == {"Anna": 8, "Boris": 12, "Vera": 0}
     assert prefcalc.sheet(game).pool["Vera"] == 2
 
@@ -327,7 +327,7 @@ def test_whisted_made_as_an_option_of_other_rules() -> None:
 
 NIGHT = (
     "game Anna 6s 5 Boris:w Vera:p",  # Dima deals
-    "passes 0 4 3 3",  # Anna deals: Boris 8, Vera 6, Dima 6 into the mountain
+    "passes 4 3 3 0",  # Anna deals (her talon tricks last): Boris 8, Vera 6, Dima 6 into the mountain
     "game Vera 7h 7 Dima:w Anna:p --talon 2",  # Boris deals: Vera +4, Boris talon 16
     "game Dima 8h 10 Anna:p Boris:p --returned-by Vera",  # Vera deals and whists: Dima +6
     "game Anna 6h 6 Vera:p Boris:h --returned-by Dima",  # Dima whists: Anna +2, Dima 16

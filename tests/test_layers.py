@@ -1,9 +1,10 @@
-"""The layers of the tree (README, "How the tree is laid out"): no import circle anywhere, the
+"""The layers of the tree (docs/development.md, "How the tree is laid out"): no import circle anywhere, the
 base modules import nothing above them, and the phone's sheet draws without the PDF's library.
 
 The layering itself is checked by import-linter's contracts (``pyproject.toml``, run by
 ``lint-imports`` in CI); these tests pin what a contract cannot say (what a fresh process
-loads, a cycle inside a package) and that the README draws the layers the contract checks.
+loads, a cycle inside a package) and that docs/development.md draws the layers the contract
+checks.
 """
 
 from __future__ import annotations
@@ -119,9 +120,9 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycles(graph) == [["p.a", "p.b", "p.c"]]
 
 
-def test_the_readme_draws_the_layers_the_contract_checks() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### How the tree is laid out", 1)[1]
+def test_the_docs_draw_the_layers_the_contract_checks() -> None:
+    page = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    section = page.split("## How the tree is laid out", 1)[1]
     drawn = section.split("```", 2)[1].strip().splitlines()
     with (ROOT / "pyproject.toml").open("rb") as handle:
         contracts = tomllib.load(handle)["tool"]["importlinter"]["contracts"]

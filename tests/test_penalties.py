@@ -23,8 +23,9 @@ from prefcalc import api
 from prefcalc.commands import Record, parse_line
 from prefcalc.errors import DealError, LedgerError, PrefcalcError
 from prefcalc.i18n import speaking
+from prefcalc.rules.lexicon import WRITTEN
 from prefcalc.rules.model import AllPass, Contract, Defender, Game, Misere, Penalty
-from prefcalc.rules.notation import PENALTY_KINDS, describe, parse_words
+from prefcalc.rules.notation import describe, parse_words
 from prefcalc.rules.penalties import OFFENCE_WORDS, SECTIONS, counted
 from prefcalc.rules.scoring import Write
 from prefcalc.store.ledger import game_from_bytes, game_to_json_text
@@ -138,7 +139,8 @@ def test_a_wrong_entry_is_written_back_on_him() -> None:
 
 
 def test_every_kind_has_its_section_and_its_russian() -> None:
-    assert set(PENALTY_KINDS.values()) == set(SECTIONS) == set(OFFENCE_WORDS)
+    for words in WRITTEN["penalties"].values():  # each offence has its word in each language
+        assert set(words) == set(SECTIONS) == set(OFFENCE_WORDS)
     for kind, section in SECTIONS.items():
         assert f"(Code {section})" in OFFENCE_WORDS[kind]
     russian = prefcalc.new_game(["Аня", "Боря", "Вера", "Дима"], "fspr", dealer="Дима")
@@ -273,7 +275,7 @@ def test_on_an_all_pass_deal_or_a_misere_one_trick_is_added() -> None:
     misere = game3("misere Anna 0 --looked Anna")  # failed with 1: 1 × 10
     assert prefcalc.sheet(misere).mountain["Anna"] == 10
     assert prefcalc.sheet(misere).pool["Anna"] == 0
-    two = game3("passes 0 5 5 --looked Anna,Boris")
+    two = game3("passes 5 5 0 --looked Anna,Boris")  # Boris, Vera, then Anna who deals
     assert prefcalc.sheet(two).mountain == {"Anna": 1, "Boris": 6, "Vera": 5}
     assert prefcalc.sheet(two).pool["Anna"] == 0  # no zero bonus: she took one
 

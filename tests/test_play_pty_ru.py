@@ -44,3 +44,31 @@ def test_a_russian_session_on_a_terminal(tmp_path: Path, monkeypatch: pytest.Mon
     finally:
         t.close()
     assert "deals" not in t.text() and "error" not in t.text()
+
+
+def test_the_prompt_and_tab_say_whose_all_pass_tricks_come_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 36: bare all-pass tricks are read from the hand after the dealer; while they are
+    typed the prompt says the order, and Tab says whose tricks the next number is."""
+    for name in ("PREFCALC_LANG", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    game = tmp_path / "g.json"
+    api.save(api.new_game(["Аня", "Боря", "Вера"], "sochi", 20), game)
+    t = Terminal(game, tmp_path / "data")
+    try:
+        t.expect("[1 · сдаёт Аня · ≥6] >")
+        t.type("р ")
+        t.expect("взятки по порядку: Боря, Вера, Аня")
+        t.type("\t")
+        t.expect("взятки Бори")
+        t.type("3 \t")
+        t.expect("взятки Веры")
+        t.line("4 3", "распасы: Аня 3, Боря 3, Вера 4", prompt="[2 · сдаёт Боря · ≥6] >")
+        t.type("quit\r")
+        assert t.proc.wait(timeout=HUNG) == 0
+    finally:
+        t.close()
+    deal = api.load(game).entries[0].deal
+    assert deal.tricks == (("Аня", 3), ("Боря", 3), ("Вера", 4))  # type: ignore[union-attr]

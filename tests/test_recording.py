@@ -99,7 +99,7 @@ def test_delete_in_the_cli_refuses_a_sitting_out_declarer_and_leaves_the_file(
 
 def test_the_same_deal_twice_in_the_cli_is_recorded_with_a_note(tmp_path: Path) -> None:
     path = _new(tmp_path)
-    first = _ok(tmp_path, path, "passes", "2", "5", "3")
+    first = _ok(tmp_path, path, "passes", "5", "3", "2")  # Anna deals: Boris, Vera, Anna
     assert "same as deal" not in first
     second = _ok(tmp_path, path, "passes", "Vera=3", "Anna=2", "Boris=5")
     assert "recorded as deal 2" in second
@@ -302,14 +302,14 @@ def test_russian_short_forms_in_play_and_the_help_example_is_a_game(tmp_path: Pa
     path = _new(tmp_path, "Маша", "Петя", "Вова", "Рома")
     example = next(line for line in HELP.splitlines() if "Russian" in line)
     assert "маша 7ч 7 п:в в:п" in example and " м 7ч" not in example
-    lines = ["м п 0", "р 2 5 3", "рас 3 3 4", "мизер ма 0", "ро 6п 6 п:в", "м 7ч 7 п:в в:п"]
+    lines = ["м п 0", "р 5 3 2", "рас 4 3 3", "мизер ма 0", "ро 6п 6 п:в", "м 7ч 7 п:в в:п"]
     result = _play(tmp_path, path, lines)
     from prefcalc.rules.notation import describe
 
     assert [describe(e.deal) for e in api.load(path).entries] == [
         "misere Петя 0",  # Маша deals and sits out
-        "passes Маша=2 Вова=5 Рома=3",  # Петя deals: bare tricks in seating order
-        "passes Маша=3 Петя=3 Рома=4",
+        "passes Маша=2 Вова=5 Рома=3",  # Петя deals: bare tricks from Вова, then Рома, Маша
+        "passes Маша=3 Петя=3 Рома=4",  # Вова deals: from Рома, then Маша, Петя
         "misere Маша 0",  # Рома deals
         "game Рома 6s 6 Петя:w Вова:p",  # Маша deals and sits out; Вова, left out, passes
     ]
@@ -321,7 +321,7 @@ def test_russian_short_forms_in_play_and_the_help_example_is_a_game(tmp_path: Pa
 
 def test_russian_passes_word_in_the_cli(tmp_path: Path) -> None:
     path = _new(tmp_path, "Маша", "Петя", "Вова")
-    out = _ok(tmp_path, path, "insert", "1", "рас", "2", "5", "3")
+    out = _ok(tmp_path, path, "insert", "1", "рас", "5", "3", "2")  # Маша deals: Петя first
     assert "all-pass: Маша 2, Петя 5, Вова 3" in out
     out = _ok(tmp_path, path, "мизер", "ма", "0")
     assert "Маша misère, took 0" in out

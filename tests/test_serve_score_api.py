@@ -247,7 +247,7 @@ def test_a_deal_with_classic_flags_keeps_them_in_russian(tmp_path: Path) -> None
 
     deal = Contract("Аня", 7, "h", 7, (), dark=True)
     assert shorthand(deal, "ru") == "игра Аня 7ч 7 --dark"
-    assert shorthand(deal, "en") == "game Аня 7h 7  --dark"  # describe's own spacing
+    assert shorthand(deal, "en") == "game Аня 7h 7 --dark"  # the one writer: describe
 
 
 # --- the event streams, counted under a lock ---------------------------------------------------

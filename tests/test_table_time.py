@@ -67,11 +67,23 @@ def test_the_api_records_russian_shorthand() -> None:
     assert api.sheet(g).pool["Петя"] == 4
 
 
-def test_bare_all_pass_tricks_follow_the_seating_of_the_active_players() -> None:
+def test_bare_all_pass_tricks_are_read_from_the_hand_after_the_dealer() -> None:
+    """Issue 36: a scorer reads an all-pass deal's tricks from the first hand (the player
+    after the dealer) round the table; the dealer, when he holds cards, comes last."""
     g4 = api.new_game(["Anna", "Boris", "Vera", "Gleb"], "sochi", 20)  # Anna deals, sits out
     g4 = api.record(g4, "passes 2 5 3")
     assert g4.entries[0].deal == AllPass((("Boris", 2), ("Vera", 5), ("Gleb", 3)))
-    with pytest.raises(NotationError, match="2 trick counts for 3 active players"):
+    g4 = api.record(g4, "passes 2 5 3")  # Boris deals, sits out: Vera leads
+    assert g4.entries[1].deal == AllPass((("Anna", 3), ("Vera", 2), ("Gleb", 5)))  # as seated
+    g3 = api.record(_game(), "passes 2 5 3")  # Anna deals and plays: Boris, Vera, Anna
+    assert g3.entries[0].deal == AllPass((("Anna", 3), ("Boris", 2), ("Vera", 5)))
+    g5 = api.new_game(["Anna", "Boris", "Vera", "Gleb", "Dima"], "sochi", 20, dealer="Vera")
+    g5 = api.record(g5, "passes 2 5 3")  # Vera deals, Gleb sits out with her: Dima leads
+    assert g5.entries[0].deal == AllPass((("Anna", 5), ("Boris", 3), ("Dima", 2)))
+    with pytest.raises(
+        NotationError,
+        match=r"2 trick counts for 3 players in the deal: give one each, from the hand after the dealer \(Boris, Vera, Anna\)",
+    ):
         api.record(_game(), "passes 2 8")
 
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from prefcalc import __version__, api, commands
+from prefcalc import __version__, api
 from prefcalc.errors import LedgerError, NotationError, PrefcalcError, one_line
 from prefcalc.i18n import LANGUAGES, _, set_language, speaking
 
@@ -236,9 +236,7 @@ class Engine:
     def settle(self, name: str, method: str = "pairwise", rounding: str = "exact") -> Answer:
         from prefcalc.views.text import settlement_json
 
-        command = commands.parse_line(f"settle {method} {rounding}", self.game(name))
-        assert isinstance(command, commands.Settle)
-        return settlement_json(api.settle(self.game(name), command.method, command.rounding))
+        return settlement_json(api.settle(self.game(name), method, rounding))
 
     def seats(self, name: str) -> Answer:
         from prefcalc.web.night import seats_json

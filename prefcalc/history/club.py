@@ -4,7 +4,7 @@
 files and folders, recursively), summarises each game as a :class:`Night` (its settlement
 and what every player did) and adds the nights up per player (:class:`Standing`).
 
-Decisions (README, "Club history"):
+Decisions (docs/history.md, "How the numbers are made"):
 
 * A game's result is the settlement ``prefcalc settle`` shows by default: method 1
   (pairwise), exact whists. A game stopped early counts with its provisional settlement

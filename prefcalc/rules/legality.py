@@ -52,6 +52,7 @@ from prefcalc.rules.model import (
     Preference,
     Role,
     SetTerm,
+    active_players,
     check_note,
     check_players,
     check_term,
@@ -372,7 +373,7 @@ def _fits(
         _sits_out(seats, dealer, deal.player, _("holds no cards to declare the Preference"))
         return
     out = sitting_out(seats, dealer)
-    active = tuple(p for p in seats if p not in out) if out else seats
+    active = active_players(seats, dealer)
     if isinstance(deal, AllPass):
         names = [name for name, _ in deal.tricks]
         # passes.dealer_plays_talon: the sitting-out dealer leads the talon cards and his

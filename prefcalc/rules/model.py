@@ -17,7 +17,7 @@ night) is decided in :mod:`prefcalc.rules.legality`; this module checks single v
 (names, the target, the currency, a note, a change of terms).
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, TypeAlias, assert_never
@@ -503,10 +503,27 @@ def sitting_out(seats: tuple[str, ...], dealer: str | None) -> tuple[str, ...]:
     return ()
 
 
-def active_players(
-    game: Game, dealer: str | None, seats: tuple[str, ...] | None = None
-) -> tuple[str, ...]:
-    """The players who hold cards: all of them, minus those sitting out (:func:`sitting_out`)."""
-    seats = seating(game) if seats is None else seats
+def active_players(table: Game | Sequence[str], dealer: str | None) -> tuple[str, ...]:
+    """Who holds cards in the deal ``dealer`` deals, in seating order: the seats (a seating,
+    or a game: its seating after every join) minus who sits the deal out
+    (:func:`sitting_out`). The one answer to "who holds cards": the legality checks, the
+    grammar's short forms, the pages' deals and the tournament's counts ask it here."""
+    seats = seating(table) if isinstance(table, Game) else tuple(table)
     out = sitting_out(seats, dealer)
     return tuple(p for p in seats if p not in out) if out else seats
+
+
+def play_order(seats: Sequence[str], dealer: str | None, *, talon: bool = False) -> tuple[str, ...]:
+    """The players who take tricks in the deal ``dealer`` deals, in the order they play:
+    from the hand after the dealer round the table (первая рука, вторая, третья), as a
+    scorer reads an all-pass deal's tricks out; the dealer last when he holds cards.
+    ``talon``: the dealer who sits out plays the talon cards of an all-pass deal
+    (``passes.dealer_plays_talon``) and takes his tricks too, last. The order of the bare
+    all-pass tricks (``passes 2 5 3``); seating order when the dealer is not known."""
+    seats = tuple(seats)
+    holding = active_players(seats, dealer)
+    if dealer is None or dealer not in seats:
+        return holding
+    k = seats.index(dealer)
+    circle = seats[k + 1 :] + seats[: k + 1]
+    return tuple(p for p in circle if p in holding or (talon and p == dealer))

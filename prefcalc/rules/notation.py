@@ -25,10 +25,11 @@ import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal, assert_never
+from typing import Any, assert_never
 
 from prefcalc.errors import DealError, NotationError, shown
 from prefcalc.i18n import N_, _
+from prefcalc.rules import lexicon
 from prefcalc.rules.amounts import Amount, AmountError, exact_text, parse_amount, parse_whole
 from prefcalc.rules.model import (
     SET_KEYS,
@@ -39,10 +40,8 @@ from prefcalc.rules.model import (
     Defender,
     Join,
     Misere,
-    Offence,
     Penalty,
     Preference,
-    Role,
     SetTerm,
     Suit,
     check_note,
@@ -51,25 +50,9 @@ from prefcalc.rules.model import (
 )
 from prefcalc.rules.penalties import DEFAULT_POINTS, DEFAULT_UNDERTRICKS
 
-_SUIT_ALIASES: dict[str, Suit] = {
-    "s": "s", "♠": "s", "♤": "s",
-    "c": "c", "♣": "c", "♧": "c",
-    "d": "d", "♦": "d", "♢": "d",
-    "h": "h", "♥": "h", "♡": "h",
-    "nt": "nt", "n": "nt", "бк": "nt",
-    # Russian: пики, трефы, бубны, черви, без козыря (the first letters, or the whole word)
-    "п": "s", "пик": "s", "пики": "s",
-    "т": "c", "треф": "c", "трефы": "c",
-    "б": "d", "бубен": "d", "бубны": "d", "буби": "d",
-    "ч": "h", "черв": "h", "черви": "h",
-    "б/к": "nt", "безкозыря": "nt",
-}  # fmt: skip
 _CONTRACT = re.compile(r"^(\d+)(.*)$")
-_ROLE = re.compile(r"^(w|p|h|r|в|п|пв)(\d+)?$")
-_ROLES: dict[str, Role] = {
-    "w": "w", "p": "p", "h": "h", "r": "r", "в": "w", "п": "p", "пв": "h",
-}  # fmt: skip
-"""Roles: w/в whist, p/п pass, h/пв half-whist (полвиста), r returned the whist."""
+_ROLE = re.compile(r"^(\D*?)(\d+)?$")
+"""An answer and a whister's tricks: ``w3``, ``в3``, ``вист3``; the words are the lexicon's."""
 
 
 def resolve_player(word: str, players: Sequence[str]) -> str:
@@ -107,7 +90,7 @@ def resolve_player(word: str, players: Sequence[str]) -> str:
 
 def parse_contract(text: str) -> tuple[int, Suit]:
     """``7h`` -> ``(7, "h")``; also ``10nt``, ``6♠``, ``8NT``."""
-    match = _CONTRACT.match(text.strip().lower())
+    match = _CONTRACT.match(text.strip())
     if not match:
         raise NotationError(
             _("cannot read contract '{text}' (write the level and suit, e.g. 7h, 6s, 10nt)").format(
@@ -128,7 +111,7 @@ def parse_contract(text: str) -> tuple[int, Suit]:
         raise NotationError(
             _("contract '{text}' has no suit (use s, c, d, h or nt)").format(text=shown(text))
         )
-    suit = _SUIT_ALIASES.get(suit_text)
+    suit = lexicon.suit_of(suit_text)
     if suit is None:
         raise NotationError(
             _("unknown suit '{suit_text}' in contract '{text}' (use s, c, d, h or nt)").format(
@@ -157,7 +140,10 @@ def parse_tricks(text: str, what: str = N_("tricks"), allow_dash: bool = False) 
 
 
 def parse_defender(text: str, players: Sequence[str]) -> Defender:
-    """``Boris:w``, ``Boris:w3``, ``Vera:p`` or ``Vera:h``."""
+    """``Boris:w``, ``Boris:w3``, ``Vera:p``, ``Vera:h`` or ``Gleb:r``; the answer in either
+    language and in the words prefcalc prints it with too (``Вера:в``, ``Вера:вист3``,
+    ``Гена:ПАС``, ``Боря:полвиста``: :func:`~prefcalc.rules.lexicon.role_of`). A refusal
+    names the player as the table declines him (``у Веры``), not as typed."""
     name, sep, role = text.partition(":")
     if not sep:
         raise NotationError(
@@ -165,21 +151,23 @@ def parse_defender(text: str, players: Sequence[str]) -> Defender:
                 text=shown(text)
             )
         )
-    match = _ROLE.match(role.strip().lower())
-    if not match:
+    player = resolve_player(name, players)
+    match = _ROLE.match(role.strip())
+    answer = lexicon.role_of(match.group(1)) if match and match.group(1).strip() else None
+    if match is None or answer is None:
         raise NotationError(
             _(
                 "unknown role '{role}' for {name} (use w, wN for whist with N tricks, p or h)"
-            ).format(role=shown(role), name=shown(name))
+            ).format(role=shown(role), name=player)
         )
     tricks = None
     if match.group(2) is not None:
-        if _ROLES[match.group(1)] not in ("w", "r"):
+        if answer not in ("w", "r"):
             raise NotationError(
                 _("only a whister's tricks are written ('{text}')").format(text=shown(text))
             )
-        tricks = parse_tricks(match.group(2), _("{name}'s tricks").format(name=shown(name)))
-    return Defender(resolve_player(name, players), _ROLES[match.group(1)], tricks)
+        tricks = parse_tricks(match.group(2), _("{name}'s tricks").format(name=player))
+    return Defender(player, answer, tricks)
 
 
 _GAME_FLAGS = ("--dark", "--no-talon", "--bomb", "--talon", "--returned-by", "--looked")
@@ -369,11 +357,13 @@ def split_deal(words: Sequence[str], given: DealFlags = NO_FLAGS) -> DealWords:
     """A deal's words, kind first (``["game", "Anna", "7h", "7", "Boris:w", "Vera:p",
     "--dark"]``), split into its kind, words and flags (``given``: flags typed by a front
     end, as if written among the words)."""
+    if words and "=" in words[0] and lexicon.read("terms", words[0].partition("=")[0]):
+        words = ["set", *words]  # a change of terms said bare: ``пуля=30``, ``цена=0,5``
     if not words:
         kind = ""
         rest: list[str] = []
     else:
-        kind = kind_of(words[0]) or words[0]
+        kind = lexicon.kind_of(words[0]) or words[0]
         rest = list(words[1:])
     if kind in FLAGS_OF:
         allowed, what = FLAGS_OF[kind]
@@ -415,8 +405,9 @@ def parse_game(
     tricks = parse_tricks(words[2], _("the declarer's tricks"), allow_dash=True)
     defenders = tuple(parse_defender(w, players) for w in words[3:])
     returned_by = None if flags.returned_by is None else resolve_player(flags.returned_by, players)
-    if returned_by is None and len(defenders) == 2 and all(d.role == "p" for d in defenders):
-        _check_not_played(level, tricks)
+    roles = sorted(d.role for d in defenders)
+    if returned_by is None and len(defenders) == 2 and roles in (["p", "p"], ["h", "p"]):
+        _check_not_played(level, tricks, half=roles == ["h", "p"])
         tricks = None
     return Contract(
         declarer,
@@ -437,13 +428,20 @@ def _looked(flags: DealFlags, players: Sequence[str]) -> tuple[str, ...]:
     return tuple(resolve_player(name, players) for name in flags.looked)
 
 
-def _check_not_played(level: int, tricks: int | None) -> None:
-    """A game both defenders passed is not played: its tricks are written ``-``, or as the
-    contract itself (the declarer's own count, ``о 8б 8 л:п``), recorded as not played."""
+def _check_not_played(level: int, tricks: int | None, half: bool = False) -> None:
+    """A game both defenders passed, or one passed and the other half-whisted (``half``), is
+    not played: its tricks are written ``-``, or as the contract itself (the declarer's own
+    count, ``о 8б 8 л:п``, ``а 7бк 7 г:п б:пв``), recorded as not played."""
     if tricks is not None and tricks != level:
         raise NotationError(
-            _(
-                "both defenders passed, so the game was not played: write its tricks as '-' (or {level}, the contract), not {tricks}"
+            (
+                _(
+                    "a half-whisted game is not played: write its tricks as '-' (or {level}, the contract), not {tricks}"
+                )
+                if half
+                else _(
+                    "both defenders passed, so the game was not played: write its tricks as '-' (or {level}, the contract), not {tricks}"
+                )
             ).format(level=level, tricks=tricks)
         )
 
@@ -487,8 +485,10 @@ def parse_passes(
     active: Sequence[str] | None = None,
     flags: DealFlags = NO_FLAGS,
 ) -> AllPass:
-    """``Anna=2 Boris=5 Vera=3``, or the bare tricks ``2 5 3`` in the seating order of the
-    ``active`` players (those who hold cards in this deal); ``flags.blind`` names the
+    """``Anna=2 Boris=5 Vera=3``, or the bare tricks ``2 5 3`` of the ``active`` players
+    (those who take tricks in this deal) in the order they play: from the hand after the
+    dealer round the table (:func:`~prefcalc.rules.model.play_order`), as a scorer reads
+    them out, and recorded in seating order like the named ones; ``flags.blind`` names the
     players who passed blind (Classic bombs)."""
     if not words:
         raise NotationError(
@@ -499,13 +499,13 @@ def parse_passes(
         if len(words) != len(active):
             raise NotationError(
                 _(
-                    "{count} trick counts for {count2} active players ({active}): give one each, in seating order"
+                    "{count} trick counts for {count2} players in the deal: give one each, from the hand after the dealer ({active})"
                 ).format(count=len(words), count2=len(active), active=", ".join(active))
             )
         for name, word in zip(active, words, strict=True):
-            tricks.append(
-                (name, parse_tricks(word, _("{name}'s tricks").format(name=shown(name))) or 0)
-            )
+            tricks.append((name, parse_tricks(word, _("{name}'s tricks").format(name=name)) or 0))
+        seat = {name: k for k, name in enumerate(players)}
+        tricks.sort(key=lambda pair: seat.get(pair[0], len(seat)))  # recorded in seating order
     else:
         for word in words:
             name, sep, count = word.partition("=")
@@ -517,7 +517,7 @@ def parse_passes(
                 )
             player = resolve_player(name, players)
             tricks.append(
-                (player, parse_tricks(count, _("{name}'s tricks").format(name=shown(name))) or 0)
+                (player, parse_tricks(count, _("{name}'s tricks").format(name=player)) or 0)
             )
     return AllPass(
         tuple(tricks),
@@ -536,12 +536,8 @@ def parse_whists(pairs: Sequence[str], players: Sequence[str]) -> tuple[tuple[st
                     pair=shown(pair)
                 )
             )
-        out.append(
-            (
-                resolve_player(name, players),
-                _amount(amount, _("whists on {name}").format(name=shown(name))),
-            )
-        )
+        player = resolve_player(name, players)
+        out.append((player, _amount(amount, _("whists on {name}").format(name=player))))
     return tuple(out)
 
 
@@ -604,18 +600,6 @@ def make_adjustment(
     return Adjustment(player, pool, mountain, parse_whists(whists, players), note)
 
 
-PENALTY_KINDS: dict[str, Offence | Literal["trick"]] = {
-    "peek": "peek", "прикуп": "peek",
-    "dealing": "dealing", "сдача": "dealing",
-    "illegal": "illegal", "недопустимая": "illegal",
-    "cards": "cards", "карты": "cards",
-    "miscount": "miscount", "розыгрыш": "miscount",
-    "entry": "entry", "запись": "entry",
-    "trick": "trick", "взятка": "trick",
-}  # fmt: skip
-"""The offences of ``penalty PLAYER KIND`` by every name the notation takes (docs/rules.md
-§8.10); ``trick`` is written with its deal (``--looked``)."""
-
 PENALTY_USAGE = N_(
     "penalty PLAYER KIND [N]: peek [N] (5), dealing [N] (5), illegal CONTRACT, cards CONTRACT [N] (2), miscount CONTRACT [N] (2), entry N [OTHER]"
 )
@@ -629,7 +613,7 @@ def parse_penalty(words: Sequence[str], players: Sequence[str]) -> Penalty:
     if len(words) < 2:
         raise NotationError(_(PENALTY_USAGE))
     player = resolve_player(words[0], players)
-    kind = PENALTY_KINDS.get(words[1].strip().lower())
+    kind = lexicon.penalty_of(words[1])
     rest = list(words[2:])
     if kind is None:
         raise NotationError(
@@ -692,36 +676,18 @@ def parse_preference(words: Sequence[str], players: Sequence[str]) -> Preference
 
 
 KINDS = ("game", "misere", "passes", "adjust", "penalty", "join", "preference", "set")
-KIND_ALIASES: dict[str, str] = {
-    "game": "game", "игра": "game",
-    "misere": "misere", "мизер": "misere",
-    "passes": "passes", "распасы": "passes", "распас": "passes", "рас": "passes",
-    "adjust": "adjust",
-    "penalty": "penalty", "штраф": "penalty",
-    "join": "join",
-    "preference": "preference",
-    "set": "set",
-}  # fmt: skip
-"""Deal kinds by every name the notation takes (English and Russian)."""
-
-
-def kind_of(word: str) -> str | None:
-    """The deal kind ``word`` names (``мизер`` -> ``misere``), or None."""
-    return KIND_ALIASES.get(word.lower().replace("è", "e"))
-
-
-SET_ALIASES = {"пуля": "target", "цена": "whist_price", "цена_виста": "whist_price"}
-"""The terms of ``set`` by the words a Russian table says: ``пуля=30``, ``цена=0,5``."""
+"""The kinds of deal (each named in either language: :func:`~prefcalc.rules.lexicon.kind_of`)."""
 
 
 def parse_set(words: Sequence[str]) -> SetTerm:
-    """``target=30`` or ``whist_price=0.5`` (also ``target 30``; ``пуля=30``, ``цена=0,5``)."""
+    """``target=30`` or ``whist_price=0.5`` (also ``target 30``; as a Russian table says them,
+    ``пуля=30``, ``цена=0,5``: the lexicon's terms)."""
     text = " ".join(words)
     key, sep, value = text.partition("=")
     if not sep and len(words) == 2:
         key, value = words
-    key = key.strip().lower().replace("-", "_").replace(" ", "_")
-    key = SET_ALIASES.get(key, key)
+    term_key = lexicon.read("terms", key) if key.strip() else None
+    key = term_key or key.strip().lower().replace("-", "_").replace(" ", "_")
     if key not in SET_KEYS:
         if not key:
             raise NotationError(_("set needs KEY=VALUE, e.g. set target=30"))
@@ -764,8 +730,9 @@ def parse_words(
 ) -> Deal:
     """Parse a whole deal: ``["game", "Anna", "7h", "7", "Boris:w", "Vera:p"]``.
 
-    ``active`` (the players holding cards in this deal, in seating order) lets an all-pass
-    deal be written as bare tricks: ``passes 2 5 3``. ``flags`` are a game's, misère's or
+    ``active`` (the players taking tricks in this deal, in the order they play:
+    :func:`~prefcalc.rules.model.play_order`) lets an all-pass deal be written as bare
+    tricks: ``passes 2 5 3``. ``flags`` are a game's, misère's or
     all-pass deal's flags given typed, as if written among the words."""
     return read(split_deal(words, flags), players, active)
 
@@ -814,55 +781,84 @@ def _flags(deal: Contract | Misere) -> str:
         if deal.talon is not None:
             out += f" --talon {deal.talon}"
         if deal.returned_by is not None:
-            out += f" --returned-by {deal.returned_by}"
+            out += f" --returned-by {_name(deal.returned_by)}"
     if deal.looked:
-        out += f" --looked {','.join(deal.looked)}"
+        out += f" --looked {_names(deal.looked)}"
     return out
 
 
-def _penalty_words(deal: Penalty) -> list[str]:
+def _penalty_words(deal: Penalty, lang: str | None) -> list[str]:
     """A penalty's words after ``penalty``, as :func:`parse_penalty` reads them."""
-    words = [deal.player, deal.offence]
+    words = [_name(deal.player), lexicon.written("penalties", deal.offence, lang)]
     if deal.level is not None and deal.suit is not None:
-        words.append(f"{deal.level}{deal.suit}")
+        words.append(f"{deal.level}{lexicon.written('suits', deal.suit, lang)}")
         if deal.offence != "illegal":
             words.append(exact_text(deal.amount))
     else:
         words.append(exact_text(deal.amount))
         if deal.on is not None:
-            words.append(deal.on)
+            words.append(_name(deal.on))
     return words
 
 
-def describe(deal: Deal) -> str:
-    """A deal back in the table's shorthand (round-trips through :func:`parse_words`)."""
+def _name(name: str) -> str:
+    """A name as a word of the shorthand: quoted when it has a space (``'Anna Maria'``)."""
+    return shlex.quote(name) if any(c.isspace() for c in name) or "'" in name else name
+
+
+def _names(names: Sequence[str]) -> str:
+    """Names as the value of ``--blind`` or ``--looked``: ``A,B``."""
+    return _name(",".join(names))
+
+
+def describe(deal: Deal, lang: str | None = None) -> str:
+    """A deal back in the table's shorthand in ``lang`` (None: the language in use), which
+    :func:`parse_words` reads back to the same deal in every language: ``game Anna 7h 7
+    Boris:w Vera:p`` / ``игра Аня 7ч 7 Боря:в Вера:п``, ``misere Anna 0`` / ``мизер Аня 0``,
+    ``passes Anna=2 Boris=5 Vera=3`` / ``распасы Аня=2 Боря=5 Вера=3``. The one writer of the
+    shorthand (the record's ``notation`` is the English one, the pages' lines the language
+    of the page); the flags (``--dark``...) are the same in every language."""
+
+    def kind(name: str) -> str:
+        return lexicon.written("kinds", name, lang)
+
     if isinstance(deal, Contract):
         tricks = "-" if deal.tricks is None else str(deal.tricks)
-        defenders = " ".join(
-            f"{d.player}:{d.role}{'' if d.tricks is None else d.tricks}" for d in deal.defenders
+        defenders = "".join(
+            f" {_name(d.player + ':' + lexicon.written('roles', d.role, lang))}"
+            + ("" if d.tricks is None else str(d.tricks))
+            for d in deal.defenders
         )
-        return f"game {deal.declarer} {deal.level}{deal.suit} {tricks} {defenders}" + _flags(deal)
+        suit = lexicon.written("suits", deal.suit, lang)
+        return (
+            f"{kind('game')} {_name(deal.declarer)} {deal.level}{suit} {tricks}{defenders}"
+            + _flags(deal)
+        )
     if isinstance(deal, Misere):
-        return f"misere {deal.declarer} {deal.tricks}" + _flags(deal)
+        return f"{kind('misere')} {_name(deal.declarer)} {deal.tricks}" + _flags(deal)
     if isinstance(deal, AllPass):
-        blind = f" --blind {','.join(deal.blind)}" if deal.blind else ""
-        looked = f" --looked {','.join(deal.looked)}" if deal.looked else ""
-        return "passes " + " ".join(f"{name}={n}" for name, n in deal.tricks) + blind + looked
+        blind = f" --blind {_names(deal.blind)}" if deal.blind else ""
+        looked = f" --looked {_names(deal.looked)}" if deal.looked else ""
+        tricks = " ".join(_name(f"{name}={n}") for name, n in deal.tricks)
+        return f"{kind('passes')} {tricks}{blind}{looked}"
     if isinstance(deal, Penalty):
-        return "penalty " + " ".join(_penalty_words(deal))
+        return f"{kind('penalty')} " + " ".join(_penalty_words(deal, lang))
     if isinstance(deal, Join):
-        return f"join {deal.player}" + (f" --after {deal.after}" if deal.after else "")
+        after = f" --after {_name(deal.after)}" if deal.after else ""
+        return f"{kind('join')} {_name(deal.player)}{after}"
     if isinstance(deal, SetTerm):
-        return f"set {deal.key}={exact_text(deal.value)}"
+        word = lexicon.written("terms", deal.key, lang)  # пуля=30 is said bare, set target=30
+        term = f"{word}={exact_text(deal.value)}"
+        return term if word != deal.key else f"{kind('set')} {term}"
     if isinstance(deal, Preference):
-        return f"preference {deal.player}"
+        return f"{kind('preference')} {_name(deal.player)}"
     if not isinstance(deal, Adjustment):
         assert_never(deal)
-    parts = [f"adjust {deal.player}"]
+    parts = [f"{kind('adjust')} {_name(deal.player)}"]
     if deal.pool:
         parts.append(f"--pool {deal.pool}")
     if deal.mountain:
         parts.append(f"--mountain {deal.mountain}")
-    parts.extend(f"--whists {other}={amount}" for other, amount in deal.whists)
+    parts.extend(f"--whists {_name(f'{other}={amount}')}" for other, amount in deal.whists)
     parts.append(f"--note {shlex.quote(deal.note)}")
     return " ".join(parts)

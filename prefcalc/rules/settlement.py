@@ -11,19 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import Literal, get_args
 
 from prefcalc.rules.amounts import Amount, norm
+from prefcalc.rules.lexicon import METHODS as METHODS
+from prefcalc.rules.lexicon import ROUNDINGS as ROUNDINGS
+from prefcalc.rules.lexicon import Method as Method
+from prefcalc.rules.lexicon import Rounding as Rounding
+from prefcalc.rules.lexicon import parse_method, parse_rounding
 from prefcalc.rules.scoring import Sheet
-
-Method = Literal["pairwise", "average"]
-"""How a night is settled (docs/rules.md §5.3-§5.4): method 1, pairwise (whists on each other),
-or method 2, the average mountain."""
-Rounding = Literal["exact", "whole"]
-"""Exact whists, or the paper's whole whists where each method rounds (docs/rules.md §5.5)."""
-
-METHODS: tuple[Method, ...] = get_args(Method)
-ROUNDINGS: tuple[Rounding, ...] = get_args(Rounding)
 
 # ISO 4217 minor units for the currencies a table is likely to play for; others use 2.
 _MINOR_UNITS = {
@@ -161,16 +156,15 @@ def _game_whists(sheet: Sheet, w: dict[str, dict[str, Amount]]) -> dict[str, Amo
 
 def settle(
     sheet: Sheet,
-    method: Method = "pairwise",
-    rounding: Rounding = "exact",
+    method: Method | str = "pairwise",
+    rounding: Rounding | str = "exact",
     whist_price: Amount = 1,
     currency: str = "",
 ) -> Settlement:
-    """Settle ``sheet`` by ``method`` under ``rounding``; works at any moment of a game."""
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}")
-    if rounding not in ROUNDINGS:
-        raise ValueError(f"unknown rounding {rounding!r}")
+    """Settle ``sheet`` by ``method`` under ``rounding`` (either named in either language:
+    :func:`~prefcalc.rules.lexicon.parse_method`); works at any moment of a game."""
+    method = parse_method(method)
+    rounding = parse_rounding(rounding)
     players = sheet.players
     n = len(players)
     conv = sheet.convention

@@ -32,7 +32,7 @@ from pathlib import Path
 from prefcalc.errors import DealError
 from prefcalc.i18n import _
 from prefcalc.rules.amounts import Amount, norm
-from prefcalc.rules.model import AllPass, Contract, Game, Misere, name_key, sitting_out
+from prefcalc.rules.model import AllPass, Contract, Game, Misere, active_players, name_key
 from prefcalc.rules.penalties import counted_deal
 from prefcalc.rules.scoring import Sheet
 from prefcalc.rules.settlement import Settlement
@@ -146,10 +146,8 @@ def _player_deals(game: Game) -> dict[str, int]:
     for entry in game.entries:
         if entry.dealer is None:
             continue
-        out = sitting_out(game.players, entry.dealer)
-        for p in game.players:
-            if p not in out:
-                counts[p] += 1
+        for p in active_players(game.players, entry.dealer):
+            counts[p] += 1
     return counts
 
 

@@ -540,7 +540,8 @@ def log_json(sheet: Sheet) -> list[dict[str, Any]]:
 
     out = []
     for s in sheet.scored:
-        item = {"number": s.number, **deal_to_json(s.entry), "notation": describe(s.entry.deal)}
+        notation = describe(s.entry.deal, "en")  # the record's own words, in every language
+        item = {"number": s.number, **deal_to_json(s.entry), "notation": notation}
         item["writes"] = [
             {
                 "player": w.player,
@@ -887,7 +888,7 @@ PLAY_HELP = N_(
 A line is a deal or a command (names may be shortened to a unique prefix):
   game Anna 7h 7 Boris:w Vera:p     a contract (or bare: a 7h 7 b:w v:p)
   misere Anna 0 | m a 0             a misère and the declarer's tricks
-  passes 2 5 3 | p a=2 b=5 v=3      an all-pass deal (bare tricks in seating order)
+  passes 2 5 3 | p a=2 b=5 v=3      an all-pass deal (bare: from the hand after the dealer)
   adjust Anna --mountain 5 --note "why"
   penalty Anna peek                 a penalty of the Code (peek, dealing, illegal 8h,
                                     cards 8h 2, miscount 8h, entry 8 Boris); --looked NAME

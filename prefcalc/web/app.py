@@ -27,7 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from prefcalc import __version__
-from prefcalc.errors import PrefcalcError, shown
+from prefcalc.errors import PrefcalcError
 from prefcalc.i18n import N_
 from prefcalc.web import events, games, json_api, pages
 from prefcalc.web.middleware import MAX_BODY, BodyLimit, OwnHosts, SecurityHeaders, error
@@ -44,17 +44,14 @@ STARLETTE_WORDS = {"Not Found": N_("Not Found"), "Method Not Allowed": N_("Metho
 
 
 def refusal(errors: list[dict[str, Any]], lang: str = "en") -> str:
-    """The one line for a request FastAPI could not validate: the body's own words, a query
-    parameter's unknown value as the CLI says it, else where and what."""
+    """The one line for a request FastAPI could not validate: the body's own words, else
+    where and what (a settlement's method or rounding is read by the lexicon, which refuses
+    it as the CLI does)."""
     first = errors[0] if errors else {}
     said = body_refusal(first, lang)
     if said is not None:
         return said
     where = tuple(str(p) for p in first.get("loc", ()))
-    if first.get("type") == "literal_error" and where[:1] == ("query",) and len(where) == 2:
-        message = json_api.QUERY_REFUSALS.get(where[1])
-        if message is not None:
-            return say(lang, message, **{where[1]: shown(str(first.get("input", "")))})
     return f"{'.'.join(where)}: {first.get('msg', 'invalid request')}"
 
 

@@ -20,17 +20,12 @@ from fastapi.routing import APIRoute
 from prefcalc import api
 from prefcalc.errors import NotationError, PrefcalcError
 from prefcalc.i18n import N_, _
+from prefcalc.rules.lexicon import METHODS, ROUNDINGS
 from prefcalc.store.files import parser_reason
 from prefcalc.web.middleware import MAX_BODY
 from prefcalc.web.models import LineAnswer, LineBody, Seats, problem
 from prefcalc.web.table import Answer, TableDep, scorer
 from prefcalc.web.words import refusal_line, say
-
-QUERY_REFUSALS = {
-    "method": N_("unknown method '{method}' (use pairwise or average)"),
-    "rounding": N_("unknown rounding '{rounding}' (use exact or whole)"),
-}
-"""A query parameter given a value it does not take, said as the CLI says it."""
 
 NOT_UTF8 = N_("the request body is not valid UTF-8")
 NOT_SENT_AS_JSON = N_("send the line as JSON (Content-Type: application/json)")
@@ -106,11 +101,19 @@ async def game_json(table: TableDep) -> dict[str, Any]:
 )
 async def settle_json(
     table: TableDep,
-    method: Annotated[api.Method, Query(description="Pairwise, or by the average mountain.")] = (
-        "pairwise"
-    ),
+    method: Annotated[
+        str,
+        Query(
+            description="Pairwise, or by the average mountain (either language: средняя).",
+            json_schema_extra={"enum": list(METHODS)},
+        ),
+    ] = "pairwise",
     rounding: Annotated[
-        api.Rounding, Query(description="Exact fractions, or whole units of money.")
+        str,
+        Query(
+            description="Exact fractions, or whole units of money (either language: целые).",
+            json_schema_extra={"enum": list(ROUNDINGS)},
+        ),
     ] = "exact",
 ) -> dict[str, Any]:
     from prefcalc.views.text import settlement_json

@@ -25,12 +25,10 @@ from typing import Any
 from prefcalc.cases import forms, genders
 from prefcalc.i18n import DEFAULT, speaking
 from prefcalc.rules.model import (
-    AllPass,
-    Contract,
     Deal,
     Game,
     Join,
-    Misere,
+    active_players,
     deal_count,
     joined,
     seating,
@@ -39,38 +37,12 @@ from prefcalc.rules.model import (
 from prefcalc.rules.notation import describe
 from prefcalc.rules.scoring import Sheet
 
-SUITS_RU = {"s": "п", "c": "т", "d": "б", "h": "ч", "nt": "бк"}
-ROLES_RU = {"w": "в", "p": "п", "h": "пв", "r": "r"}
-"""The Russian letters of the shorthand (``play`` reads them: :mod:`prefcalc.rules.notation`);
-a returned whist (Classic) has only its Latin letter."""
-
 
 def shorthand(deal: Deal, lang: str) -> str:
-    """A deal in the table's shorthand in ``lang``: the English one (``game Anna 7h 7 Boris:w
-    Vera:p``), or the Russian one, which ``play`` reads as well: ``игра Аня 7ч 7 Боря:в
-    Вера:п``, ``мизер Аня 0``, ``распасы Аня=2 Боря=5 Вера=3`` (the score page writes its
-    lines so). The deals that have only English words (a change of terms, an adjustment, a
-    late arrival) keep them."""
-    english = describe(deal)
-    if lang != "ru":
-        return english
-    flags = ""
-    if isinstance(deal, Contract | Misere):
-        cut = english.find(" --")
-        flags = english[cut:] if cut >= 0 else ""
-    if isinstance(deal, Contract):
-        tricks = "-" if deal.tricks is None else str(deal.tricks)
-        defenders = "".join(
-            f" {d.player}:{ROLES_RU[d.role]}{'' if d.tricks is None else d.tricks}"
-            for d in deal.defenders
-        )
-        return f"игра {deal.declarer} {deal.level}{SUITS_RU[deal.suit]} {tricks}{defenders}{flags}"
-    if isinstance(deal, Misere):
-        return f"мизер {deal.declarer} {deal.tricks}{flags}"
-    if isinstance(deal, AllPass):
-        blind = f" --blind {','.join(deal.blind)}" if deal.blind else ""
-        return "распасы " + " ".join(f"{name}={n}" for name, n in deal.tricks) + blind
-    return english
+    """A deal in the table's shorthand in ``lang`` (:func:`~prefcalc.rules.notation.describe`,
+    the one writer): ``game Anna 7h 7 Boris:w Vera:p`` or ``игра Аня 7ч 7 Боря:в Вера:п``,
+    which ``play`` reads in every language (the score page writes its lines so)."""
+    return describe(deal, lang)
 
 
 def seats_json(game: Game, sheet: Sheet) -> dict[str, Any]:
@@ -104,9 +76,8 @@ def log_items(game: Game, sheet: Sheet, last: int | None, lang: str) -> list[dic
             seats = joined(seats, entry.deal)
     with speaking(lang), genders(game.genders):
         for item, one in zip(items, scored, strict=True):
-            out = sitting_out(seats, one.entry.dealer)
-            item["players"] = [p for p in seats if p not in out]
-            item["sitting_out"] = list(out)
+            item["players"] = list(active_players(seats, one.entry.dealer))
+            item["sitting_out"] = list(sitting_out(seats, one.entry.dealer))
             item["lowest_contract"] = one.min_level
             item["shorthand"] = shorthand(one.entry.deal, lang)
             if lang != DEFAULT:

@@ -14,6 +14,7 @@ from typing import Any
 from prefcalc import terms
 from prefcalc.errors import PrefcalcError, one_line
 from prefcalc.i18n import DEFAULT, N_, _, catalog, ngettext, pgettext, speaking
+from prefcalc.rules.lexicon import table_words
 
 SCRIPT_WORDS = (
     # the status and the sheet's words
@@ -104,6 +105,7 @@ def script_words(lang: str) -> dict[str, Any]:
         )
         for name in ("Sochi", "Leningrad", "Rostov", "Classic", "FSPR"):
             words[name] = terms.convention_name(name)
+        words["table"] = table_words()  # the table's words: suits, answers, kinds, commands
     words["lang"] = lang
     return words
 
