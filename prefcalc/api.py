@@ -286,7 +286,7 @@ def insert(
     if isinstance(parsed, Join):
         raise DealError(_("a join is recorded between deals as it happens: use join, not insert"))
     who = None if isinstance(parsed, Adjustment | Penalty | SetTerm) else dealer
-    legality.check(game, conv, parsed, who, state.players)
+    _refuse(legality.problems(game, conv, parsed, who, state.players))
     head = (*game.entries[: number - 1], Entry(parsed, who, time or ledger.now()))
     later = game.entries[number - 1 :]
     entries = _rederived(game, conv, head, later, number + 1, "insert")
@@ -321,24 +321,33 @@ def _rederived(
                 seats = joined(seats, old.deal)
             continue
         rederived = game.first_dealer if last is None else seat_after(seats, last)
-        try:
-            legality.check_deal(
-                game,
-                old.deal,
-                rederived,
-                conv.half_whist,
-                seats,
-                dealer_talon=conv.passes_dealer_plays_talon,
-            )
-        except DealError as exc:
+        refused = legality.problems(game, conv, old.deal, rederived, seats, rules=False)
+        if refused:
             raise DealError(
                 _("after the {verb}, deal {k} would be dealt by {rederived}: {message}").format(
-                    verb=verb, k=k, rederived=rederived, message=exc.message
+                    verb=verb, k=k, rederived=rederived, message=refused[0].message
                 )
-            ) from None
+            )
         entries.append(old._replace(dealer=rederived))
         last = rederived
     return tuple(entries)
+
+
+def _refuse(found: Sequence[legality.Refusal]) -> None:
+    """Raise the first of what the legality checks found (:func:`legality.problems
+    <prefcalc.rules.legality.problems>`) as a :class:`DealError`."""
+    if found:
+        raise DealError(found[0].message)
+
+
+def _refuse_misfit(game: Game, conv: Convention, first: int, shift: int = 0) -> None:
+    """Raise the first entry from number ``first`` on that no longer fits the seating of its
+    moment (:func:`legality.misfit <prefcalc.rules.legality.misfit>`), named by its number
+    plus ``shift`` (the number it had before a deletion)."""
+    found = legality.misfit(game, conv, first)
+    if found is not None:
+        number, message = found
+        raise DealError(message, _("deal {number}").format(number=number + shift))
 
 
 def redo(game: Game, entry: Entry) -> Game:
@@ -408,15 +417,10 @@ def edit(
             else _("a join cannot replace a deal: use prefcalc join between deals")
         )
     who = None if isinstance(parsed, Adjustment | Penalty | SetTerm) else default
-    legality.check(game, conv, parsed, who, state.players)
+    _refuse(legality.problems(game, conv, parsed, who, state.players))
     entries = (*game.entries[: number - 1], Entry(parsed, who, old.time), *game.entries[number:])
     try:
-        legality.check_entries(
-            game._replace(entries=entries),
-            conv.half_whist,
-            first=number + 1,
-            dealer_talon=conv.passes_dealer_plays_talon,
-        )
+        _refuse_misfit(game._replace(entries=entries), conv, first=number + 1)
     except DealError as exc:
         raise DealError(
             _("deal {number} cannot be changed so: {exc}").format(number=number, exc=exc)
@@ -436,13 +440,7 @@ def delete(game: Game, number: int, *, force: bool = False) -> Game:
     head = game.entries[: number - 1]
     later = game.entries[number:]
     try:
-        legality.check_entries(
-            game._replace(entries=head + later),
-            conv.half_whist,
-            first=number,
-            shift=1,
-            dealer_talon=conv.passes_dealer_plays_talon,
-        )
+        _refuse_misfit(game._replace(entries=head + later), conv, first=number, shift=1)
         entries = _rederived(game, conv, head, later, number + 1, "delete")
     except DealError as exc:
         raise DealError(

@@ -260,7 +260,7 @@ CLI_DEAL_OPTIONS = (*DEAL_OPTIONS, "--file")
 
 def _run(file: Path | None, command: Command) -> None:
     """Carry out a command that changes the game and show what it wrote, and the sheet."""
-    from prefcalc.views.text import cli_result_text
+    from prefcalc.views.results import cli_result_text
 
     out(cli_result_text(execute(command, _path(file))))
 
@@ -588,7 +588,8 @@ def show(
     file: FileOpt = None,
 ) -> None:
     """The sheet: pool (and what is left to close), mountain, whists on each opponent."""
-    from prefcalc.views.text import sheet_json, sheet_text
+    from prefcalc.views.payloads import sheet_json
+    from prefcalc.views.sheet_text import sheet_text
 
     game_, sheet = _game_and_sheet(file, convention, overrides)
     if as_json:
@@ -605,7 +606,8 @@ def log(
     file: FileOpt = None,
 ) -> None:
     """The numbered deals."""
-    from prefcalc.views.text import log_json, log_text
+    from prefcalc.views.log import log_text
+    from prefcalc.views.payloads import log_json
 
     game_, sheet = _game_and_sheet(file, convention, overrides)
     if as_json:
@@ -623,7 +625,7 @@ def explain(
     file: FileOpt = None,
 ) -> None:
     """Every write of deal N with its reason."""
-    from prefcalc.views.text import explain_text
+    from prefcalc.views.log import explain_text
 
     game_, sheet = _game_and_sheet(file, convention, overrides)
     api.check_number(game_, number)
@@ -639,7 +641,7 @@ def rules(
 ) -> None:
     """Every option of a convention (a preset, a .toml file, or the game's) with its meaning."""
     from prefcalc.store.conventions import load
-    from prefcalc.views.text import rules_text
+    from prefcalc.views.convention import rules_text
 
     if name is not None:
         conv = load(name)
@@ -679,7 +681,8 @@ def settle(
     file: FileOpt = None,
 ) -> None:
     """Settle the game (any time, also mid-game): whists, money and who pays whom."""
-    from prefcalc.views.text import compare_text, settlement_json, settlement_text
+    from prefcalc.views.payloads import settlement_json
+    from prefcalc.views.settlement import compare_text, settlement_text
 
     game_ = api.load(_path(file))
     sheet = api.sheet(game_, convention, overrides)
@@ -857,7 +860,7 @@ def use(
 def games() -> None:
     """The saved games: players, when they started, deals, finished or not; * = current."""
     from prefcalc.store.games import saved_games
-    from prefcalc.views.text import games_text
+    from prefcalc.views.results import games_text
 
     out(games_text(saved_games()))
 

@@ -4,7 +4,7 @@ and the executor.
 A front end (the CLI's typer declarations, the ``play`` prompt loop, the web's play line)
 builds a command value — from a line with :func:`parse_line`, or from typed options
 directly — hands it to :func:`execute`, and renders the :class:`Result` it gets back with a
-view (:mod:`prefcalc.views.text`). Nothing here prints; every change goes through
+view (:mod:`prefcalc.views.results`). Nothing here prints; every change goes through
 :mod:`prefcalc.api` under the ledger's lock, so no flow (record, insert, edit, delete, undo,
 redo) is written twice.
 """

@@ -4,7 +4,7 @@
 (``POST /api/lines``) both hand a line to :func:`run_line` and show what it returns: the
 command layer's grammar reads the line (:func:`prefcalc.commands.parse_line`), its executor
 carries it out through :mod:`prefcalc.api` (:func:`prefcalc.commands.execute`) and the play
-view says what it did (:func:`prefcalc.views.text.play_result_text`). What differs between the
+view says what it did (:func:`prefcalc.views.results.play_result_text`). What differs between the
 front ends stays with them: where the text goes, and what ``quit`` means (a session ends;
 a web request has nothing to end).
 """
@@ -46,7 +46,7 @@ def run_line(path: Path, line: str) -> Ran:
     No question is ever asked: the same deal twice is recorded, with a note in ``text``.
     The ledger is parsed again only when its bytes changed since this process last read it.
     """
-    from prefcalc.views.text import play_result_text
+    from prefcalc.views.results import play_result_text
 
     game = api.load_current(path)
     with genders(game.genders):  # a refusal names the players as the game declines them

@@ -33,7 +33,7 @@ from prefcalc.lines import run_line
 from prefcalc.rules.model import Game, seating, sitting_out
 from prefcalc.store import files
 from prefcalc.store.files import BOM
-from prefcalc.views.text import PLAY_HELP
+from prefcalc.views.results import PLAY_HELP
 
 HELP = PLAY_HELP
 """What ``help`` prints (the play view's text)."""

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
+from prefcalc.errors import DealError
 from prefcalc.rules.conventions import Convention
-from prefcalc.rules.legality import check_deal
+from prefcalc.rules.legality import problems
 from prefcalc.rules.model import (
     Adjustment,
     AllPass,
@@ -76,7 +77,9 @@ def make_game(
             who = None
         elif who is None:
             who = current.next_dealer
-        check_deal(current, deal, who, conv.half_whist)
+        refused = problems(current, conv, deal, who, rules=False)
+        if refused:
+            raise DealError(refused[0].message)
         entries.append(Entry(deal, who, f"2026-11-30T20:{k % 60:02d}:00+01:00", forced))
     return game._replace(entries=tuple(entries))
 

@@ -48,7 +48,7 @@ def test_the_engine_wheel_leaves_the_front_ends_and_the_documents_out() -> None:
         "prefcalc/commands.py",
         "prefcalc/rules/model.py",
         "prefcalc/store/ledger.py",
-        "prefcalc/views/text.py",
+        "prefcalc/views/payloads.py",
         "prefcalc/web/sheet.py",
         "prefcalc/app/engine.py",
         "prefcalc/templates/sochi.toml",

@@ -118,7 +118,7 @@ def test_no_talon_is_recorded_and_changes_nothing() -> None:
     deal = g.entries[0].deal
     assert isinstance(deal, Contract) and deal.no_talon
     assert describe(deal).endswith("--no-talon")
-    from prefcalc.views.text import deal_text
+    from prefcalc.views.log import deal_text
 
     assert "(no talon)" in deal_text(g.entries[0])
 
@@ -701,7 +701,8 @@ def test_prizes_first_close_and_min_mountain_are_game_whists_of_both_methods() -
         ("Boris", "Anna", 5),
         ("Boris", "Vera", 5),
     ]
-    from prefcalc.views.text import settlement_json, settlement_text
+    from prefcalc.views.payloads import settlement_json
+    from prefcalc.views.settlement import settlement_text
 
     assert "Boris writes 10 on Anna (prize: first to close the pool)" in settlement_text(r)
     assert settlement_json(r)["prizes"][0] == {
@@ -774,7 +775,7 @@ def test_a_classic_game_is_played_to_50_and_rules_explains_every_option(tmp_path
 
 
 def test_the_preference_combination_is_a_settlement_step(tmp_path: Path) -> None:
-    from prefcalc.views.text import settlement_text
+    from prefcalc.views.settlement import settlement_text
 
     game = prefcalc.load(Path(__file__).resolve().parent.parent / "examples" / "classic-3.json")
     text = settlement_text(prefcalc.settle(game))
@@ -819,7 +820,8 @@ def test_every_classic_record_round_trips_through_the_shorthand_and_the_ledger(
 
 
 def test_log_json_and_explain_show_the_factor_and_the_bombs() -> None:
-    from prefcalc.views.text import explain_text, log_json
+    from prefcalc.views.log import explain_text
+    from prefcalc.views.payloads import log_json
 
     game = prefcalc.load(Path(__file__).resolve().parent.parent / "examples" / "classic-3.json")
     sheet = prefcalc.sheet(game)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import random_classic_game
 
-from prefcalc.rules.legality import check_entries
+from prefcalc.rules.legality import misfit
 from prefcalc.rules.model import AllPass, Contract, Game, Misere
 from prefcalc.rules.scoring import MOUNTAIN, POOL, score
 from prefcalc.rules.settlement import settle
@@ -37,7 +37,7 @@ def _made(deal: Contract | Misere) -> bool:
 @given(classic_games())
 def test_a_bomb_is_used_only_by_a_made_contract_and_a_held_bomb_is_never_lost(game: Game) -> None:
     conv = resolve_convention(game.convention)
-    check_entries(game, conv.half_whist)
+    assert misfit(game, conv) is None
     sheet = score(game, conv)
     assert not sheet.unpriced
     held: dict[str, list[int]] = {p: [] for p in sheet.players}

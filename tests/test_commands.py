@@ -33,7 +33,7 @@ from prefcalc.errors import NotationError, PrefcalcError
 from prefcalc.i18n import did_you_mean
 from prefcalc.rules.model import AllPass, Contract, Misere, seating
 from prefcalc.rules.scoring import Sheet
-from prefcalc.views.text import cli_result_text, play_result_text
+from prefcalc.views.results import cli_result_text, play_result_text
 from tests.support import invoke, make_game
 
 GAME = make_game(["Anna", "Boris", "Vera"], [])

@@ -21,22 +21,16 @@ from support import make_game, random_game, require_tool, run_cli, sample_game, 
 
 from prefcalc.errors import PrefcalcError
 from prefcalc.export import fonts
-from prefcalc.export.pdf import (
-    Page,
-    Writer,
-    build_pdf,
-    draw_sheet,
-    flow_tokens,
-    write_blank,
-    write_pdf,
-)
+from prefcalc.export.pdf import build_pdf, draw_sheet, write_blank, write_pdf
+from prefcalc.export.pdf_kit import Page, Writer, flow_tokens
 from prefcalc.report import build_report
 from prefcalc.rules.amounts import fmt
 from prefcalc.rules.model import Adjustment, AllPass, Contract, Defender, Entry, Game, Misere
 from prefcalc.rules.settlement import settle
 from prefcalc.store.ledger import game_to_json_text
+from prefcalc.views.log import deal_text
 from prefcalc.views.sheet_layout import Box, load_layout, running_entries
-from prefcalc.views.text import deal_text, money_text
+from prefcalc.views.text_kit import money_text
 
 LATIN_CYRILLIC_4 = {
     "Anna": "Nguyễn Thị Ánh",

@@ -17,14 +17,8 @@ import pytest
 from support import make_game, random_game, sheet_of
 from test_export_pdf import Recorder, _inside, _writer, page_texts
 
-from prefcalc.export.pdf import (
-    Page,
-    build_pdf,
-    draw_sheet,
-    flow_tokens,
-    target_text,
-    write_blank,
-)
+from prefcalc.export.pdf import build_pdf, draw_sheet, target_text, write_blank
+from prefcalc.export.pdf_kit import Page, flow_tokens
 from prefcalc.report import build_report
 from prefcalc.views.sheet_layout import Box, load_layout, running_entries
 

@@ -35,7 +35,8 @@ from prefcalc.rules.model import Game
 from prefcalc.rules.scoring import MOUNTAIN, POOL, WHISTS, Sheet
 from prefcalc.rules.settlement import Settlement, settle
 from prefcalc.store.ledger import game_to_json_text
-from prefcalc.views.text import deal_text
+from prefcalc.views.convention import value_text
+from prefcalc.views.log import deal_text
 
 SHEETS = ["Deals", "Sheet", "Settlement", "Rules"]
 TOLERANCE = Fraction(1, 10**9)
@@ -209,10 +210,20 @@ def expectations(
     for p in players:
         put(ws, rows[p], header["Pool"], sheet.pool[p])
         put(ws, rows[p], header["Mountain"], sheet.mountain[p])
-        put(ws, rows[p], header["To close"], max(0, sheet.target - sheet.pool[p]))
+        # what is left to close: each pool's, while a game of closing = each goes on
+        each = sheet.convention.closing == "each" and not sheet.finished
+        assert ("To close" in header) == each
+        if each:
+            put(ws, rows[p], header["To close"], max(0, sheet.target - sheet.pool[p]))
         for q in players:
             if q != p:
                 put(ws, rows[p], header[f"on {q}"], sheet.whists[p][q])
+    # closing = total: what the pools together still need, while the game goes on
+    if sheet.convention.closing == "total" and not sheet.finished:
+        left = max(0, sheet.target * len(players) - sum(sheet.pool.values()))
+        put(ws, row_labelled(ws, "Points left to the end of the game"), 2, left)
+    else:
+        assert "Points left to the end of the game" not in rows
     header, rows = titled_table(ws, "Running totals after each deal")
     running = dict.fromkeys(all_keys(players), Fraction(0))
     for number, net in enumerate(nets, 1):
@@ -538,16 +549,15 @@ def test_rules_sheet_lists_the_convention_and_every_option(
     for option in OPTIONS:
         value = conv.value(option.key)
         shown = ws.cell(rows[option.key], header["Value"]).value
-        if isinstance(value, tuple):
-            assert shown == "[" + ", ".join(str(v) for v in value) + "]"
-        elif isinstance(value, bool | str):
-            assert shown == value
-        else:
+        if isinstance(value, tuple | bool | str):  # in words, what a user types beside them
+            assert shown == value_text(option.key, value)
+        else:  # a number stays a number (the Settlement's formulas read two of them)
             assert close(shown, value)
         assert ws.cell(rows[option.key], header["Meaning"]).value == option.doc
     if game == game_3():  # the house rules show
-        assert ws.cell(rows["game_prices"], 2).value == "[1, 3, 5, 7, 9]"
-        assert ws.cell(rows["passes.ties"], 2).value == "split"
+        assert ws.cell(rows["game_prices"], 2).value == "1, 3, 5, 7, 9"
+        assert ws.cell(rows["passes.ties"], 2).value == "shared (split)"
+        assert ws.cell(rows["half_whist"], 2).value == "yes (true)"
 
 
 def test_texts_that_look_like_formulas_or_errors_stay_text(tmp_path: Path) -> None:

@@ -38,7 +38,8 @@ from test_export_xlsx import (
 )
 
 from prefcalc.export.pdf import build_pdf
-from prefcalc.export.xlsx import with_cached_values, workbook_bytes, write_xlsx
+from prefcalc.export.xlsx import workbook_bytes, write_xlsx
+from prefcalc.export.xlsx_kit import with_cached_values
 from prefcalc.report import build_report
 from prefcalc.rules.model import Game
 from prefcalc.rules.scoring import Sheet

@@ -129,6 +129,13 @@ def test_the_russian_workbook(tmp_path: Path) -> None:
     assert rules["B1"].value == "Сочинка"
     assert rules["C8"].value and not ENGLISH.search(rules["C8"].value)  # an option's meaning
     rules["B2"].value = None  # the preset's description is the preset file's, still English
+    # an option's value in words, with what a user types for it (the ledger's own word)
+    assert rules["B13"].value == "жлобский (greedy)"  # lone_whister
+    assert rules["B11"].value == "да (true)"  # dealer_consolation
+    assert rules["B17"].value == "нет (false)"  # mountain_first
+    for row in rules.iter_rows(min_row=8, min_col=2, max_col=2):
+        if isinstance(row[0].value, str):
+            row[0].value = re.sub(r" \((?:[a-z_]+|\[\])\)$", "", row[0].value)
     texts = [
         c.value
         for ws in wb

@@ -373,7 +373,8 @@ def test_the_same_as_the_pools_into_the_mountains_at_half_the_whists() -> None:
 
 
 def test_the_settlement_steps_show_the_pools_against_the_average() -> None:
-    from prefcalc.views.text import settlement_json, settlement_steps
+    from prefcalc.views.payloads import settlement_json
+    from prefcalc.views.settlement import settlement_steps
 
     game = fspr4(*NIGHT)
     steps = settlement_steps(prefcalc.settle(game, "average"))
@@ -428,7 +429,7 @@ def test_the_running_balance_ends_on_the_settlement() -> None:
 
 
 def test_the_status_line_says_there_is_no_target() -> None:
-    from prefcalc.views.text import sheet_text
+    from prefcalc.views.sheet_text import sheet_text
 
     game = fspr4(*NIGHT)
     text = sheet_text(prefcalc.sheet(game), game)

@@ -19,11 +19,10 @@ from prefcalc.rules.legality import (
     Finding,
     Problem,
     Refusal,
-    check,
+    findings,
     join_refusal,
-    out_of_place,
+    misfit,
     problems,
-    unpriced,
     validate,
 )
 from prefcalc.rules.model import (
@@ -52,7 +51,7 @@ def test_a_legal_deal_has_no_problems() -> None:
     g = prefcalc.new_game(P3, "sochi")
     deal = _deal(g, "game Anna 7h 7 Boris:w Vera:p")
     assert problems(g, rules(g), deal, "Anna") == []
-    check(g, rules(g), deal, "Anna")  # does not raise
+    assert misfit(prefcalc.record(g, deal), rules(g)) is None
 
 
 def test_a_deal_that_does_not_fit_the_game_is_refused_for_that_alone() -> None:
@@ -75,9 +74,33 @@ def test_every_rule_that_refuses_a_deal_is_listed_with_its_field_in_order() -> N
     conv = rules(g)
     assert conv.bombs_order == "oldest"
     assert problems(g, conv, deal, "Anna") == [Refusal("dark", DARK_OFF), Refusal("bomb", BOMB_OFF)]
+    # the API refuses the first, as the table reads it
+    played = prefcalc.record(g, "game Anna 7h 7 Boris:w Vera:p")
     with pytest.raises(DealError) as caught:
-        check(g, conv, deal, "Anna")
+        prefcalc.insert(played, 1, deal)
     assert str(caught.value) == DARK_OFF
+
+
+def test_the_checks_return_what_is_wrong_and_never_raise() -> None:
+    # a deal that fits nothing (an unknown player, tricks out of range, no dealer): every
+    # entry point answers with values, the first refusal being the one shown
+    g = prefcalc.new_game(P3, "sochi")
+    conv = rules(g)
+    ghost = Contract("Zoe", 11, "x", 12, (Defender("Boris", "w9"),))
+    assert problems(g, conv, ghost, "Anna") == [
+        Refusal("", "unknown player 'Zoe' (players: Anna, Boris, Vera)")
+    ]
+    assert problems(g, conv, ghost, "Zoe")[0].message.startswith("unknown player 'Zoe'")
+    assert validate(start(g, conv), conv, Entry(ghost, "Anna", "t"))[0].field == ""
+    # a later deal that no longer fits its seating is named with its number
+    four = prefcalc.new_game((*P3, "Dima"), "sochi")
+    four = prefcalc.record(four, "game Boris 7h 7 Vera:w Dima:p")  # Anna deals and sits out
+    moved = four._replace(entries=(four.entries[0]._replace(dealer="Boris"),))
+    assert misfit(moved, rules(four)) == (
+        1,
+        "Boris is the dealer and sits out this deal, so cannot declare",
+    )
+    assert misfit(moved, rules(four), first=2) is None
 
 
 @pytest.mark.parametrize(
@@ -148,18 +171,18 @@ LENINGRAD = rules(prefcalc.new_game(P3, "leningrad"))  # 7 after all-pass deals
 def test_place_checks_read_the_streak_and_the_end_before_the_deal() -> None:
     # two all-pass deals, then a 6 where 7 is the lowest: refused with the streak BEFORE it
     six = Entry(SIX, "Vera", "t")
-    assert out_of_place(_state(streak=2), LENINGRAD, six) == (
+    assert findings(_state(streak=2), LENINGRAD, six)[1] == (
         Finding(FORCED, "below_exit", (2, 7, 6)),
     )
-    (found,) = out_of_place(_state(streak=2), LENINGRAD, six)
+    (found,) = findings(_state(streak=2), LENINGRAD, six)[1]
     assert found.message == (
         "after 2 all-pass deals the lowest contract is 7, not 6 "
         "(record it as forced if the table agreed)"
     )
     # a change of terms may come after the end, a deal may not
     done = _state(finished=True)
-    assert out_of_place(done, LENINGRAD, Entry(SetTerm("target", 30), None, "t")) == ()
-    (late,) = out_of_place(done, LENINGRAD, Entry(SEVEN, "Vera", "t"))
+    assert findings(done, LENINGRAD, Entry(SetTerm("target", 30), None, "t"))[1] == ()
+    (late,) = findings(done, LENINGRAD, Entry(SEVEN, "Vera", "t"))[1]
     assert str(Problem(5, late)) == (
         "deal 5: the game had already finished (record it as forced to go on)"
     )
@@ -167,8 +190,8 @@ def test_place_checks_read_the_streak_and_the_end_before_the_deal() -> None:
 
 def test_a_forced_deal_is_not_refused_in_its_place_and_one_deal_lists_both_in_order() -> None:
     before = _state(streak=1, finished=True)
-    assert out_of_place(before, LENINGRAD, Entry(SIX, "Vera", "t", True)) == ()
-    both = out_of_place(before, LENINGRAD, Entry(SIX, "Vera", "t"))
+    assert findings(before, LENINGRAD, Entry(SIX, "Vera", "t", True))[1] == ()
+    both = findings(before, LENINGRAD, Entry(SIX, "Vera", "t"))[1]
     assert [f.message.split()[0] for f in both] == ["after", "the"]
     assert both[0].message.startswith("after 1 all-pass deal the lowest contract is 7")
     refusals = validate(before, LENINGRAD, Entry(SIX, "Vera", "t"))
@@ -194,13 +217,13 @@ def test_what_the_convention_cannot_price_is_found_in_words() -> None:
     g = prefcalc.new_game(P3, "classic", options={"bombs.order": "declared"})
     conv = rules(g)
     opening = start(g, conv)
-    (found,) = unpriced(opening, conv, Entry(SEVEN, "Anna", "t"))
+    (found,) = findings(opening, conv, Entry(SEVEN, "Anna", "t"))[0]
     assert (
         found.message == "circle 1 of the opening (bombs.opening) is played in all-pass deals only"
     )
     after = opening._replace(opening_left=0, bombs=((2,), (), ()))
     named = Entry(SEVEN._replace(bomb=4), "Vera", "t")
-    assert [f.message for f in unpriced(after, conv, named)] == [
+    assert [f.message for f in findings(after, conv, named)[0]] == [
         "Anna holds no double bomb ×4 (bombs: ×2)"
     ]
     assert validate(after, conv, named) == [

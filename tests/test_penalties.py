@@ -29,7 +29,7 @@ from prefcalc.rules.notation import describe, parse_words
 from prefcalc.rules.penalties import OFFENCE_WORDS, SECTIONS, counted
 from prefcalc.rules.scoring import Write
 from prefcalc.store.ledger import game_from_bytes, game_to_json_text
-from prefcalc.views.text import deal_text, explain_text, log_text, reason_text
+from prefcalc.views.log import deal_text, explain_text, log_text, reason_text
 
 P3 = ["Anna", "Boris", "Vera"]
 P4 = ["Anna", "Boris", "Vera", "Dima"]

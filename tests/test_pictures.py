@@ -21,20 +21,15 @@ from support import invoke, make_game, random_game, sheet_of
 from prefcalc.export.charts import DASHES, MARKERS, PALETTE, filled, segments, style
 from prefcalc.export.fonts import FontBook
 from prefcalc.export.history_pdf import season_series
-from prefcalc.export.pdf import (
-    Writer,
-    build_pdf,
-    build_picture,
-    night_series,
-    result_lines,
-)
-from prefcalc.export.xlsx import XLSX_MARKERS
+from prefcalc.export.pdf import build_pdf, build_picture, night_series, result_lines
+from prefcalc.export.pdf_kit import Writer
+from prefcalc.export.xlsx_kit import XLSX_MARKERS
 from prefcalc.history.club import History, collect, running_balance
 from prefcalc.report import build_report
 from prefcalc.rules.model import Join
 from prefcalc.rules.settlement import settle
 from prefcalc.views.sheet_layout import Box, load_layout, sheet_shape
-from prefcalc.views.text import money_text, signed
+from prefcalc.views.text_kit import money_text, signed
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

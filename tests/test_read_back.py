@@ -20,7 +20,7 @@ from prefcalc.i18n import speaking
 from prefcalc.rules.model import Adjustment, Deal, Defender, Game, Penalty
 from prefcalc.rules.notation import parse_defender, parse_words
 from prefcalc.rules.readback import log_words
-from prefcalc.views.text import deal_text
+from prefcalc.views.log import deal_text
 from tests.support import invoke
 
 ROOT = Path(__file__).resolve().parent.parent

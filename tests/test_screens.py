@@ -7,7 +7,7 @@ import pytest
 
 from prefcalc import api
 from prefcalc.rules.model import MAX_NAME, Game
-from prefcalc.views.text import compact_text, sheet_text
+from prefcalc.views.sheet_text import compact_text, sheet_text
 
 LONG = ["Alexandra", "Bartholomew", "Veronika", "Gleb", "Dmitriy"]
 

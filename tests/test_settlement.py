@@ -10,7 +10,8 @@ from support import preset
 
 from prefcalc.rules.scoring import Sheet
 from prefcalc.rules.settlement import largest_remainder, payments, round_half_up, settle
-from prefcalc.views.text import compare_text, settlement_json, settlement_text
+from prefcalc.views.payloads import settlement_json
+from prefcalc.views.settlement import compare_text, settlement_text
 
 
 def sheet(

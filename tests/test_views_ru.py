@@ -14,7 +14,7 @@ from support import make_game, random_classic_game, random_game, sheet_of
 from prefcalc.i18n import speaking
 from prefcalc.rules.model import Game
 from prefcalc.store.games import SavedGame
-from prefcalc.views import text as views
+from prefcalc.views import log, results, sheet_text
 
 
 @pytest.fixture(autouse=True)
@@ -31,7 +31,7 @@ FIVE = make_game(
 
 
 def test_sheet_of_five_in_progress() -> None:
-    assert views.sheet_text(sheet_of(FIVE), FIVE).splitlines() == [
+    assert sheet_text.sheet_text(sheet_of(FIVE), FIVE).splitlines() == [
         "Ростовка · пуля до 20 у каждого · 3 раздачи · игра идёт",
         "сдаёт Гена · Гена и Дима не играют",
         "распасов подряд нет, следующие распасы ×1 · минимальная игра 6",
@@ -47,29 +47,29 @@ def test_sheet_of_five_in_progress() -> None:
 
 def test_compact_sheet_full_and_short() -> None:
     sheet = sheet_of(FIVE)
-    assert views.compact_text(sheet, FIVE).splitlines()[3] == (
+    assert sheet_text.compact_text(sheet, FIVE).splitlines()[3] == (
         "Гена  пуля 0/20  гора 0   висты на Аню 5 · на Борю 0 · на Веру 12 · на Диму 15"
     )
-    assert views.compact_text(sheet, FIVE, width=40).splitlines()[3] == (
+    assert sheet_text.compact_text(sheet, FIVE, width=40).splitlines()[3] == (
         "Гена  П 0/20  Г 0   В Аня 5 · Бор 0 · Вер 12 · Дим 15"
     )
 
 
 def test_log_and_explain() -> None:
     sheet = sheet_of(FIVE)
-    assert views.log_text(sheet).splitlines() == [
+    assert log.log_text(sheet).splitlines() == [
         "#  время  сдающий  раздача",
         "1  19:00  Аня      Вера 7♥: 7 взяток; Гена вист, Дима пас",
         "2  19:01  Боря     распасы: Гена 2, Дима 5, Аня 3",
         "3  19:02  Вера     Дима мизер: 1 взятка",
     ]
-    lines = views.explain_text(sheet, 2).splitlines()
+    lines = log.explain_text(sheet, 2).splitlines()
     assert lines[:2] == [
         "раздача 2, сдающий Боря: распасы: Гена 2, Дима 5, Аня 3",
         "распасов подряд: 1, цена ×1",
     ]
     assert lines[2].startswith("  Гена: +15 висты на Диму — ")
-    assert views.log_text(sheet_of(make_game(["A", "B", "C"], []))) == "раздач пока нет"
+    assert log.log_text(sheet_of(make_game(["A", "B", "C"], []))) == "раздач пока нет"
 
 
 def test_every_kind_of_entry_in_words() -> None:
@@ -85,7 +85,7 @@ def test_every_kind_of_entry_in_words() -> None:
             "set whist_price=0.5",
         ],
     )
-    texts = [views.deal_text(e) for e in game.entries]
+    texts = [log.deal_text(e) for e in game.entries]
     assert texts == [
         "Аня 6♠: 6 взяток; Боря вист, Вера пас (вопреки правилам)",
         "пуля теперь до 30",
@@ -95,7 +95,7 @@ def test_every_kind_of_entry_in_words() -> None:
         "Вера 8БК без розыгрыша; Гена пас, Аня пас",
         "цена виста теперь 0,50",
     ]
-    assert views.deal_words(game.entries[5]).contract == "8БК"
+    assert log.deal_words(game.entries[5]).contract == "8БК"
     classic = make_game(
         ["Аня", "Боря", "Вера"],
         [
@@ -106,12 +106,12 @@ def test_every_kind_of_entry_in_words() -> None:
         convention="classic",
         target=50,
     )
-    assert [views.deal_text(e) for e in classic.entries] == [
+    assert [log.deal_text(e) for e in classic.entries] == [
         "Аня 6♠ (втёмную, без прикупа): 6 взяток; Боря вист, Вера пас",
         "распасы: Аня 2, Боря 5, Вера 3 (Аня втёмную)",
         "Боря объявляет комбинацию «Преферанс»: игра окончена",
     ]
-    lines = views.sheet_text(sheet_of(classic), classic).splitlines()
+    lines = sheet_text.sheet_text(sheet_of(classic), classic).splitlines()
     assert "вступительный круг 2 из 3: распасы по ×4 за взятку, каждый получает бомбу ×4" in lines
     assert "бомбы (сначала старые): Аня ×2; Боря ×2; Вера ×2" in lines
 
@@ -123,20 +123,20 @@ def test_games_list() -> None:
         ),
         SavedGame(2, Path("b.json"), ("Аня", "Боря"), "", 3, False, False),
     ]
-    assert views.games_text(games).splitlines() == [
+    assert results.games_text(games).splitlines() == [
         "   #  игроки           начало                раздачи  состояние  файл",
         "*  1  Аня, Боря, Вера  1 декабря 2026 20:00       24  окончена   a.json",
         "   2  Аня, Боря                                    3  игра идёт  b.json",
         "* текущая игра; prefcalc use НОМЕР|ИМЯ|ФАЙЛ возвращает к другой",
     ]
-    assert views.games_text([]) == "сохранённых игр пока нет (новая игра: «prefcalc new»)"
+    assert results.games_text([]) == "сохранённых игр пока нет (новая игра: «prefcalc new»)"
 
 
 # --- the reasons of the writes (explain) -----------------------------------------------------
 
 
 def _reasons(game: Game, number: int) -> list[str]:
-    return [views.reason_text(w) for w in sheet_of(game).scored[number - 1].writes]
+    return [log.reason_text(w) for w in sheet_of(game).scored[number - 1].writes]
 
 
 def test_reasons_of_a_contract_in_russian_with_plural_forms() -> None:
@@ -212,7 +212,7 @@ def test_every_reason_is_russian(convention: str) -> None:
     for game in games:
         for scored in sheet_of(game).scored:
             for w in scored.writes:
-                text = views.reason_text(w)
+                text = log.reason_text(w)
                 for name in game.players:
                     text = text.replace(name, "")
                 assert not ENGLISH_WORDS.search(text), (w.reason, text)

@@ -217,7 +217,7 @@ class Engine:
         return answer
 
     def show(self, name: str) -> Answer:
-        from prefcalc.views.text import sheet_json
+        from prefcalc.views.payloads import sheet_json
 
         game = self.game(name)
         return sheet_json(api.sheet(game), game)
@@ -234,7 +234,7 @@ class Engine:
         return log_items(game, api.sheet(game), last, self.lang)
 
     def settle(self, name: str, method: str = "pairwise", rounding: str = "exact") -> Answer:
-        from prefcalc.views.text import settlement_json
+        from prefcalc.views.payloads import settlement_json
 
         return settlement_json(api.settle(self.game(name), method, rounding))
 

@@ -8,7 +8,8 @@ the ``cmap`` table of each candidate is read (a few kilobytes), and only when a 
 character DejaVu lacks. A character no font can draw is printed as ``?`` and reported, never
 as an empty box.
 
-reportlab is imported only here and in :mod:`prefcalc.export.pdf`.
+reportlab is imported only here, in the PDF toolkit (:mod:`prefcalc.export.pdf_kit`) and in the
+charts (:mod:`prefcalc.export.charts`).
 """
 
 from __future__ import annotations

@@ -13,9 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from prefcalc import __version__, terms
-from prefcalc.export.charts import bar_rows, line_chart
-from prefcalc.export.fonts import FontBook
-from prefcalc.export.pdf import Flow, Writer
+from prefcalc.export.charts import bar_rows
+from prefcalc.export.pdf_kit import Flow, new_writer
 from prefcalc.history.club import History, Night, Standing
 from prefcalc.history.ratings import Rating
 from prefcalc.i18n import N_, _, ngettext, pgettext
@@ -23,8 +22,7 @@ from prefcalc.rules.amounts import Amount
 from prefcalc.store.files import write_atomic
 from prefcalc.views.history import money_cells, ratings_rows
 from prefcalc.views.numbers import day
-from prefcalc.views.sheet_layout import load_layout, printable
-from prefcalc.views.text import money_text, signed
+from prefcalc.views.text_kit import money_text, signed
 
 
 def _table(flow: Flow, rows: Sequence[Sequence[str]], right: Sequence[bool]) -> None:
@@ -58,8 +56,7 @@ def _table(flow: Flow, rows: Sequence[Sequence[str]], right: Sequence[bool]) -> 
     line(rows[0], True)
     for row in rows[1:]:
         if flow.y - lead < flow.bottom:
-            flow.page = writer.page()
-            flow.y = flow.top
+            flow.new_page()
             line(rows[0], True)
         line(row, False)
 
@@ -152,12 +149,10 @@ def _games_rows(games: Sequence[Night]) -> list[list[str]]:
 
 def build_history_pdf(h: History, paper: str = "a4") -> tuple[bytes, list[str]]:
     """The history document as PDF bytes, with the warnings to show (undrawable names)."""
-    lay = load_layout(paper)
-    book = FontBook()
     names = [s.name for s in h.players] + [p for n in h.games for p in n.players]
     texts = list(dict.fromkeys([*names, *(n.currency for n in h.games if n.currency)]))
-    warnings = book.check([printable(t) for t in texts])
-    writer = Writer(lay, book, f"prefcalc {__version__} · " + _("club history"))
+    writer, warnings = new_writer(paper, f"prefcalc {__version__} · " + _("club history"), texts)
+    lay = writer.lay
     writer.title = _("club history")
     writer.author = ", ".join(s.name for s in h.players)
     flow = Flow(writer)
@@ -211,50 +206,22 @@ def build_history_pdf(h: History, paper: str = "a4") -> tuple[bytes, list[str]]:
         chunk = max(int((flow.y - flow.bottom) // (size * 1.9)) - 1, 1)
         for start in range(0, len(rows), chunk):
             if start:
-                flow.page = writer.page()
-                flow.y = flow.top
+                flow.new_page()
             art, items, used = bar_rows(
                 flow.left, flow.y, flow.right - flow.left, rows[start : start + chunk], name_w, size
             )
             flow.page.art.extend(art)
             flow.page.items.extend(items)
             flow.y -= used + lead
-        # the running balance over the season
-        flow.page = writer.page()
-        flow.y = flow.top
-        flow.heading(_("Running balance over the season"))
-        flow.page.items.append(
-            (
-                flow.left,
-                flow.y,
-                _(
-                    "Each player's total in whists after every game he played "
-                    "(a point per evening)."
-                ),
-                False,
-                size,
-                0.3,
-            )
-        )
-        flow.y -= lead * 1.5
-        height = flow.y - flow.bottom - lead
-        series = season_series(h)
-        art, items = line_chart(
-            flow.left,
-            flow.y - height,
-            flow.right - flow.left,
-            height,
-            series,
+        flow.chart_page(
+            _("Running balance over the season"),
+            _("Each player's total in whists after every game he played (a point per evening)."),
+            season_series(h),
             pgettext("chart", "game"),
-            pgettext("chart", "whists"),
-            size,
             markers=True,
         )
-        flow.page.art.extend(art)
-        flow.page.items.extend(items)
         # every game
-        flow.page = writer.page()
-        flow.y = flow.top
+        flow.new_page()
         flow.heading(_("Games"))
         _table(flow, _games_rows(h.games), [True, False, False, True, False, False])
     return writer.render(), warnings

@@ -22,7 +22,6 @@ shows as ``73 1/3``), money in the currency's minor unit.
 
 from __future__ import annotations
 
-import io
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -32,24 +31,24 @@ from openpyxl.chart import BarChart, Reference  # type: ignore[import-untyped]
 from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 
 from prefcalc import terms
-from prefcalc.export.xlsx import (
+from prefcalc.export.xlsx_kit import (
     DATETIME_FORMAT,
-    HEADER_STYLE,
-    WHOLE_FORMAT,
     add_styles,
     balance_chart,
     cell_number,
     cell_text,
-    column_width,
     datetime_format,
+    header_row,
     money_format,
-    points_format,
+    points_cell,
+    saved,
+    set_widths,
     show_axes,
+    text_cell,
 )
 from prefcalc.history.club import LEVELS, History, Night
 from prefcalc.history.ratings import Rating
 from prefcalc.i18n import N_, _, pgettext
-from prefcalc.rules.amounts import Amount
 from prefcalc.rules.model import name_key
 from prefcalc.store.files import write_atomic
 
@@ -59,35 +58,12 @@ BALANCE = N_("Balance")
 RATINGS = N_("Ratings")
 
 
-def _points(ws: Any, row: int, col: int, value: Amount) -> None:
-    cell = ws.cell(row, col, cell_number(value))
-    fmt = points_format(value)
-    if fmt != WHOLE_FORMAT:
-        cell.number_format = fmt
-
-
-def _label(ws: Any, row: int, col: int, value: str) -> None:
-    cell = ws.cell(row, col, cell_text(value))
-    cell.data_type = "s"  # never a formula, whatever it starts with
-
-
-def _header(ws: Any, row: int, labels: list[str]) -> None:
-    for col, label in enumerate(labels, 1):
-        _label(ws, row, col, label)
-        ws.cell(row, col).style = HEADER_STYLE
-
-
 def _when(night: Night) -> datetime | str:
     try:
         moment = datetime.fromisoformat(night.date)
     except ValueError:
         return cell_text(night.date)
     return moment.replace(tzinfo=None)
-
-
-def _widths(ws: Any, widths: list[int]) -> None:
-    for col, length in enumerate(widths, 1):
-        ws.column_dimensions[get_column_letter(col)].width = column_width(length)
 
 
 def _write_games(ws: Any, h: History) -> None:
@@ -103,7 +79,7 @@ def _write_games(ws: Any, h: History) -> None:
         _("Players"),
         *names,
     ]
-    _header(ws, 1, labels)
+    header_row(ws, 1, labels)
     widths = [len(x) for x in labels]
     for r, night in enumerate(h.games, 2):
         when = _when(night)
@@ -118,15 +94,15 @@ def _write_games(ws: Any, h: History) -> None:
             7: ", ".join(night.players),
         }
         for col, text in texts.items():
-            _label(ws, r, col, text)
+            text_cell(ws, r, col, text)
             widths[col - 1] = max(widths[col - 1], min(len(text), 60))
         ws.cell(r, 4, night.deals)
         for p in night.players:
             where = column.get(name_key(p))
             if where is not None:
-                _points(ws, r, where, night.result[p])
+                points_cell(ws, r, where, night.result[p])
     widths[0] = max(widths[0], len(DATETIME_FORMAT))
-    _widths(ws, widths)
+    set_widths(ws, widths)
     ws.freeze_panes = "B2"
     if h.games:
         ws.auto_filter.ref = f"A1:{get_column_letter(len(labels))}{len(h.games) + 1}"
@@ -159,14 +135,14 @@ def _write_standings(ws: Any, h: History) -> None:
         _("All-pass deals"),
         _("All-pass tricks"),
     ]
-    _header(ws, 1, labels)
+    header_row(ws, 1, labels)
     widths = [len(x) for x in labels]
     rate_col = labels.index(_("Made rate")) + 1
     for r, s in enumerate(h.players, 2):
-        _label(ws, r, 1, s.name)
+        text_cell(ws, r, 1, s.name)
         widths[0] = max(widths[0], min(len(s.name), 60))
         ws.cell(r, 2, s.games)
-        _points(ws, r, 3, s.whists)
+        points_cell(ws, r, 3, s.whists)
         for k, c in enumerate(currencies):
             if c in s.money:
                 cell = ws.cell(r, 4 + k, cell_number(s.money[c]))
@@ -174,8 +150,8 @@ def _write_standings(ws: Any, h: History) -> None:
         col = 4 + len(currencies)
         ws.cell(r, col, s.wins)
         for value, night in (s.best, s.worst) if s.best and s.worst else ():
-            _points(ws, r, col + 1, value)
-            _label(ws, r, col + 2, night.date[:10])
+            points_cell(ws, r, col + 1, value)
+            text_cell(ws, r, col + 2, night.date[:10])
             col += 2
         col = 4 + len(currencies) + 5
         ws.cell(r, col, s.contracts_declared)
@@ -184,15 +160,15 @@ def _write_standings(ws: Any, h: History) -> None:
             cell = ws.cell(r, rate_col, s.contracts_made / s.contracts_declared)
             cell.number_format = "0%"
         for k, lv in enumerate(LEVELS):
-            _label(ws, r, rate_col + 1 + k, f"{s.made.get(lv, 0)}/{s.declared.get(lv, 0)}")
+            text_cell(ws, r, rate_col + 1 + k, f"{s.made.get(lv, 0)}/{s.declared.get(lv, 0)}")
         col = rate_col + 1 + len(LEVELS)
         ws.cell(r, col, s.misere_made)
         ws.cell(r, col + 1, s.misere_failed)
-        _points(ws, r, col + 2, s.written)
-        _points(ws, r, col + 3, s.received)
+        points_cell(ws, r, col + 2, s.written)
+        points_cell(ws, r, col + 3, s.received)
         ws.cell(r, col + 4, s.passes)
         ws.cell(r, col + 5, s.passes_tricks)
-    _widths(ws, widths)
+    set_widths(ws, widths)
     ws.freeze_panes = "B2"
     if h.players:
         chart = BarChart()
@@ -215,16 +191,16 @@ def _write_standings(ws: Any, h: History) -> None:
 
 def _write_balance(ws: Any, h: History) -> None:
     labels = ["#", _("Date"), *(s.name for s in h.players)]
-    _header(ws, 1, labels)
+    header_row(ws, 1, labels)
     running = h.running()
     for r, (night, totals) in enumerate(zip(h.games, running, strict=True), 2):
         ws.cell(r, 1, r - 1)
-        _label(ws, r, 2, night.date[:10] or _("no date"))
+        text_cell(ws, r, 2, night.date[:10] or _("no date"))
         here = {name_key(p) for p in night.players}
         for k, s in enumerate(h.players):
             if s.key in here:  # an evening he missed stays empty: a gap, not a line
-                _points(ws, r, 3 + k, totals[s.name])
-    _widths(ws, [4, 10, *(max(len(s.name), 8) for s in h.players)])
+                points_cell(ws, r, 3 + k, totals[s.name])
+    set_widths(ws, [4, 10, *(max(len(s.name), 8) for s in h.players)])
     ws.freeze_panes = "C2"
     if h.games and h.players:
         chart = balance_chart(
@@ -244,16 +220,16 @@ def _write_ratings(ws: Any, ratings: list[Rating]) -> None:
     """``history --ratings --xlsx``: the ratings, best first, as numbers (a rating shown
     rounded to a whole point, as the text does; the value keeps two decimals)."""
     labels = [_("Place"), _("Player"), _("Rating"), _("Games rated"), _("Last game")]
-    _header(ws, 1, labels)
+    header_row(ws, 1, labels)
     widths = [len(x) for x in labels]
     for r, rating in enumerate(ratings, 2):
         ws.cell(r, 1, r - 1)
-        _label(ws, r, 2, rating.name)
+        text_cell(ws, r, 2, rating.name)
         widths[1] = max(widths[1], min(len(rating.name), 40))
         ws.cell(r, 3, round(rating.rating, 2)).number_format = "0"
         ws.cell(r, 4, rating.games)
         ws.cell(r, 5, round(rating.change, 2)).number_format = "+0.0;-0.0;0.0"
-    _widths(ws, widths)
+    set_widths(ws, widths)
     ws.freeze_panes = "A2"
 
 
@@ -271,9 +247,7 @@ def build_history_workbook(h: History) -> Any:
 
 
 def history_workbook_bytes(h: History) -> bytes:
-    buffer = io.BytesIO()
-    build_history_workbook(h).save(buffer)
-    return buffer.getvalue()
+    return saved(build_history_workbook(h))
 
 
 def write_history_xlsx(h: History, path: Path) -> None:

@@ -1,6 +1,6 @@
 """The printable PDF: the pool sheet drawn the way players draw it, the settlement, the deal log.
 
-Page 1 is the sheet of PAPER_SHEET.md: three nested rectangles around a small circle holding
+Page 1 is the pool sheet as players draw it on paper: three nested rectangles around a small circle holding
 the target, cut by lines from the circle into one sector per player (clockwise from the top,
 in seating order). From the outside in, a sector holds the whists (one column per opponent,
 each column on the side of the sheet where that opponent sits), the pool and the mountain,
@@ -16,355 +16,43 @@ the deal log. The layout (paper sizes, margins, band depths, font sizes) is the 
 template ``templates/sheet-layout.toml``; it and the sheet's geometry are
 :mod:`prefcalc.views.sheet_layout`'s, shared with the phone's page (which draws no PDF).
 
-Text is drawn through one text object per page (cheaper than a ``drawString`` per string),
-in the bundled DejaVu Sans, or in a system font for the characters it lacks
-(:mod:`prefcalc.export.fonts`); what no font can draw becomes ``?`` and a warning.
+The pages are collected and drawn by the PDF toolkit (:mod:`prefcalc.export.pdf_kit`): one
+text object per page, in the bundled DejaVu Sans, or in a system font for the characters it
+lacks (:mod:`prefcalc.export.fonts`); what no font can draw becomes ``?`` and a warning.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
-
 from prefcalc import __version__, terms
 from prefcalc.errors import PrefcalcError
-from prefcalc.export.fonts import BOLD, REGULAR, FontBook
+from prefcalc.export.pdf_kit import Flow, Page, Writer, flow_tokens, new_writer, rule
 from prefcalc.i18n import _, pgettext
 from prefcalc.report import Report
 from prefcalc.rules.amounts import Amount, norm
 from prefcalc.rules.model import Adjustment, Join
 from prefcalc.rules.scoring import POOL, WHISTS, Sheet
 from prefcalc.store.files import write_atomic
+from prefcalc.views.log import deal_text
 from prefcalc.views.numbers import day
 from prefcalc.views.numbers import number as number_text
+from prefcalc.views.settlement import settlement_steps
 from prefcalc.views.sheet_layout import (
     Box,
     Layout,
     Sector,
     SheetShape,
     Token,
-    load_layout,
-    printable,
     running_entries,
     sheet_shape,
 )
-from prefcalc.views.text import deal_text, local_time, money_text, settlement_steps, signed
-
-ELLIPSIS = "…"
-
-
-# --- text measuring and pages ---------------------------------------------------------------
-
-
-class Metrics:
-    """String widths in the fonts the text will really be drawn in."""
-
-    def __init__(self, book: FontBook) -> None:
-        self.book = book
-        self._widths: dict[str, dict[str, float]] = {}
-
-    def run_width(self, font: str, text: str) -> float:
-        """The width of ``text`` in ``font`` at 1 pt."""
-        table = self._widths.setdefault(font, {})
-        try:
-            return sum(map(table.__getitem__, text))
-        except KeyError:
-            face = self.book.face(font)
-            for ch in text:
-                if ch not in table:
-                    table[ch] = face.stringWidth(ch, 1.0)
-            return sum(map(table.__getitem__, text))
-
-    def width(self, text: str, size: float, bold: bool = False) -> float:
-        text = printable(text)
-        if self.book.plain(text, bold):
-            return self.run_width(BOLD if bold else REGULAR, text) * size
-        return sum(self.run_width(r.font, r.text) for r in self.book.runs(text, bold)) * size
-
-    def fit(self, text: str, size: float, width: float, bold: bool = False) -> str:
-        """``text`` cut with a trailing ``…`` so that it fits ``width`` at ``size``."""
-        if self.width(text, size, bold) <= width:
-            return text
-        low, high = 0, len(text)
-        while low < high:
-            mid = (low + high + 1) // 2
-            if self.width(text[:mid] + ELLIPSIS, size, bold) <= width:
-                low = mid
-            else:
-                high = mid - 1
-        return text[:low] + ELLIPSIS if low else ""
-
-    def wrap(self, text: str, size: float, width: float, bold: bool = False) -> list[str]:
-        """``text`` broken at spaces into lines no wider than ``width`` (long words cut)."""
-        if self.width(text, size, bold) <= width:
-            return [text]
-        lines: list[str] = []
-        current = ""
-        for word in text.split(" "):
-            trial = f"{current} {word}" if current else word
-            if self.width(trial, size, bold) <= width:
-                current = trial
-                continue
-            if current:
-                lines.append(current)
-            while self.width(word, size, bold) > width and len(word) > 1:
-                cut = len(self.fit(word, size, width, bold)) - 1
-                cut = max(cut, 1)
-                lines.append(word[:cut])
-                word = word[cut:]
-            current = word
-        if current:
-            lines.append(current)
-        return lines
-
-
-Item = tuple[float, float, str, bool, float, float]  # x, y, text, bold, size, gray
-
-
-@dataclass
-class Page:
-    items: list[Item] = field(default_factory=list)
-    turned: list[tuple[float, float, int, str, bool, float]] = field(default_factory=list)
-    art: list[Callable[[Any], None]] = field(default_factory=list)
-
-
-def _pdf_date(when: str) -> str:
-    """An ISO time as a PDF date in UTC (``D:20261203194500+00'00'``); "" for no time."""
-    from datetime import UTC, datetime
-
-    try:
-        moment = datetime.fromisoformat(when)
-    except ValueError:
-        return ""
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC)
-    return moment.strftime("D:%Y%m%d%H%M%S+00'00'")
-
-
-class Writer:
-    """Collects pages of positioned text, then draws them all with their footers."""
-
-    def __init__(self, lay: Layout, book: FontBook, footer: str) -> None:
-        self.lay = lay
-        self.book = book
-        self.metrics = Metrics(book)
-        self.footer = footer
-        self.pages: list[Page] = []
-        self.strings = 0  # drawString-like calls made (the benchmark's yardstick)
-        # the document's properties (a reader's "document info"): the game's, not reportlab's
-        # «anonymous» / «unspecified» / 2000-01-01
-        self.title = _("Preference pool sheet")
-        self.author = ""
-        self.subject = ""
-        self.when = ""  # the game's created time (ISO), the document's date; "" leaves none
-
-    def page(self) -> Page:
-        self.pages.append(Page())
-        return self.pages[-1]
-
-    def render(self, footer: bool = True) -> bytes:
-        """The PDF; ``footer=False`` leaves out the page furniture (``page 1 of 4``), for a
-        page that is sent as a picture."""
-        lay = self.lay
-        buffer = io.BytesIO()
-        # invariant: the same game gives the same bytes (no clock, a fixed document id)
-        canvas = Canvas(buffer, pagesize=(lay.width, lay.height), invariant=1)
-        canvas.setTitle(printable(self.title))  # as drawn: a control character escaped
-        canvas.setAuthor(printable(self.author))
-        canvas.setSubject(printable(self.subject))
-        canvas.setCreator(f"prefcalc {__version__}")
-        stamp = _pdf_date(self.when)
-        if stamp:
-            canvas.setDateFormatter(lambda *_: stamp)
-        total = len(self.pages)
-        for number, page in enumerate(self.pages, 1):
-            if footer:
-                page_of = _("page {number} of {total}").format(number=number, total=total)
-                foot = f"{self.footer} · {page_of}"
-                y = lay.margin - lay.footer_size * 0.2
-                page.items.append((lay.margin, y, foot, False, lay.footer_size, 0.45))
-            for draw in page.art:
-                draw(canvas)
-            self._text(canvas, page)
-            canvas.showPage()
-        canvas.save()
-        return buffer.getvalue()
-
-    def _text(self, canvas: Any, page: Page) -> None:
-        book = self.book
-        plain = book.plain
-        text = canvas.beginText()
-        set_origin = text.setTextOrigin
-        line = text.textLine
-        state: tuple[str, float] = ("", 0.0)
-        gray = 0.0
-        count = 0
-        for x, y, s, bold, size, shade in page.items:
-            s = printable(s)
-            if shade != gray:
-                text.setFillGray(shade)
-                gray = shade
-            if plain(s, bold):
-                font = BOLD if bold else REGULAR
-                if (font, size) != state:
-                    text.setFont(font, size)
-                    state = (font, size)
-                set_origin(x, y)
-                line(s)
-                count += 1
-                continue
-            for run in book.runs(s, bold):
-                if (run.font, size) != state:
-                    text.setFont(run.font, size)
-                    state = (run.font, size)
-                set_origin(x, y)
-                line(run.text)
-                count += 1
-                x += self.metrics.run_width(run.font, run.text) * size
-        canvas.drawText(text)
-        for x, y, angle, s, bold, size in page.turned:
-            s = printable(s)
-            canvas.saveState()
-            canvas.setFillGray(0.0)
-            canvas.translate(x, y)
-            canvas.rotate(angle)
-            dx = 0.0
-            for run in book.runs(s, bold):
-                canvas.setFont(run.font, size)
-                canvas.drawString(dx, 0, run.text)
-                count += 1
-                dx += self.metrics.run_width(run.font, run.text) * size
-            canvas.restoreState()
-        self.strings += count
-
+from prefcalc.views.text_kit import local_time, money_text, signed
 
 # --- page 1: the sheet ----------------------------------------------------------------------
-
-
-def flow_tokens(
-    writer: Writer,
-    page: Page,
-    tokens: Sequence[Token],
-    box: Box,
-    size: float,
-    min_size: float,
-    draw: bool = True,
-) -> float:
-    """Write a running sequence into ``box``: wrap, shrink, then keep the latest behind a ``…``.
-
-    Returns the font size it takes (``size`` when it fits as asked); ``draw=False`` only
-    measures.
-    """
-    if not tokens or box.w <= 0 or box.h <= 0:
-        return size
-    metrics = writer.metrics
-    unit = [metrics.width(t, 1.0) for t, _ in tokens]
-    dot = metrics.width(".", 1.0)
-    gap = metrics.width("  ", 1.0)
-    ell = metrics.width(ELLIPSIS, 1.0)
-    # advance of each token with the separator after it, at 1 pt
-    adv = [u + (gap if closed else dot) for u, (_, closed) in zip(unit, tokens, strict=True)]
-
-    def greedy(start: int, limit: float, ellipsis: bool) -> list[tuple[int, int]]:
-        rows: list[tuple[int, int]] = []
-        first = start
-        used = ell if ellipsis else 0.0
-        for i in range(start, len(tokens)):
-            if used + adv[i] > limit and i > first:
-                rows.append((first, i))
-                first, used = i, 0.0
-            used += adv[i]
-        rows.append((first, len(tokens)))
-        return rows
-
-    def lines_for(start: int, sz: float, ellipsis: bool) -> list[tuple[int, int]]:
-        """Lines of tokens ``start:`` at size ``sz`` (a leading ``…`` if asked), as even as
-        the same number of lines allows: a wrapped sequence leaves no lone value on its last
-        line (``4.10.28.`` / ``76.82.90.98``, not ``4.10.28.76.82.90.`` / ``98``)."""
-        limit = box.w / sz
-        rows = greedy(start, limit, ellipsis)
-        if len(rows) > 1:
-            low, high = max(adv[start:]), limit
-            for _ in range(20):  # the narrowest width that keeps as many lines
-                mid = (low + high) / 2
-                if len(greedy(start, mid, ellipsis)) > len(rows):
-                    low = mid
-                else:
-                    high = mid
-            rows = greedy(start, high, ellipsis)
-        return rows
-
-    size_now = size
-    rows = lines_for(0, size_now, False)
-    # a sequence that would wrap but fits on one line a little smaller is written on one line
-    # (the sheet's band then takes that size: every sector alike)
-    one_line = (sum(adv) - (0.0 if tokens[-1][1] else dot)) * 1.0001  # a stroke needs its gap
-    if len(rows) > 1 and one_line > 0:
-        fitting = box.w / one_line
-        if fitting >= max(min_size, size * 0.75) and box.h >= fitting * 1.2:
-            size_now = min(size, fitting)
-            rows = [(0, len(tokens))]
-    while len(rows) * size_now * 1.2 > box.h and size_now > min_size:
-        size_now = max(min_size, size_now - 0.5)
-        rows = lines_for(0, size_now, False)
-    # a value that alone is wider than the box (behind a "…") takes a smaller size still:
-    # nothing leaves its band
-    widest = ell + max(adv)
-    if widest * size_now > box.w:
-        size_now = box.w / widest
-        rows = lines_for(0, size_now, False)
-    leading = size_now * 1.2
-    max_rows = int(box.h // leading)
-    if max_rows < 1 or not draw:
-        return size_now
-    ellipsis = len(rows) > max_rows
-    if ellipsis:
-        # the earliest start whose tail still fits behind a "…" (fewer tokens, fewer lines)
-        low, high = 1, len(tokens) - 1
-        while low < high:
-            mid = (low + high) // 2
-            if len(lines_for(mid, size_now, True)) <= max_rows:
-                high = mid
-            else:
-                low = mid + 1
-        rows = lines_for(min(low, len(tokens) - 1), size_now, True)[-max_rows:]
-    # each row takes 1.2 × size: from 0.15 × size below the top of its line box to the
-    # descenders 0.25 × size below its baseline
-    y = box.y1 - size_now * 0.95
-    last = len(tokens) - 1
-    for number, (i, j) in enumerate(rows):
-        parts: list[str] = []
-        x_run = 0.0
-        strokes: list[float] = []
-        if ellipsis and number == 0:
-            parts.append(ELLIPSIS)
-            x_run = ell
-        for k in range(i, j):
-            text, closed = tokens[k]
-            parts.append(text)
-            if closed:
-                strokes.append(x_run + unit[k] + gap / 2)
-            if k < last:
-                parts.append("  " if closed else ".")
-            x_run += adv[k]
-        page.items.append((box.x0, y, "".join(parts), False, size_now, 0.0))
-        for sx in strokes:
-            page.art.append(_stroke(box.x0 + sx * size_now, y, size_now))
-        y -= leading
-    return size_now
-
-
-def _stroke(x: float, y: float, size: float) -> Callable[[Any], None]:
-    def draw(canvas: Any) -> None:
-        canvas.setLineWidth(max(0.8, size * 0.13))
-        canvas.line(x, y - size * 0.2, x, y + size * 0.85)
-
-    return draw
 
 
 def _title_lines(
@@ -445,11 +133,11 @@ def _put_name(writer: Writer, page: Page, sector: Sector, name: str, lay: Layout
         if sector.name_angle == 0:
             mid = (box.x0 + box.x1) / 2
             y = box.y0 + depth * 0.2
-            page.art.append(_rule(mid - length * 0.2, y, mid + length * 0.2, y, 0.7))
+            page.art.append(rule(mid - length * 0.2, y, mid + length * 0.2, y, 0.7))
         else:
             mid = (box.y0 + box.y1) / 2
             x = box.x1 - depth * 0.2 if sector.name_angle == 90 else box.x0 + depth * 0.2
-            page.art.append(_rule(x, mid - length * 0.2, x, mid + length * 0.2, 0.7))
+            page.art.append(rule(x, mid - length * 0.2, x, mid + length * 0.2, 0.7))
         return
     size = min(lay.name_size, depth / 1.25)
     while size > 5 and metrics.width(name, size, True) > length:
@@ -512,16 +200,6 @@ def result_lines(report: Report) -> list[tuple[str, str]]:
     )
     label = _("Result:") if report.finished else _("Result if the game ended now:")
     return [(label, standing), (_("Who pays whom:"), pays or _("nobody owes anything"))]
-
-
-def _rule(x0: float, y0: float, x1: float, y1: float, gray: float) -> Callable[[Any], None]:
-    def draw(canvas: Any) -> None:
-        canvas.setStrokeGray(gray)
-        canvas.setLineWidth(0.5)
-        canvas.line(x0, y0, x1, y1)
-        canvas.setStrokeGray(0.0)
-
-    return draw
 
 
 def draw_sheet(
@@ -649,53 +327,25 @@ def _draw_bombs(
                 page.items.append((x, y, mark, False, size, 0.0))
                 if used:
                     mid = y + size * 0.35
-                    page.art.append(_rule(x - 0.5, mid, x + w + 0.5, mid, 0.0))
+                    page.art.append(rule(x - 0.5, mid, x + w + 0.5, mid, 0.0))
             elif sector.name_angle == 90:  # reads upwards along the left edge
                 x = box.x0 + (box.w + name_size) / 2 - name_size * 0.2
                 y = box.y0 + along
                 page.turned.append((x, y, 90, mark, False, size))
                 if used:
                     mid = x - size * 0.35
-                    page.art.append(_rule(mid, y - 0.5, mid, y + w + 0.5, 0.0))
+                    page.art.append(rule(mid, y - 0.5, mid, y + w + 0.5, 0.0))
             else:  # reads downwards along the right edge
                 x = box.x1 - (box.w + name_size) / 2 + name_size * 0.2
                 y = box.y1 - along
                 page.turned.append((x, y, -90, mark, False, size))
                 if used:
                     mid = x + size * 0.35
-                    page.art.append(_rule(mid, y + 0.5, mid, y - w - 0.5, 0.0))
+                    page.art.append(rule(mid, y + 0.5, mid, y - w - 0.5, 0.0))
             along += w + gap
 
 
 # --- the settlement -------------------------------------------------------------------------
-
-
-class Flow:
-    """Lines running down the pages after the sheet, with page breaks."""
-
-    def __init__(self, writer: Writer) -> None:
-        self.writer = writer
-        lay = writer.lay
-        self.left = lay.margin
-        self.right = lay.width - lay.margin
-        self.top = lay.height - lay.margin - lay.heading_size
-        self.bottom = lay.margin + lay.footer_size * 2
-        self.page = writer.page()
-        self.y = self.top
-
-    def need(self, height: float) -> None:
-        if self.y - height < self.bottom:
-            self.page = self.writer.page()
-            self.y = self.top
-
-    def heading(self, text: str, size: float | None = None) -> None:
-        size = size or self.writer.lay.heading_size
-        self.need(size * 2.5)
-        self.page.items.append((self.left, self.y, text, True, size, 0.0))
-        self.y -= size * 1.6
-
-    def gap(self, height: float) -> None:
-        self.y -= height
 
 
 def _text_column(writer: Writer, lines: Sequence[str], width: float) -> list[tuple[float, str]]:
@@ -842,35 +492,15 @@ def _balance_page(flow: Flow, report: Report) -> None:
     """A page with every player's running balance over the deals of the night (a chart)."""
     if not report.sheet.scored:
         return
-    from prefcalc.export.charts import line_chart
-
-    writer = flow.writer
-    lay = writer.lay
-    lead = lay.size * lay.leading
-    flow.page = writer.page()
-    flow.y = flow.top
-    flow.heading(_("Running balance over the night"))
-    note = _(
-        "Each player's result in whists after every deal: the exact settlement if the night "
-        "had ended there (unclosed pools into the mountains, both methods agree)."
-    )
-    flow.page.items.append((flow.left, flow.y, note, False, lay.size, 0.3))
-    flow.y -= lead * 1.5
-    height = flow.y - flow.bottom - lead
-    series = night_series(report)
-    art, texts = line_chart(
-        flow.left,
-        flow.y - height,
-        flow.right - flow.left,
-        height,
-        series,
+    flow.chart_page(
+        _("Running balance over the night"),
+        _(
+            "Each player's result in whists after every deal: the exact settlement if the night "
+            "had ended there (unclosed pools into the mountains, both methods agree)."
+        ),
+        night_series(report),
         pgettext("chart", "deal"),
-        pgettext("chart", "whists"),
-        lay.size,
     )
-    flow.page.art.extend(art)
-    flow.page.items.extend(texts)
-    flow.y -= height
 
 
 # --- the deal log ---------------------------------------------------------------------------
@@ -952,8 +582,7 @@ def _log_pages(flow: Flow, sheet: Sheet) -> None:
         wrote_lines = [wrote] if width(wrote, size) <= wrote_w else wrap(wrote, size, wrote_w)
         height = max(len(deal_lines), len(wrote_lines)) * lead
         if flow.y - height < flow.bottom:
-            flow.page = writer.page()
-            flow.y = flow.top
+            flow.new_page()
             header()
         items = flow.page.items
         y = flow.y
@@ -1053,10 +682,11 @@ def _sheet_page(writer: Writer, report: Report, footer: bool = True) -> None:
 
 
 def _writer(report: Report, paper: str) -> tuple[Writer, list[str]]:
-    lay = load_layout(paper)
-    book = FontBook()
-    warnings = book.check([printable(t) for t in (*_texts_of(report), report.convention.name)])
-    writer = Writer(lay, book, f"prefcalc {__version__} · {', '.join(report.players)}")
+    writer, warnings = new_writer(
+        paper,
+        f"prefcalc {__version__} · {', '.join(report.players)}",
+        (*_texts_of(report), report.convention.name),
+    )
     if report.date:
         writer.title += " · " + day(report.date)
     writer.author = ", ".join(report.players)
@@ -1108,11 +738,10 @@ def write_blank(players: int, target_path: Path, names: list[str], paper: str = 
                 count=len(names), players=players
             )
         )
-    lay = load_layout(paper)
-    book = FontBook()
     filled = [n.strip() for n in names] + [""] * (players - len(names))
-    warnings = book.check([printable(n) for n in filled if n])
-    writer = Writer(lay, book, f"prefcalc {__version__} · " + _("blank pool sheet"))
+    writer, warnings = new_writer(
+        paper, f"prefcalc {__version__} · " + _("blank pool sheet"), [n for n in filled if n]
+    )
     writer.title = _("blank pool sheet")
     blank = "________"
     # the names have their own lines on the sheet: the title names only those given
@@ -1134,7 +763,6 @@ __all__ = [
     "build_pdf",
     "build_picture",
     "draw_sheet",
-    "flow_tokens",
     "night_series",
     "result_lines",
     "target_text",

@@ -9,9 +9,11 @@ Four sheets, in this order:
     written in this entry, net per column (``Anna pool``, ``Anna mountain``,
     ``Anna on Boris``...). Frozen header, filters, widths fitted to the content.
 ``Sheet``
-    Each player's totals (pool, mountain, whists on every opponent, points left to close) as
-    ``SUM`` formulas over the Deals columns, and below them the running totals after every
-    deal (formulas too), so a number corrected in Deals flows through.
+    Each player's totals (pool, mountain, whists on every opponent) as ``SUM`` formulas over
+    the Deals columns and, while the game goes on, what is left to play (each pool's points
+    to close under ``closing = each``, what the pools together still need under ``closing =
+    total``); below them the running totals after every deal (formulas too), so a number
+    corrected in Deals flows through.
 ``Settlement``
     docs/rules.md §5 step by step for both methods in exact arithmetic, as formulas over
     the Sheet totals: unclosed pools into the mountain (``pool_to_mountain`` from Rules),
@@ -20,40 +22,61 @@ Four sheets, in this order:
     and money (whists × the whist price). prefcalc's money rounded to the currency's unit,
     its payments and its whole-whist results are shown beside as values.
 ``Rules``
-    The game's terms, the convention's name and every option value with its meaning.
+    The game's terms, the convention's name and every option: its value in the reader's words
+    with what a user types for it (``gentleman's (gentleman)``; numbers stay numbers), and
+    its meaning.
 
-openpyxl is imported here only: the CLI imports this module lazily, when exporting.
+Its cells, styles, widths and chart are the workbook toolkit's (:mod:`prefcalc.export.xlsx_kit`).
+openpyxl is imported by the export modules only: the CLI imports them lazily, when exporting.
 """
 
 from __future__ import annotations
 
-import io
-import re
-import zipfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
-from xml.etree import ElementTree
 
 from openpyxl import Workbook  # type: ignore[import-untyped]
-from openpyxl.cell.cell import ERROR_CODES  # type: ignore[import-untyped]
-from openpyxl.chart import LineChart, Reference  # type: ignore[import-untyped]
-from openpyxl.chart.shapes import GraphicalProperties  # type: ignore[import-untyped]
-from openpyxl.styles import Font, NamedStyle, PatternFill  # type: ignore[import-untyped]
 from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 
 from prefcalc import terms
-from prefcalc.i18n import N_, _, language, pgettext
+from prefcalc.export.xlsx_kit import (
+    DATETIME_FORMAT,
+    HEADER_STYLE,
+    TITLE_STYLE,
+    WHOLE_FORMAT,
+    Cached,
+    Grid,
+    add_styles,
+    as_text,
+    balance_chart,
+    cell_number,
+    cell_text,
+    column_width,
+    datetime_format,
+    formula_cell,
+    header_row,
+    money_format,
+    points_format,
+    risky,
+    saved,
+    set_widths,
+    text_cell,
+    with_cached_values,
+)
+from prefcalc.i18n import N_, _, pgettext
 from prefcalc.report import Report
 from prefcalc.rules.amounts import Amount
-from prefcalc.rules.conventions import OPTIONS, to_toml_value
+from prefcalc.rules.conventions import OPTIONS
 from prefcalc.rules.model import Contract, Entry, Game, Join, Misere
 from prefcalc.rules.scoring import MOUNTAIN, POOL, WHISTS, Column, Sheet
 from prefcalc.rules.settlement import Settlement, minor_unit
 from prefcalc.store.files import write_atomic
-from prefcalc.views.text import deal_words
+from prefcalc.views.convention import value_text
+from prefcalc.views.log import deal_words
 
 DEALS = N_("Deals")
 SHEET = N_("Sheet")
@@ -115,73 +138,11 @@ def _kind(kind: str) -> str:
 _NAME_COLUMNS = (3, 5, 6, 8, 11)  # dealer, declarer, contract, the defenders: the record's text
 _FIRST_WRITTEN = len(DEAL_HEADERS) + 1
 
-HEADER_STYLE = "prefcalc header"
-_TITLE = "prefcalc title"
-_MAX_WIDTH = 60
 
 Key = tuple[str, Column, str | None]  # (player, column, on): one written column
 
 
 # --- small helpers ------------------------------------------------------------------------------
-
-
-def cell_number(value: Amount) -> int | float:
-    """An exact amount as a cell number: ints stay ints, fractions become floats."""
-    if isinstance(value, int):
-        return value
-    return value.numerator if value.denominator == 1 else float(value)
-
-
-#: Characters a cell must not hold raw: C0 controls (but tab, newline, carriage return), DEL,
-#: C1 controls, lone surrogates (not UTF-8) and the XML non-characters U+FFFE, U+FFFF.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
-
-
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def cell_text(value: str) -> str:
-    """Text a worksheet accepts, at most 32,767 long: a control character is shown escaped
-    as Python writes it (``\\x07``), never dropped silently and never a crash."""
-    if not value.isprintable():
-        value = _CONTROL.sub(_escape, value)
-    return value[:32767]
-
-
-#: The number formats. Whists, mountain and pool points are exact: a fraction shows as a
-#: fraction (``73 1/3``), never as ``73.3333333333333``; a whole number keeps ``General``,
-#: which shows it whole (and, unlike ``0``, never rounds a value a correction made fractional).
-WHOLE_FORMAT = "General"
-DATETIME_FORMAT = "yyyy-mm-dd hh:mm"
-RUSSIAN_DATETIME_FORMAT = "dd.mm.yyyy hh:mm"
-
-
-def datetime_format() -> str:
-    """A date-time cell's format as the language in use writes it (``01.12.2026 19:00``)."""
-    return RUSSIAN_DATETIME_FORMAT if language() == "ru" else DATETIME_FORMAT
-
-
-def _currency_sign(currency: str) -> str:
-    """The currency as a money cell names it: its code in English, its sign in Russian
-    (``₽``, ``€``; a code Babel does not know stays a code)."""
-    if language() != "ru":
-        return currency
-    from babel.numbers import get_currency_symbol
-
-    return get_currency_symbol(currency, locale="ru_RU")
-
-
-def points_format(value: Amount) -> str:
-    """The number format of a whist or point cell holding ``value``."""
-    if value.__class__ is int:
-        return WHOLE_FORMAT
-    denominator = Fraction(value).denominator
-    if denominator == 1:
-        return WHOLE_FORMAT
-    digits = len(str(denominator))
-    return "# " + "?" * digits + "/" + "?" * digits
 
 
 def _when(time: str) -> datetime | str:
@@ -196,37 +157,6 @@ def _when(time: str) -> datetime | str:
     if moment.tzinfo is not None:
         moment = moment.astimezone()
     return moment.replace(tzinfo=None)
-
-
-Cached = dict[tuple[str, str], Amount]  # (sheet title, coordinate) -> the engine's value
-
-
-def _formula(
-    ws: Any, cache: Cached, row: int, col: int, formula: str, value: Amount, fmt: str = ""
-) -> None:
-    """A formula of this module's own making, with the engine's value for its cache."""
-    cell = ws.cell(row, col, formula)
-    fmt = fmt or points_format(value)
-    if fmt != WHOLE_FORMAT:
-        cell.number_format = fmt
-    cache[(ws.title, cell.coordinate)] = value
-
-
-def _risky(value: str) -> bool:
-    """Text openpyxl would take for a formula (``=...``) or an error value (``#N/A``)."""
-    return (len(value) > 1 and value[0] == "=") or value in ERROR_CODES
-
-
-def _as_text(ws: Any, row: int, columns: Iterable[int]) -> None:
-    """Keep the risky texts of ``row`` as plain strings (never formulas or error values)."""
-    for col in columns:
-        cell = ws.cell(row, col)
-        if isinstance(cell.value, str) and _risky(cell.value):
-            cell.data_type = "s"
-
-
-def column_width(length: int) -> float:
-    return float(min(max(length + 2, 6), _MAX_WIDTH))
 
 
 def _written_keys(players: Sequence[str]) -> list[Key]:
@@ -244,23 +174,6 @@ def _written_header(key: Key) -> str:
     if column == WHISTS:
         return _("{player} on {on}").format(player=player, on=on)
     return f"{player} {terms.column(column)}"
-
-
-def add_styles(wb: Any) -> None:
-    header = NamedStyle(name=HEADER_STYLE)
-    header.font = Font(name="Calibri", size=11, bold=True)
-    header.fill = PatternFill("solid", fgColor="DDE4EE")
-    wb.add_named_style(header)
-    title = NamedStyle(name=_TITLE)
-    title.font = Font(name="Calibri", size=12, bold=True)
-    wb.add_named_style(title)
-
-
-def _header_row(ws: Any, row: int, labels: Sequence[str], first: int = 1) -> None:
-    for offset, label in enumerate(labels):
-        cell = ws.cell(row, first + offset, cell_text(label))
-        cell.style = HEADER_STYLE
-    _as_text(ws, row, range(first, first + len(labels)))
 
 
 # --- Deals --------------------------------------------------------------------------------------
@@ -300,7 +213,7 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
     ws.append(headers)
     for cell in ws[1]:
         cell.style = HEADER_STYLE
-    _as_text(ws, 1, range(1, len(headers) + 1))
+    as_text(ws, 1, range(1, len(headers) + 1))
     warnings: dict[int, list[str]] = {}
     for problem in sheet.problems:
         warnings.setdefault(problem.number, []).append(problem.message)
@@ -338,7 +251,7 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
             ws.cell(r, 2).number_format = datetime_format()
         if scored.price is not None and 15 in row:
             ws.cell(r, 15).number_format = points_format(scored.price)
-        risky = False
+        unsafe = False
         for col in text_columns:
             value = row.get(col)
             if value is not None:
@@ -346,13 +259,12 @@ def _write_deals(ws: Any, game: Game, sheet: Sheet, keys: list[Key]) -> None:
                     length = len(DATETIME_FORMAT)
                 else:
                     length = len(value)
-                    risky = risky or _risky(value)
+                    unsafe = unsafe or risky(value)
                 if length > widths[col - 1]:
                     widths[col - 1] = length
-        if risky:
-            _as_text(ws, r, text_columns)
-    for col, length in enumerate(widths, 1):
-        ws.column_dimensions[get_column_letter(col)].width = column_width(length)
+        if unsafe:
+            as_text(ws, r, text_columns)
+    set_widths(ws, widths)
     last_row = max(len(sheet.scored) + 1, 2)
     ws.freeze_panes = "A2"
     ws.auto_filter.ref = f"A1:{get_column_letter(len(headers))}{last_row}"
@@ -417,9 +329,13 @@ def _write_sheet(
 
     def total(r: int, c: int, key: Key, value: Amount) -> None:
         col = deals_col[key]
-        _formula(ws, cache, r, c, f"=SUM({ref(DEALS)}!${col}${first}:${col}${last})", value)
+        formula_cell(ws, cache, r, c, f"=SUM({ref(DEALS)}!${col}${first}:${col}${last})", value)
 
-    _header_row(
+    # what is left to play: each pool's distance to the target (closing = each), or what the
+    # pools together still need (closing = total); nothing once the game is over
+    going = not sheet.finished
+    each = going and sheet.convention.closing == "each"
+    header_row(
         ws,
         1,
         [
@@ -427,7 +343,7 @@ def _write_sheet(
             _("Pool"),
             _("Mountain"),
             *(pgettext("sheet", "on {player}").format(player=p) for p in players),
-            _("To close"),
+            *([_("To close")] if each else []),
         ],
     )
     for p in players:
@@ -438,20 +354,27 @@ def _write_sheet(
         for q in players:
             if q != p:
                 total(r, 4 + players.index(q), (p, WHISTS, q), sheet.whists[p][q])
-        to_close = max(0, sheet.target - sheet.pool[p])
-        _formula(ws, cache, r, 4 + n, f"=MAX(0,{target_ref}-B{r})", to_close)
-    _as_text(ws, 1, range(1, 5 + n))
+        if each:
+            to_close = max(0, sheet.target - sheet.pool[p])
+            formula_cell(ws, cache, r, 4 + n, f"=MAX(0,{target_ref}-B{r})", to_close)
+    if going and sheet.convention.closing == "total":
+        r = 2 + n
+        left = max(0, sheet.target * n - sum(sheet.pool.values()))
+        text_cell(ws, r, 1, _("Points left to the end of the game"))
+        formula_cell(ws, cache, r, 2, f"=MAX(0,{target_ref}*{n}-SUM(B2:B{1 + n}))", left)
+    columns = 4 + n if each else 3 + n
+    as_text(ws, 1, range(1, columns + 1))
     for p in players:
-        _as_text(ws, refs.row[p], (1,))
+        as_text(ws, refs.row[p], (1,))
     ws.column_dimensions["A"].width = column_width(max(len("Player"), *(len(p) for p in players)))
-    for c in range(2, 5 + n):
+    for c in range(2, columns + 1):
         ws.column_dimensions[get_column_letter(c)].width = column_width(12)
 
     # Running totals after every deal: the previous row plus this deal's row of Deals.
     title_row = n + 3
-    ws.cell(title_row, 1, _("Running totals after each deal")).style = _TITLE
+    ws.cell(title_row, 1, _("Running totals after each deal")).style = TITLE_STYLE
     head = title_row + 1
-    _header_row(ws, head, ["#", *(_written_header(key) for key in keys)])
+    header_row(ws, head, ["#", *(_written_header(key) for key in keys)])
     letters = [deals_col[key] for key in keys]
     own = [get_column_letter(2 + k) for k in range(len(keys))]
     running: dict[Key, Amount] = dict.fromkeys(keys, 0)
@@ -466,7 +389,7 @@ def _write_sheet(
             formula = (
                 f"={ref(DEALS)}!{col}{d}" if k == 0 else f"={mine}{r - 1}+{ref(DEALS)}!{col}{d}"
             )
-            _formula(ws, cache, r, c, formula, running[key])
+            formula_cell(ws, cache, r, c, formula, running[key])
     for k, key in enumerate(keys):
         letter = own[k]
         current = ws.column_dimensions[letter].width or 0
@@ -490,8 +413,8 @@ def _write_balance(ws: Any, report: Report, head: int, first: int) -> None:
     title = ws.cell(
         head - 1, first, _("Running balance in whists (settled as if the night ended there)")
     )
-    title.style = _TITLE
-    _header_row(ws, head, ["#", *players], first)
+    title.style = TITLE_STYLE
+    header_row(ws, head, ["#", *players], first)
     seated = set(seating_at_start(sheet))
     for k, (scored, balance) in enumerate(zip(sheet.scored, report.balances, strict=True)):
         r = head + 1 + k
@@ -523,55 +446,8 @@ def _write_balance(ws: Any, report: Report, head: int, first: int) -> None:
 # --- Settlement ---------------------------------------------------------------------------------
 
 
-class _Grid:
-    """A worksheet written cell by cell, with the styles and text safety of this module."""
-
-    def __init__(self, ws: Any, cache: Cached | None = None) -> None:
-        self.ws = ws
-        self.cache: Cached = {} if cache is None else cache
-
-    def put(self, row: int, col: int, value: int | float | bool) -> None:
-        """A number or a boolean."""
-        self.ws.cell(row, col, value)
-
-    def points(self, row: int, col: int, value: Amount) -> None:
-        """Whists or points, exact, in the format that shows them exactly."""
-        cell = self.ws.cell(row, col, cell_number(value))
-        fmt = points_format(value)
-        if fmt != WHOLE_FORMAT:
-            cell.number_format = fmt
-
-    def formula(self, row: int, col: int, formula: str, value: Amount, fmt: str = "") -> None:
-        """A formula of this module's own making, with the engine's value (and its format)."""
-        _formula(self.ws, self.cache, row, col, formula, value, fmt)
-
-    def text(self, row: int, col: int, value: str, style: str | None = None) -> None:
-        """A text cell, never taken for a formula."""
-        cell = self.ws.cell(row, col, cell_text(value))
-        if _risky(cell.value):
-            cell.data_type = "s"
-        if style is not None:
-            cell.style = style
-
-    def header(self, row: int, labels: Sequence[str]) -> None:
-        _header_row(self.ws, row, labels)
-
-    def money(self, row: int, col: int, value: Any, fmt: str) -> None:
-        cell = self.ws.cell(row, col, value)
-        cell.number_format = fmt
-
-
-def money_format(currency: str, named: bool = True) -> str:
-    """Money in the currency's minor unit (``#,##0.00``), with its code unless ``named=False``."""
-    places = len(str(minor_unit(currency).denominator)) - 1
-    fmt = "#,##0" + ("." + "0" * places if places else "")
-    if named and currency and currency.isascii() and currency.isalnum():
-        fmt += f' "{_currency_sign(currency)}"'
-    return fmt
-
-
-def _write_payments(g: _Grid, row: int, title: str, s: Settlement, fmt: str) -> int:
-    g.text(row, 1, title, _TITLE)
+def _write_payments(g: Grid, row: int, title: str, s: Settlement, fmt: str) -> int:
+    g.text(row, 1, title, TITLE_STYLE)
     g.header(row + 1, [_("Payer"), _("Payee"), _("Amount")])
     row += 2
     if not s.payments:
@@ -592,6 +468,32 @@ def _price_format(price: Amount, currency: str) -> str:
     return money_format(currency, named=False) if exact else "General"
 
 
+# The cells of the terms block that every later formula names.
+_PRICE, _N, _FACTOR, _RATE = "$B$4", "$B$5", "$B$6", "$B$7"
+
+
+@dataclass
+class _Settling:
+    """The Settlement tab being written: what its blocks share."""
+
+    g: Grid
+    report: Report
+    refs: _SheetRefs
+    fmt: str  # money, in the game's currency
+    pools: bool  # closing = average: the pools are worth whists against the average pool
+    m_row: dict[str, int] = field(default_factory=dict)  # each player's row of step 1
+    prize_ref: dict[tuple[str, str], str] = field(default_factory=dict)  # (writer, on) -> cell
+    prize_won: dict[tuple[str, str], Amount] = field(default_factory=dict)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.report.sheet.players
+
+    @property
+    def pairwise(self) -> Settlement:
+        return self.report.pairwise
+
+
 def _write_settlement(
     ws: Any,
     report: Report,
@@ -600,17 +502,37 @@ def _write_settlement(
     cache: Cached,
     pool_ref: str = "",
 ) -> None:
-    sheet = report.sheet
-    players = sheet.players
-    n = len(players)
-    g = _Grid(ws, cache)
-    price, currency = report.price, report.currency  # the price in force
-    fmt = money_format(currency)
-    exact = {"pairwise": report.pairwise, "average": report.average}
-    whole = {"pairwise": report.pairwise_whole, "average": report.average_whole}
-    last_col = get_column_letter(1 + n)
+    """The Settlement tab: the terms, then docs/rules.md §5 step by step as formulas over
+    the Sheet totals (the pools and the amnesty, the prizes, method 1, method 2), then
+    prefcalc's whole-whist figures as values."""
+    # closing = average (docs/rules.md §5.9): no pool goes into a mountain, every pool is
+    # worth the whists per pool point against the average pool instead
+    t = _Settling(
+        Grid(ws, cache),
+        report,
+        refs,
+        money_format(report.currency),
+        pools=report.pairwise.pool_average is not None,
+    )
+    _settlement_terms(t, factor_ref, pool_ref)
+    row = _pools_and_amnesty(t)
+    if t.pairwise.prizes:  # docs/rules.md §8.6: game whists of both methods, as values
+        row = _write_prizes(t.g, row, t.pairwise, t.prize_ref, t.prize_won)
+    row = _method_one(t, row)
+    row = _method_two(t, row + 1)
+    _rounded(t, row + 1)
+    ws.column_dimensions["A"].width = 34.0
+    for c in range(2, 8):
+        ws.column_dimensions[get_column_letter(c)].width = 16.0
 
-    g.text(1, 1, _("Settlement (docs/rules.md §5), exact arithmetic"), _TITLE)
+
+def _settlement_terms(t: _Settling, factor_ref: str, pool_ref: str) -> None:
+    """The title and the terms every formula reads: the whist price, N, the pool factor
+    (``pool_to_mountain`` from Rules) and under ``closing = average`` the whists per pool
+    point (``pool_whists``)."""
+    g, s1 = t.g, t.pairwise
+    price, currency = t.report.price, t.report.currency  # the price in force
+    g.text(1, 1, _("Settlement (docs/rules.md §5), exact arithmetic"), TITLE_STYLE)
     g.text(
         2,
         1,
@@ -624,29 +546,28 @@ def _write_settlement(
     if currency:
         g.text(4, 3, currency)
     g.text(5, 1, _("Players (N)"))
-    g.put(5, 2, n)
+    g.put(5, 2, len(t.players))
     g.text(6, 1, _("Pool to mountain factor"))
-    s1 = exact["pairwise"]
-    # closing = average (docs/rules.md §5.9): no pool goes into a mountain, every pool is
-    # worth the whists per pool point against the average pool instead
-    pools = s1.pool_average is not None
-    if pools:
+    if t.pools:
         g.put(6, 2, 0)
         g.text(6, 3, _("closing = average: the pools go into no mountain"))
         g.text(7, 1, _("Whists per pool point"))
         g.formula(7, 2, f"={pool_ref}", s1.pool_rate)
     else:
         g.formula(6, 2, f"={factor_ref}", s1.pool_factor)
-    price_ref, n_ref, factor, rate = "$B$4", "$B$5", "$B$6", "$B$7"
 
-    # 1. Unclosed pools into the mountain, then the amnesty.
+
+def _pools_and_amnesty(t: _Settling) -> int:
+    """Step 1: the unclosed pools into the mountain (or, under ``closing = average``, the
+    pools against the average pool), then the amnesty. Returns the next free row."""
+    g, s1, players, pools = t.g, t.pairwise, t.players, t.pools
     g.text(
         8,
         1,
         _("1. Pools against the average, the mountains, then the amnesty")
         if pools
         else _("1. Unclosed pools into the mountain, then the amnesty"),
-        _TITLE,
+        TITLE_STYLE,
     )
     g.header(
         9,
@@ -660,37 +581,37 @@ def _write_settlement(
             *([_("Pool whists: whists per point × (pool − average pool)")] if pools else []),
         ],
     )
-    top, bottom = 10, 9 + n
+    top, bottom = 10, 9 + len(players)
     largest, amnesty = bottom + 1, bottom + 2
     pool_average = amnesty + 1
-    m_row = {p: top + i for i, p in enumerate(players)}
-    for p, r in m_row.items():
+    t.m_row.update((p, top + i) for i, p in enumerate(players))
+    for p, r in t.m_row.items():
         g.text(r, 1, p)
-        g.formula(r, 2, f"={refs.pool(p)}", s1.pools[p])
-        g.formula(r, 3, f"={refs.mountain(p)}", sheet.mountain[p])
+        g.formula(r, 2, f"={t.refs.pool(p)}", s1.pools[p])
+        g.formula(r, 3, f"={t.refs.mountain(p)}", t.report.sheet.mountain[p])
         added = s1.pool_factor * (s1.pool_max - s1.pools[p])
-        g.formula(r, 4, f"={factor}*($B${largest}-B{r})", added)
+        g.formula(r, 4, f"={_FACTOR}*($B${largest}-B{r})", added)
         g.formula(r, 5, f"=C{r}+D{r}", s1.mountains[p])
         g.formula(r, 6, f"=E{r}-$B${amnesty}", s1.amnestied[p])
         if pools:
-            g.formula(r, 7, f"={rate}*(B{r}-$B${pool_average})", s1.pool_results[p])
+            g.formula(r, 7, f"={_RATE}*(B{r}-$B${pool_average})", s1.pool_results[p])
     g.text(largest, 1, _("Largest pool"))
     g.formula(largest, 2, f"=MAX(B{top}:B{bottom})", s1.pool_max)
     g.text(amnesty, 1, _("Amnesty: the smallest mountain"))
     g.formula(amnesty, 2, f"=MIN(E{top}:E{bottom})", s1.amnesty)
     if pools:
         g.text(pool_average, 1, _("Average pool"))
-        g.formula(pool_average, 2, f"=SUM(B{top}:B{bottom})/{n_ref}", s1.pool_average or 0)
+        g.formula(pool_average, 2, f"=SUM(B{top}:B{bottom})/{_N}", s1.pool_average or 0)
+    return amnesty + (3 if pools else 2)
 
-    # Prizes (docs/rules.md §8.6): game whists of both methods, as values.
-    prize_ref: dict[tuple[str, str], str] = {}
-    prize_won: dict[tuple[str, str], Amount] = {}
-    row = amnesty + (3 if pools else 2)
-    if s1.prizes:
-        row = _write_prizes(g, row, s1, prize_ref, prize_won)
 
-    # 2. Method 1: pairwise.
-    g.text(row, 1, _("2. Method 1 (pairwise)"), _TITLE)
+def _method_one(t: _Settling, row: int) -> int:
+    """Step 2, the pairwise method: each player's mountain entries (and pool entries), the
+    whists each holds on each opponent, the pairwise balances, the result and prefcalc's
+    payments. Returns the row after the payments."""
+    g, s1, players, pools = t.g, t.pairwise, t.players, t.pools
+    n = len(players)
+    g.text(row, 1, _("2. Method 1 (pairwise)"), TITLE_STYLE)
     g.header(
         row + 1,
         [
@@ -706,33 +627,16 @@ def _write_settlement(
     entry_row = {p: row + 2 + i for i, p in enumerate(players)}
     for p, r in entry_row.items():
         g.text(r, 1, p)
-        g.formula(r, 2, f"=10*F{m_row[p]}/{n_ref}", s1.mountain_entries[p])
+        g.formula(r, 2, f"=10*F{t.m_row[p]}/{_N}", s1.mountain_entries[p])
         if pools:
-            g.formula(r, 3, f"={rate}*B{m_row[p]}/{n_ref}", s1.pool_entries[p])
+            g.formula(r, 3, f"={_RATE}*B{t.m_row[p]}/{_N}", s1.pool_entries[p])
     row += 3 + n
-    g.text(row, 1, _("Whists each player holds on each opponent: game whists + mountain whists"))
-    g.header(
-        row + 1,
-        [_("Player"), *(pgettext("sheet", "on {player}").format(player=p) for p in players)],
-    )
-    held_row = {p: row + 2 + i for i, p in enumerate(players)}
-    col_of = {p: get_column_letter(2 + i) for i, p in enumerate(players)}
-    for a, r in held_row.items():
-        g.text(r, 1, a)
-        for b in players:
-            if b != a:
-                held = sheet.whists[a][b] + s1.mountain_entries[b] + prize_won.get((a, b), 0)
-                formula = f"={refs.whists(a, b)}+$B${entry_row[b]}"
-                if pools:
-                    held += s1.pool_entries[a]
-                    formula += f"+$C${entry_row[a]}"
-                if prize_ref:
-                    formula += f"+{prize_ref[(a, b)]}"
-                g.formula(r, 2 + players.index(b), formula, held)
+    held_row = _held_whists(t, row, entry_row)
     row += 3 + n
     g.text(row, 1, _("Pairwise balance: what the row player gains from the column player"))
     g.header(row + 1, [_("Player"), *(_("from {player}").format(player=p) for p in players)])
     balance_row = {p: row + 2 + i for i, p in enumerate(players)}
+    col_of = {p: get_column_letter(2 + i) for i, p in enumerate(players)}
     for a, r in balance_row.items():
         g.text(r, 1, a)
         for b in players:
@@ -744,6 +648,7 @@ def _write_settlement(
                     s1.pairwise[(a, b)],
                 )
     row += 3 + n
+    last_col = get_column_letter(1 + n)
     row = _write_result(
         g,
         row,
@@ -751,26 +656,61 @@ def _write_settlement(
         [],
         {p: [f"=SUM(B{balance_row[p]}:{last_col}{balance_row[p]})"] for p in players},
         {p: [s1.whists[p]] for p in players},
-        exact["pairwise"],
-        price_ref,
-        fmt,
+        s1,
+        _PRICE,
+        t.fmt,
     )
-    row = _write_payments(g, row + 1, _("Payments, method 1 (prefcalc)"), exact["pairwise"], fmt)
+    return _write_payments(g, row + 1, _("Payments, method 1 (prefcalc)"), s1, t.fmt)
 
-    # 3. Method 2: the average mountain.
-    row += 1
-    g.text(row, 1, _("3. Method 2 (average mountain)"), _TITLE)
+
+def _held_whists(t: _Settling, row: int, entry_row: dict[str, int]) -> dict[str, int]:
+    """Method 1's table of the whists each player holds on each opponent (game whists,
+    mountain whists, pool whists and prize whists); returns each player's row of it."""
+    g, s1, players = t.g, t.pairwise, t.players
+    g.text(row, 1, _("Whists each player holds on each opponent: game whists + mountain whists"))
+    g.header(
+        row + 1,
+        [_("Player"), *(pgettext("sheet", "on {player}").format(player=p) for p in players)],
+    )
+    held_row = {p: row + 2 + i for i, p in enumerate(players)}
+    for a, r in held_row.items():
+        g.text(r, 1, a)
+        for b in players:
+            if b != a:
+                held = (
+                    t.report.sheet.whists[a][b]
+                    + s1.mountain_entries[b]
+                    + t.prize_won.get((a, b), 0)
+                )
+                formula = f"={t.refs.whists(a, b)}+$B${entry_row[b]}"
+                if t.pools:
+                    held += s1.pool_entries[a]
+                    formula += f"+$C${entry_row[a]}"
+                if t.prize_ref:
+                    formula += f"+{t.prize_ref[(a, b)]}"
+                g.formula(r, 2 + players.index(b), formula, held)
+    return held_row
+
+
+def _method_two(t: _Settling, row: int) -> int:
+    """Step 3, the average mountain: the average, each player's mountain result and game
+    whists (and pool whists), the result and prefcalc's payments. Returns the row after the
+    payments."""
+    g, players, pools = t.g, t.players, t.pools
+    s2 = t.report.average
+    g.text(row, 1, _("3. Method 2 (average mountain)"), TITLE_STYLE)
     average = row + 1
     g.text(average, 1, _("Average mountain"))
-    s2 = exact["average"]
-    g.formula(average, 2, f"=SUM(F{top}:F{bottom})/{n_ref}", s2.average)
+    top, bottom = min(t.m_row.values()), max(t.m_row.values())
+    g.formula(average, 2, f"=SUM(F{top}:F{bottom})/{_N}", s2.average)
     row = average + 2
+    prizes = t.prize_ref
     columns = {
         p: [
-            f"=10*($B${average}-F{m_row[p]})",
-            f"=SUM({refs.written_by(p)})-SUM({refs.written_on(p)})"
-            + (_prize_net(players, p, prize_ref) if prize_ref else ""),
-            *([f"=G{m_row[p]}"] if pools else []),
+            f"=10*($B${average}-F{t.m_row[p]})",
+            f"=SUM({t.refs.written_by(p)})-SUM({t.refs.written_on(p)})"
+            + (_prize_net(players, p, prizes) if prizes else ""),
+            *([f"=G{t.m_row[p]}"] if pools else []),
         ]
         for p in players
     }
@@ -788,16 +728,20 @@ def _write_settlement(
             p: [s2.mountain_whists[p], s2.game_whists[p], *([s2.pool_results[p]] if pools else [])]
             for p in players
         },
-        exact["average"],
-        price_ref,
-        fmt,
+        s2,
+        _PRICE,
+        t.fmt,
         add=True,
     )
-    row = _write_payments(g, row + 1, _("Payments, method 2 (prefcalc)"), exact["average"], fmt)
+    return _write_payments(g, row + 1, _("Payments, method 2 (prefcalc)"), s2, t.fmt)
 
-    # 4. prefcalc's whole-whist rounding, as values.
-    row += 1
-    g.text(row, 1, _("4. Rounded to whole whists (prefcalc's figures at export, values)"), _TITLE)
+
+def _rounded(t: _Settling, row: int) -> None:
+    """Step 4: prefcalc's whole-whist results and money by both methods, as values."""
+    g, report = t.g, t.report
+    g.text(
+        row, 1, _("4. Rounded to whole whists (prefcalc's figures at export, values)"), TITLE_STYLE
+    )
     g.header(
         row + 1,
         [
@@ -808,21 +752,17 @@ def _write_settlement(
             _("Method 2 money"),
         ],
     )
-    for i, p in enumerate(players):
+    for i, p in enumerate(t.players):
         r = row + 2 + i
         g.text(r, 1, p)
-        g.points(r, 2, whole["pairwise"].whists[p])
-        g.money(r, 3, cell_number(whole["pairwise"].money[p]), fmt)
-        g.points(r, 4, whole["average"].whists[p])
-        g.money(r, 5, cell_number(whole["average"].money[p]), fmt)
-
-    ws.column_dimensions["A"].width = 34.0
-    for c in range(2, 8):
-        ws.column_dimensions[get_column_letter(c)].width = 16.0
+        g.points(r, 2, report.pairwise_whole.whists[p])
+        g.money(r, 3, cell_number(report.pairwise_whole.money[p]), t.fmt)
+        g.points(r, 4, report.average_whole.whists[p])
+        g.money(r, 5, cell_number(report.average_whole.money[p]), t.fmt)
 
 
 def _write_prizes(
-    g: _Grid,
+    g: Grid,
     row: int,
     s: Settlement,
     refs: dict[tuple[str, str], str],
@@ -832,7 +772,7 @@ def _write_prizes(
     whists each player writes on each opponent for them (counted as game whists by both
     methods). Fills ``refs`` with the cell of every pair; returns the next free row."""
     players = s.players
-    g.text(row, 1, _("Prizes (game whists of both methods, docs/rules.md §8.6)"), _TITLE)
+    g.text(row, 1, _("Prizes (game whists of both methods, docs/rules.md §8.6)"), TITLE_STYLE)
     g.header(row + 1, [_("Writer"), _("On"), _("Whists"), _("Why")])
     r = row + 2
     for prize in s.prizes:
@@ -864,7 +804,7 @@ def _prize_net(players: Sequence[str], p: str, refs: dict[tuple[str, str], str])
 
 
 def _write_result(
-    g: _Grid,
+    g: Grid,
     row: int,
     title: str,
     steps: list[str],
@@ -880,7 +820,7 @@ def _write_result(
     Returns the row after the table's Total line.
     """
     players = s.players
-    g.text(row, 1, title, _TITLE)
+    g.text(row, 1, title, TITLE_STYLE)
     g.header(
         row + 1, [_("Player"), *steps, _("Whists"), _("Money"), _("Money, rounded (prefcalc)")]
     )
@@ -919,20 +859,19 @@ def _write_result(
 # --- Rules --------------------------------------------------------------------------------------
 
 
-def _option_value(value: Any) -> Any:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int | Fraction):
+def _option_value(key: str, value: Any) -> int | float | str:
+    """An option's value as the Rules sheet holds it: a number as a number (the Settlement's
+    formulas read ``pool_to_mountain`` and ``pool_whists``), anything else in the reader's
+    words with what a user types for it (:func:`prefcalc.views.convention.value_text`)."""
+    if isinstance(value, int | Fraction) and not isinstance(value, bool):
         return cell_number(value)
-    if isinstance(value, str):
-        return cell_text(value)
-    return to_toml_value(value)
+    return value_text(key, value)
 
 
 def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str, str]:
     """Write the Rules sheet; return the references of the target, of pool_to_mountain and
     of pool_whists."""
-    g = _Grid(ws)
+    g = Grid(ws)
     conv = sheet.convention
     g.text(1, 1, _("Convention"), HEADER_STYLE)
     g.text(1, 2, terms.convention_name(conv.name))
@@ -952,7 +891,7 @@ def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str, str]:
     for i, option in enumerate(OPTIONS):
         r = 8 + i
         g.text(r, 1, option.key)
-        value = _option_value(conv.value(option.key))
+        value = _option_value(option.key, conv.value(option.key))
         if isinstance(value, str):
             g.text(r, 2, value)
         else:
@@ -963,7 +902,7 @@ def _write_rules(ws: Any, game: Game, sheet: Sheet) -> tuple[str, str, str]:
         elif option.key == "pool_whists":
             pool_row = r
     ws.column_dimensions["A"].width = 26.0
-    ws.column_dimensions["B"].width = 22.0
+    ws.column_dimensions["B"].width = 36.0
     ws.column_dimensions["C"].width = 100.0
     ws.freeze_panes = "A8"
     return f"{ref(RULES)}!$B$4", f"{ref(RULES)}!$B${factor_row}", f"{ref(RULES)}!$B${pool_row}"
@@ -997,162 +936,14 @@ def build_workbook(report: Report) -> Any:
     return _build(report)[0]
 
 
-# --- cached values --------------------------------------------------------------------------
-#
-# openpyxl writes a formula cell as ``<c r="B2" s="3"><f>SUM(...)</f><v /></c>``: no value,
-# so anything that reads the file without recalculating (phone previews, pandas, openpyxl's
-# data_only) sees an empty cell. The saved package is rewritten to put the engine's value in
-# every ``<v>``; the workbook keeps ``fullCalcOnLoad`` so Excel and LibreOffice still
-# recalculate on opening.
-
-_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
-_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
-_PKG_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
-_FORMULA_CELL = re.compile(r'<c r="([A-Z]+[0-9]+)"([^>]*)><f>([^<]*)</f><v\s*/>')
-
-
-def _cached_text(value: Amount | str | bool) -> tuple[str, str]:
-    """The ``t`` attribute (empty for a number) and the ``<v>`` text of a cached value."""
-    if isinstance(value, bool):
-        return ' t="b"', "1" if value else "0"
-    if isinstance(value, str):
-        escaped = cell_text(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        return ' t="str"', escaped
-    number = cell_number(value)
-    return "", str(number) if isinstance(number, int) else repr(number)
-
-
-def _sheet_parts(files: Mapping[str, bytes]) -> dict[str, str]:
-    """Sheet title -> the part name of its worksheet XML, read from the package itself."""
-    book = ElementTree.fromstring(files["xl/workbook.xml"])
-    rels = ElementTree.fromstring(files["xl/_rels/workbook.xml.rels"])
-    targets = {}
-    for rel in rels.iter(f"{_PKG_REL}Relationship"):
-        target = rel.get("Target", "")
-        targets[rel.get("Id")] = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
-    parts = {}
-    for node in book.iter(f"{_MAIN}sheet"):
-        parts[node.get("name", "")] = targets[node.get(f"{_REL}id")]
-    return parts
-
-
-def with_cached_values(data: bytes, cache: Mapping[tuple[str, str], Amount]) -> bytes:
-    """The saved workbook ``data`` with ``cache``'s value in each of those formula cells."""
-    by_sheet: dict[str, dict[str, Amount]] = {}
-    for (title, coordinate), value in cache.items():
-        by_sheet.setdefault(title, {})[coordinate] = value
-    with zipfile.ZipFile(io.BytesIO(data)) as source:
-        infos = source.infolist()
-        files = {info.filename: source.read(info) for info in infos}
-    parts = _sheet_parts(files)
-    for title, values in by_sheet.items():
-        part = parts[title]
-
-        def fill(match: re.Match[str], values: dict[str, Amount] = values) -> str:
-            coordinate, attributes, formula = match.groups()
-            value = values.get(coordinate)
-            if value is None:
-                return match.group()
-            kind, text = _cached_text(value)
-            return f'<c r="{coordinate}"{attributes}{kind}><f>{formula}</f><v>{text}</v>'
-
-        files[part] = _FORMULA_CELL.sub(fill, files[part].decode("utf-8")).encode("utf-8")
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
-        for info in infos:
-            target.writestr(info, files[info.filename])
-    return out.getvalue()
-
-
 def workbook_bytes(report: Report) -> bytes:
     """The XLSX file of the game of ``report`` (:func:`prefcalc.api.report`): formulas with
     their values cached. The report's results are written as they are: nothing is settled
     here."""
     wb, cache = _build(report)
-    buffer = io.BytesIO()
-    wb.save(buffer)
-    return with_cached_values(buffer.getvalue(), cache)
+    return with_cached_values(saved(wb), cache)
 
 
 def write_xlsx(report: Report, path: Path) -> None:
     """Write the workbook of the game of ``report`` to ``path``, replacing it whole."""
     write_atomic(Path(path), workbook_bytes(report), "the workbook")
-
-
-def show_axes(chart: Any) -> None:
-    """openpyxl 3.1 marks both axes deleted unless told otherwise: show them."""
-    chart.x_axis.delete = False
-    chart.y_axis.delete = False
-    chart.x_axis.tickLblPos = "low"  # the labels at the bottom, not on the zero line
-
-
-#: The chart's marker for each of the PDF's marker shapes (:data:`charts.MARKERS`).
-XLSX_MARKERS = {
-    "FilledCircle": "circle",
-    "FilledSquare": "square",
-    "FilledTriangle": "triangle",
-    "FilledDiamond": "diamond",
-    "FilledCross": "x",
-    "FilledStarFive": "star",
-    "Circle": "circle",
-    "Square": "square",
-    "Triangle": "triangle",
-    "Diamond": "diamond",
-    "StarSix": "plus",
-    "ArrowHead": "dash",
-}
-
-XLSX_DASHES: dict[tuple[float, ...] | None, str] = {
-    None: "solid",
-    (6.0, 3.0): "dash",
-    (1.5, 2.0): "sysDot",
-}
-
-
-def balance_chart(
-    ws: Any,
-    first_col: int,
-    header_row: int,
-    last_row: int,
-    series: int,
-    title: str,
-    x: str,
-    markers: bool = False,
-) -> Any:
-    """A line chart of the table at ``first_col`` (categories) and the ``series`` columns
-    after it, header at ``header_row``, data down to ``last_row``. Player ``k`` is drawn in
-    the PDF chart's style ``k`` (:func:`prefcalc.export.charts.style`: colour, dashes, and
-    its marker if ``markers``); an empty cell is a gap in the line, never a zero."""
-    from prefcalc.export.charts import filled, style
-
-    chart = LineChart()
-    chart.title = title
-    chart.y_axis.title = pgettext("chart", "whists")
-    chart.x_axis.title = x
-    data = Reference(
-        ws,
-        min_col=first_col + 1,
-        max_col=first_col + series,
-        min_row=header_row,
-        max_row=last_row,
-    )
-    chart.add_data(data, titles_from_data=True)
-    chart.set_categories(Reference(ws, min_col=first_col, min_row=header_row + 1, max_row=last_row))
-    chart.display_blanks = "gap"
-    for k, line in enumerate(chart.series):
-        look = style(k)
-        line.smooth = False
-        line.graphicalProperties.line.solidFill = look.colour.lstrip("#")
-        line.graphicalProperties.line.prstDash = XLSX_DASHES.get(look.dash, "solid")
-        if markers:
-            line.marker.symbol = XLSX_MARKERS[look.marker]
-            line.marker.size = 6
-            inside = look.colour.lstrip("#") if filled(look.marker) else "FFFFFF"
-            line.marker.graphicalProperties = GraphicalProperties(solidFill=inside)
-            line.marker.graphicalProperties.line.solidFill = look.colour.lstrip("#")
-        else:
-            line.marker.symbol = "none"
-    show_axes(chart)
-    chart.height = 9
-    chart.width = 18
-    return chart

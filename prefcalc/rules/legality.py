@@ -2,11 +2,11 @@
 
 The record keeps what was legal at the table; only what cannot have happened, or what the
 convention does not play or cannot price, is refused. Every check is a small flat function
-over (the sheet before the entry, the convention, the entry) that returns what is wrong and
-where, as a value, never raising:
+that returns what is wrong (and where), as a value, never raising; four tables list them in
+the order they are reported:
 
-- :func:`check_deal` — the entry fits the *game* (known players, tricks that add up, the
-  dealer sitting out...), whatever the convention;
+- :data:`GAME_CHECKS` — the entry fits the *game* (known players, tricks that add up, the
+  dealer sitting out...), whatever the convention: one per kind of entry;
 - :data:`RULE_CHECKS` — it fits the convention's *rules* (a dark game needs ``dark_games``,
   a 6♠ under ``stalingrad`` must be whisted by both...);
 - :data:`PRICE_CHECKS` — the convention can *price* it in its place (a contract during a
@@ -16,13 +16,18 @@ where, as a value, never raising:
   after all-passes, a deal after the game finished); only these may be overridden, by
   recording the entry as forced (``--force``).
 
-:func:`validate` is the one entry point for an entry about to be recorded: the API's
-recording, which every front end goes through, calls it and refuses the first problem (a
-place problem unless forced). The replay of a record (:mod:`prefcalc.rules.scoring`) runs the
-price and place checks over every entry (:func:`findings`): what they find is listed on the
-sheet (``Sheet.unpriced``, ``Sheet.problems``) when a night is re-scored under other rules or
-a ledger holds a deal out of its place; scoring itself never refuses. The ledger loader asks
-:func:`problems` (the game and rules checks: what a file may hold at all).
+The entry points, each for one question:
+
+- :func:`validate` — may this entry be appended now? Every check; the API's recording, which
+  every front end goes through, refuses the first problem (a place problem unless forced);
+- :func:`problems` — may a ledger hold this deal at all (the game and rules checks, whatever
+  its place)? The ledger loader asks it, and the API before an insert or an edit;
+- :func:`misfit` — which entry of a record no longer fits the seating of its moment, after an
+  edit or a deletion?
+- :func:`findings` — what does the replay of a record (:mod:`prefcalc.rules.scoring`) list of
+  an entry: what the price checks find (``Sheet.unpriced``, when a night is re-scored under
+  other rules) and what the place checks find (``Sheet.problems``)? Scoring never refuses.
+- :func:`join_refusal` — may a player join the table now?
 
 Every message goes through the catalog, in words: no option of the command line is spelled
 here (the grammar, :mod:`prefcalc.rules.notation`, alone knows them); a refusal names the
@@ -30,7 +35,7 @@ ledger field it concerns instead.
 """
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple, Protocol, assert_never
+from typing import Any, NamedTuple, Protocol
 
 from prefcalc.errors import DealError, PrefcalcError, shown
 from prefcalc.i18n import N_, _, ngettext
@@ -157,22 +162,16 @@ def validate(state: Before, convention: Convention, entry: Entry) -> list[Refusa
     does not fit the game is refused for that alone (the other checks read a well-formed
     entry); a price or place finding on a field a rule already refuses is not repeated."""
     deal = entry.deal
-    try:
-        _fits(
-            tuple(state.players),
-            deal,
-            entry.dealer,
-            convention.half_whist,
-            dealer_talon=convention.passes_dealer_plays_talon,
-        )
-    except DealError as exc:
-        return [Refusal("", exc.message)]
+    wrong = _fits(_Table.of(tuple(state.players), entry.dealer, convention), deal)
+    if wrong is not None:
+        return [Refusal("", wrong)]
     found = _rules(convention, deal)
     ruled = {r.field for r in found}
     refused = _price_in_reach(state, convention, entry)
     if refused is not None:
         found.append(refused)
-    for finding in findings(state, convention, entry):
+    unpriced, out_of_place = findings(state, convention, entry)
+    for finding in (*unpriced, *out_of_place):
         if finding.field not in ruled:
             found.append(Refusal(finding.field, finding.message))
     return found
@@ -184,353 +183,374 @@ def problems(
     deal: Deal,
     dealer: str | None,
     seats: tuple[str, ...] | None = None,
+    *,
+    rules: bool = True,
 ) -> list[Refusal]:
     """What refuses ``deal`` dealt by ``dealer`` (``None`` for an adjustment, a penalty, a
-    change of terms or a join) after ``game``'s entries whatever its place: the game and rules checks
-    of :func:`validate` (what a ledger file may hold at all). ``seats`` is the seating at the
-    deal (default: after all of ``game``'s entries)."""
-    try:
-        check_deal(
-            game,
-            deal,
-            dealer,
-            convention.half_whist,
-            seats,
-            dealer_talon=convention.passes_dealer_plays_talon,
-        )
-    except DealError as exc:
-        return [Refusal("", exc.message)]
-    return _rules(convention, deal)
+    change of terms or a join) after ``game``'s entries whatever its place: the game and rules
+    checks of :func:`validate` (what a ledger file may hold at all); ``rules=False`` leaves
+    out the rules checks (what a deal must be whatever the convention plays). ``seats`` is the
+    seating at the deal (default: after all of ``game``'s entries)."""
+    wrong = _fits(_Table.of(seating(game) if seats is None else seats, dealer, convention), deal)
+    if wrong is not None:
+        return [Refusal("", wrong)]
+    return _rules(convention, deal) if rules else []
 
 
-def check(
-    game: Game,
-    convention: Convention,
-    deal: Deal,
-    dealer: str | None,
-    seats: tuple[str, ...] | None = None,
-) -> None:
-    """Raise the first of :func:`problems` as a :class:`DealError` (never forced)."""
-    found = problems(game, convention, deal, dealer, seats)
-    if found:
-        raise DealError(found[0].message)
+def misfit(game: Game, convention: Convention, first: int = 1) -> tuple[int, str] | None:
+    """The first entry from number ``first`` on that does not fit the seating of its moment
+    (after a join is deleted or an earlier deal edited, say), as its number and what is
+    wrong: the game checks of :func:`problems`; ``None`` when every one fits."""
+    seats = game.players
+    for number, entry in enumerate(game.entries, 1):
+        if number >= first:
+            wrong = _fits(_Table.of(seats, entry.dealer, convention), entry.deal)
+            if wrong is not None:
+                return number, wrong
+        if isinstance(entry.deal, Join):
+            seats = joined(seats, entry.deal)
+    return None
 
 
-def findings(state: Before, convention: Convention, entry: Entry) -> tuple[Finding, ...]:
-    """What the price and place checks find in ``entry`` after ``state``."""
-    return (*unpriced(state, convention, entry), *out_of_place(state, convention, entry))
+_NOTHING: tuple[tuple[Finding, ...], tuple[Finding, ...]] = ((), ())
 
 
-NOTHING: tuple[tuple[Finding, ...], tuple[Finding, ...]] = ((), ())
-
-
-def replay_findings(
+def findings(
     state: Before, convention: Convention, entry: Entry
 ) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
-    """What the replay lists of ``entry`` after ``state``: what the price checks find
-    (``Sheet.unpriced``) and what the place checks find (``Sheet.problems``). The replay
-    asks for every entry of a long night: the common one (no Classic's flag, no opening
-    circle, no all-pass streak, the game going on) is answered without running a check."""
+    """What the price checks find in ``entry`` after ``state`` (the replay lists them in
+    ``Sheet.unpriced``) and what the place checks find (``Sheet.problems``). The replay asks
+    for every entry of a long night: the common one (no Classic's flag, no opening circle, no
+    all-pass streak, the game going on) is answered without running a check."""
     if (
         not state.opening_left
         and (entry.forced or not (state.streak or state.finished))
         and not _priced_apart(entry.deal)
     ):
-        return NOTHING
-    return unpriced(state, convention, entry), out_of_place(state, convention, entry)
+        return _NOTHING
+    return _unpriced(state, convention, entry), _out_of_place(state, convention, entry)
 
 
 # --- the deal fits the game ----------------------------------------------------------------------
+#
+# Each check returns what is wrong as one line, or ``None``: the first line found refuses the
+# deal (:func:`_fits` dispatches on the kind of entry, :data:`GAME_CHECKS`).
 
 
-def _known(seats: tuple[str, ...], name: str) -> str:
+class _Table(NamedTuple):
+    """What the game checks read besides the deal: the seating when it is played, its dealer
+    (``None`` for an entry that is not dealt) and the convention's two options that change
+    what a deal may hold: ``half_whist`` and ``passes.dealer_plays_talon`` (the sitting-out
+    dealer's all-pass tricks are written)."""
+
+    seats: tuple[str, ...]
+    dealer: str | None
+    half_whist: bool
+    dealer_talon: bool
+
+    @classmethod
+    def of(cls, seats: tuple[str, ...], dealer: str | None, conv: Convention) -> "_Table":
+        return cls(seats, dealer, conv.half_whist, conv.passes_dealer_plays_talon)
+
+
+def _said(check: Callable[..., object], *args: Any) -> str | None:
+    """What a value check of the record's types (:mod:`prefcalc.rules.model`,
+    :mod:`prefcalc.rules.penalties`) finds wrong, as a line: they raise, as the grammar that
+    reads a deal calls them too."""
+    try:
+        check(*args)
+    except DealError as exc:
+        return exc.message
+    return None
+
+
+def _unknown(seats: tuple[str, ...], name: str) -> str | None:
     if name not in seats:
-        raise DealError(
-            _("unknown player '{name}' (players: {seats})").format(
-                name=shown(name), seats=", ".join(seats)
-            )
+        return _("unknown player '{name}' (players: {seats})").format(
+            name=shown(name), seats=", ".join(seats)
         )
-    return name
+    return None
 
 
-def _tricks(value: int | None, owner: str) -> None:
+def _tricks(value: int | None, owner: str) -> str | None:
     """Tricks are 0-10; ``owner`` is a name (or ``""`` for the declarer)."""
     if value is not None and not 0 <= value <= 10:
         what = _("{owner}'s tricks").format(owner=owner) if owner else _("the declarer's tricks")
-        raise DealError(
-            _("{what} must be 0-10 tricks, not {value}").format(what=what, value=shown(str(value)))
+        return _("{what} must be 0-10 tricks, not {value}").format(
+            what=what, value=shown(str(value))
         )
+    return None
 
 
-def check_entries(
-    game: Game,
-    half_whist: bool = True,
-    first: int = 1,
-    shift: int = 0,
-    *,
-    dealer_talon: bool = False,
-) -> None:
-    """Check every entry from number ``first`` on against the seating of its moment (after a
-    join is deleted or an earlier deal edited); a refusal names the deal, its number plus
-    ``shift`` (the number it had before a deletion). ``half_whist`` and ``dealer_talon``
-    are the convention's (``passes.dealer_plays_talon``), as :func:`check_deal` takes them."""
-    seats = game.players
-    for number, entry in enumerate(game.entries, 1):
-        if number >= first:
-            try:
-                check_deal(
-                    game, entry.deal, entry.dealer, half_whist, seats, dealer_talon=dealer_talon
-                )
-            except DealError as exc:
-                raise DealError(
-                    exc.message, _("deal {number}").format(number=number + shift)
-                ) from None
-        if isinstance(entry.deal, Join):
-            seats = joined(seats, entry.deal)
-
-
-def _sits_out(seats: tuple[str, ...], dealer: str, name: str, what: str) -> None:
+def _sits_out(seats: tuple[str, ...], dealer: str, name: str, what: str) -> str | None:
     """Refuse ``name`` doing ``what`` when he sits out the deal dealt by ``dealer``."""
     out = sitting_out(seats, dealer)
     if name not in out:
-        return
+        return None
     if name == dealer:
-        raise DealError(
-            _("{name} is the dealer and sits out this deal, so {what}").format(name=name, what=what)
+        return _("{name} is the dealer and sits out this deal, so {what}").format(
+            name=name, what=what
         )
-    raise DealError(
-        _("{name} deals next and sits out this deal, so {what}").format(name=name, what=what)
+    return _("{name} deals next and sits out this deal, so {what}").format(name=name, what=what)
+
+
+def _fits(t: _Table, deal: Deal) -> str | None:
+    """What keeps ``deal`` from fitting the table ``t`` (the game checks of
+    :func:`validate`), or ``None``."""
+    if t.dealer is not None and not isinstance(deal, Join):
+        wrong = _unknown(t.seats, t.dealer)
+        if wrong is not None:
+            return wrong
+    check: GameCheck = GAME_CHECKS[deal.__class__]
+    return check(t, deal)
+
+
+def _fits_join(t: _Table, deal: Join) -> str | None:
+    """A late arrival (docs/rules.md §8.7, §8.8): between deals, up to five players, a new
+    name, after a seated one."""
+    if t.dealer is not None:
+        return _("a player joins between deals: a join has no dealer")
+    seats = t.seats
+    if len(seats) >= MAX_PLAYERS:
+        return _("the table is full: {MAX_PLAYERS} players at most ({seats})").format(
+            MAX_PLAYERS=MAX_PLAYERS, seats=", ".join(seats)
+        )
+    key = name_key(deal.player)
+    taken = next((p for p in seats if name_key(p) == key), None)
+    if taken is not None:
+        return _("'{player}' cannot join: {taken} already plays").format(
+            player=shown(deal.player), taken=taken
+        )
+    if deal.after is not None:
+        wrong = _unknown(seats, deal.after)
+        if wrong is not None:
+            return wrong
+    return _said(check_players, joined(seats, deal))
+
+
+def _fits_term(t: _Table, deal: SetTerm) -> str | None:
+    return _said(check_term, deal)
+
+
+def _fits_adjustment(t: _Table, deal: Adjustment) -> str | None:
+    wrong = _unknown(t.seats, deal.player)
+    if wrong is not None:
+        return wrong
+    for other, _amount in deal.whists:
+        wrong = _unknown(t.seats, other)
+        if wrong is not None:
+            return wrong
+        if other == deal.player:
+            return _("{player} cannot write whists on himself").format(player=deal.player)
+    wrong = _said(check_note, deal.note)
+    if wrong is None and not deal.note.strip():  # check_note stores the note stripped
+        wrong = _("an adjustment needs a note saying why")
+    return wrong
+
+
+def _fits_penalty(t: _Table, deal: Penalty) -> str | None:
+    """A penalty of the Code (docs/rules.md §8.10)."""
+    if t.dealer is not None:
+        return _("a penalty is not dealt: it has no dealer")
+    wrong = _unknown(t.seats, deal.player)
+    if wrong is None and deal.on is not None:
+        wrong = _unknown(t.seats, deal.on)
+    return wrong if wrong is not None else _said(check_penalty, deal)
+
+
+def _fits_preference(t: _Table, deal: Preference) -> str | None:
+    if t.dealer is None:
+        return _("a deal needs its dealer")
+    return _unknown(t.seats, deal.player) or _sits_out(
+        t.seats, t.dealer, deal.player, _("holds no cards to declare the Preference")
     )
 
 
-def check_deal(
-    game: Game,
-    deal: Deal,
-    dealer: str | None,
-    half_whist: bool = True,
-    seats: tuple[str, ...] | None = None,
-    *,
-    dealer_talon: bool = False,
-) -> None:
-    """Raise :class:`DealError` unless ``deal`` fits ``game`` (context-free checks).
-
-    ``seats`` is the seating when the deal is played (default: after all of ``game``'s
-    entries, i.e. ``game`` holds the entries before the deal). The two options the checks
-    read are given as flags: ``half_whist`` and ``dealer_talon``
-    (``passes.dealer_plays_talon``: the sitting-out dealer's all-pass tricks are written)."""
-    _fits(
-        seating(game) if seats is None else seats,
-        deal,
-        dealer,
-        half_whist,
-        dealer_talon=dealer_talon,
-    )
-
-
-def _fits(
-    seats: tuple[str, ...],
-    deal: Deal,
-    dealer: str | None,
-    half_whist: bool,
-    *,
-    dealer_talon: bool = False,
-) -> None:
-    """Raise :class:`DealError` unless ``deal`` dealt by ``dealer`` fits a table seated as
-    ``seats`` (the game checks of :func:`validate`)."""
-    if isinstance(deal, Join):
-        if dealer is not None:
-            raise DealError(_("a player joins between deals: a join has no dealer"))
-        _check_join(seats, deal)
-        return
-    if dealer is not None:
-        _known(seats, dealer)
-    if isinstance(deal, SetTerm):
-        check_term(deal)
-        return
-    if isinstance(deal, Adjustment):
-        _known(seats, deal.player)
-        for other, _amount in deal.whists:
-            _known(seats, other)
-            if other == deal.player:
-                raise DealError(
-                    _("{player} cannot write whists on himself").format(player=deal.player)
-                )
-        if not check_note(deal.note):
-            raise DealError(_("an adjustment needs a note saying why"))
-        return
-    if isinstance(deal, Penalty):  # docs/rules.md §8.10
-        if dealer is not None:
-            raise DealError(_("a penalty is not dealt: it has no dealer"))
-        _known(seats, deal.player)
-        if deal.on is not None:
-            _known(seats, deal.on)
-        check_penalty(deal)
-        return
-    if dealer is None:
-        raise DealError(_("a deal needs its dealer"))
-    if isinstance(deal, Preference):
-        _known(seats, deal.player)
-        _sits_out(seats, dealer, deal.player, _("holds no cards to declare the Preference"))
-        return
+def _fits_passes(t: _Table, deal: AllPass) -> str | None:
+    if t.dealer is None:
+        return _("a deal needs its dealer")
+    seats, dealer = t.seats, t.dealer
     out = sitting_out(seats, dealer)
     active = active_players(seats, dealer)
-    if isinstance(deal, AllPass):
-        names = [name for name, _ in deal.tricks]
-        # passes.dealer_plays_talon: the sitting-out dealer leads the talon cards and his
-        # tricks (0-2) are written with everybody's (at five, only the dealer's)
-        talon = dealer if dealer_talon and out else None
-        for name in names:
-            _known(seats, name)
-            if name != talon:
-                _sits_out(seats, dealer, name, _("takes no all-pass tricks"))
-        if len(set(names)) != len(names):
-            raise DealError(_("a player is listed twice in the all-pass tricks"))
-        holding = (*active, talon) if talon is not None else active
-        missing = [p for p in holding if p not in names]
-        if missing:
-            raise DealError(
-                _("all-pass tricks of every active player are needed: missing {missing}").format(
-                    missing=", ".join(missing)
-                )
-            )
-        for name, count in deal.tricks:
-            _tricks(count, name)
-            if name == talon and count > 2:
-                raise DealError(
-                    _(
-                        "{name} deals and plays only the two talon cards: at most 2 tricks, not {count}"
-                    ).format(name=name, count=count)
-                )
-        for name in deal.blind:
-            _known(seats, name)
-            _sits_out(seats, dealer, name, _("cannot pass blind"))
-        if len(set(deal.blind)) != len(deal.blind):
-            raise DealError(_("a player is listed twice as passing blind"))
-        total = sum(count for _, count in deal.tricks)
-        if total != 10:
-            if len(seats) == 2:
-                raise DealError(
-                    _(
-                        "all-pass tricks must add up to 10, not {total} (the dummy takes no part)"
-                    ).format(total=total)
-                )
-            raise DealError(_("all-pass tricks must add up to 10, not {total}").format(total=total))
-        check_looked(deal)
-        return
-    _known(seats, deal.declarer)
-    _sits_out(seats, dealer, deal.declarer, _("cannot declare"))
-    if isinstance(deal, Misere):
-        _tricks(deal.tricks, deal.declarer)
-        check_looked(deal)
-    elif isinstance(deal, Contract):
-        _check_contract(seats, deal, dealer, active, half_whist)
-        check_looked(deal)
-    else:
-        assert_never(deal)
-
-
-def _check_contract(
-    seats: tuple[str, ...], deal: Contract, dealer: str, active: tuple[str, ...], half_whist: bool
-) -> None:
-    if deal.level not in LEVELS:
-        raise DealError(_("there is no contract level {level} (6-10)").format(level=deal.level))
-    if deal.suit not in SUITS:
-        raise DealError(_("unknown suit '{suit}' (use s, c, d, h or nt)").format(suit=deal.suit))
-    _tricks(deal.tricks, "")
-    names = [d.player for d in deal.defenders]
-    for d in deal.defenders:
-        _known(seats, d.player)
-        if d.player == deal.declarer:
-            raise DealError(_("{player} declares and cannot also defend").format(player=d.player))
-        _sits_out(seats, dealer, d.player, _("cannot defend"))
-        if d.role not in ROLES:
-            raise DealError(
-                _("unknown role '{role}' for {player} (use w, wN, p, h or r)").format(
-                    role=shown(d.role), player=d.player
-                )
-            )
-        _tricks(d.tricks, d.player)
+    names = [name for name, _ in deal.tricks]
+    # passes.dealer_plays_talon: the sitting-out dealer leads the talon cards and his
+    # tricks (0-2) are written with everybody's (at five, only the dealer's)
+    talon = dealer if t.dealer_talon and out else None
+    for name in names:
+        wrong = _unknown(seats, name)
+        if wrong is None and name != talon:
+            wrong = _sits_out(seats, dealer, name, _("takes no all-pass tricks"))
+        if wrong is not None:
+            return wrong
     if len(set(names)) != len(names):
-        raise DealError(_("a defender is listed twice"))
-    if deal.talon is not None:
-        if len(seats) == 2:  # at three, talon_bonus_three says (a price check)
-            raise DealError(
-                _("the talon bonus is written by a sitting-out dealer: only at 4 or 5 players")
-            )
-        if not 0 <= deal.talon <= 3:
-            raise DealError(
-                _("the talon gives 0, 1, 2 or 3 tricks, not {talon}").format(
-                    talon=shown(str(deal.talon))
-                )
-            )
+        return _("a player is listed twice in the all-pass tricks")
+    holding = (*active, talon) if talon is not None else active
+    missing = [p for p in holding if p not in names]
+    if missing:
+        return _("all-pass tricks of every active player are needed: missing {missing}").format(
+            missing=", ".join(missing)
+        )
+    for name, count in deal.tricks:
+        wrong = _tricks(count, name)
+        if wrong is not None:
+            return wrong
+        if name == talon and count > 2:
+            return _(
+                "{name} deals and plays only the two talon cards: at most 2 tricks, not {count}"
+            ).format(name=name, count=count)
+    for name in deal.blind:
+        wrong = _unknown(seats, name) or _sits_out(seats, dealer, name, _("cannot pass blind"))
+        if wrong is not None:
+            return wrong
+    if len(set(deal.blind)) != len(deal.blind):
+        return _("a player is listed twice as passing blind")
+    total = sum(count for _, count in deal.tricks)
+    if total != 10:
+        if len(seats) == 2:
+            return _(
+                "all-pass tricks must add up to 10, not {total} (the dummy takes no part)"
+            ).format(total=total)
+        return _("all-pass tricks must add up to 10, not {total}").format(total=total)
+    return _said(check_looked, deal)
+
+
+def _declared(t: _Table, declarer: str) -> str | None:
+    """A game or a misère: dealt, declared by a known player who holds cards."""
+    if t.dealer is None:
+        return _("a deal needs its dealer")
+    return _unknown(t.seats, declarer) or _sits_out(
+        t.seats, t.dealer, declarer, _("cannot declare")
+    )
+
+
+def _fits_misere(t: _Table, deal: Misere) -> str | None:
+    return (
+        _declared(t, deal.declarer)
+        or _tricks(deal.tricks, deal.declarer)
+        or _said(check_looked, deal)
+    )
+
+
+def _fits_contract(t: _Table, deal: Contract) -> str | None:
+    return _declared(t, deal.declarer) or _contract(t, deal) or _said(check_looked, deal)
+
+
+def _contract(t: _Table, deal: Contract) -> str | None:
+    """A game: its level, suit and tricks, its defenders and what their roles require."""
+    seats, dealer, half_whist = t.seats, t.dealer, t.half_whist
+    assert dealer is not None  # _declared refused a game without its dealer
+    if deal.level not in LEVELS:
+        return _("there is no contract level {level} (6-10)").format(level=deal.level)
+    if deal.suit not in SUITS:
+        return _("unknown suit '{suit}' (use s, c, d, h or nt)").format(suit=deal.suit)
+    wrong = (
+        _tricks(deal.tricks, "") or _defenders(seats, deal, dealer) or _talon_tricks(seats, deal)
+    )
+    if wrong is not None:
+        return wrong
+    active = active_players(seats, dealer)
     expected = [p for p in active if p != deal.declarer]
     if len(expected) == 1:
-        _check_gusarik(deal, expected[0], half_whist)
-        return
+        return _gusarik(deal, expected[0], half_whist)
+    names = [d.player for d in deal.defenders]
     missing = [p for p in expected if p not in names]
     if missing or len(names) != 2:
-        raise DealError(
-            _("both defenders are needed: {expected}").format(expected=" and ".join(expected))
-        )
+        return _("both defenders are needed: {expected}").format(expected=" and ".join(expected))
     roles = sorted(d.role for d in deal.defenders)
     if deal.returned_by is not None:
-        _check_dealer_return(seats, deal, dealer, roles, half_whist)
-        return
+        return _dealer_return(seats, deal, dealer, roles, half_whist)
     if "r" in roles:
-        _check_returned(deal, roles, half_whist)
-        return
-    whisters = [d for d in deal.defenders if d.role == "w"]
+        return _whist_returned(deal, roles, half_whist)
     if "h" in roles:
         if roles != ["h", "p"]:
-            raise DealError(_("half-whist needs a passing partner (the other defender passes)"))
-        _check_half_whist(deal, half_whist)
-        if deal.tricks is not None:
-            raise DealError(_("a half-whisted game is not played: write its tricks as '-'"))
-        return
+            return _("half-whist needs a passing partner (the other defender passes)")
+        wrong = _half_whist(deal, half_whist)
+        if wrong is None and deal.tricks is not None:
+            wrong = _("a half-whisted game is not played: write its tricks as '-'")
+        return wrong
+    return _whisted(deal)
+
+
+def _defenders(seats: tuple[str, ...], deal: Contract, dealer: str) -> str | None:
+    """Each defender a known player, not the declarer, holding cards, with a known role and
+    0-10 tricks; none listed twice."""
+    for d in deal.defenders:
+        wrong = _unknown(seats, d.player)
+        if wrong is not None:
+            return wrong
+        if d.player == deal.declarer:
+            return _("{player} declares and cannot also defend").format(player=d.player)
+        wrong = _sits_out(seats, dealer, d.player, _("cannot defend"))
+        if wrong is not None:
+            return wrong
+        if d.role not in ROLES:
+            return _("unknown role '{role}' for {player} (use w, wN, p, h or r)").format(
+                role=shown(d.role), player=d.player
+            )
+        wrong = _tricks(d.tricks, d.player)
+        if wrong is not None:
+            return wrong
+    names = [d.player for d in deal.defenders]
+    if len(set(names)) != len(names):
+        return _("a defender is listed twice")
+    return None
+
+
+def _talon_tricks(seats: tuple[str, ...], deal: Contract) -> str | None:
+    """The talon bonus: a sitting-out dealer's (at three, talon_bonus_three says: a price
+    check), for 0-3 tricks."""
+    if deal.talon is None:
+        return None
+    if len(seats) == 2:
+        return _("the talon bonus is written by a sitting-out dealer: only at 4 or 5 players")
+    if not 0 <= deal.talon <= 3:
+        return _("the talon gives 0, 1, 2 or 3 tricks, not {talon}").format(
+            talon=shown(str(deal.talon))
+        )
+    return None
+
+
+def _whisted(deal: Contract) -> str | None:
+    """Both defenders passed (the game not played), or one or two whisted: their tricks and
+    the declarer's add up to 10."""
+    whisters = [d for d in deal.defenders if d.role == "w"]
     if not whisters:
         if deal.tricks is not None:
-            raise DealError(
-                _("both defenders passed, so the game was not played: write its tricks as '-'")
-            )
-        return
+            return _("both defenders passed, so the game was not played: write its tricks as '-'")
+        return None
     if deal.tricks is None:
-        raise DealError(_("a whisted game is played: give the declarer's tricks (0-10)"))
+        return _("a whisted game is played: give the declarer's tricks (0-10)")
     defence = 10 - deal.tricks
     if len(whisters) == 2:
         if any(w.tricks is None for w in whisters):
-            raise DealError(_("two whisters: give each one's tricks, e.g. Boris:w3 Vera:w1"))
+            return _("two whisters: give each one's tricks, e.g. Boris:w3 Vera:w1")
         total = sum(w.tricks or 0 for w in whisters)
         if total != defence:
-            raise DealError(
-                _(
-                    "whisters' tricks {first}+{second} and the declarer's {declared} must add up to 10"
-                ).format(first=whisters[0].tricks, second=whisters[1].tricks, declared=deal.tricks)
-            )
-    else:
-        lone = whisters[0]
-        if lone.tricks is not None and lone.tricks != defence:
-            raise DealError(
-                _("{player} took {tricks} but the declarer's {declared} leave {defence}").format(
-                    player=lone.player, tricks=lone.tricks, declared=deal.tricks, defence=defence
-                )
-            )
-        passer = next(d for d in deal.defenders if d.role == "p")
-        if passer.tricks not in (None, 0):
-            raise DealError(
-                _("{player} passed: the lone whister takes the defence's tricks").format(
-                    player=passer.player
-                )
-            )
+            return _(
+                "whisters' tricks {first}+{second} and the declarer's {declared} must add up to 10"
+            ).format(first=whisters[0].tricks, second=whisters[1].tricks, declared=deal.tricks)
+        return None
+    lone = whisters[0]
+    if lone.tricks is not None and lone.tricks != defence:
+        return _("{player} took {tricks} but the declarer's {declared} leave {defence}").format(
+            player=lone.player, tricks=lone.tricks, declared=deal.tricks, defence=defence
+        )
+    passer = next(d for d in deal.defenders if d.role == "p")
+    if passer.tricks not in (None, 0):
+        return _("{player} passed: the lone whister takes the defence's tricks").format(
+            player=passer.player
+        )
+    return None
 
 
-def _check_dealer_return(
+def _dealer_return(
     seats: tuple[str, ...], deal: Contract, dealer: str, roles: list[Role], half_whist: bool
-) -> None:
+) -> str | None:
     """A whist returned by the sitting-out dealer after both defenders declined: both passed,
     or pass – half-whist – pass (docs/rules.md §8.4): a played game with the dealer as the
     only whister."""
     if deal.returned_by != dealer or not sitting_out(seats, dealer):
-        raise DealError(
+        return (
             _(
                 "only the sitting-out dealer ({dealer}) can return the whist, not {returned_by}"
             ).format(dealer=dealer, returned_by=deal.returned_by)
@@ -538,129 +558,111 @@ def _check_dealer_return(
             else _("only a sitting-out dealer (4 or 5 players) can return the whist")
         )
     if roles == ["h", "p"]:  # pass – half-whist – pass: the half-whist was not taken back
-        _check_half_whist(deal, half_whist)
+        wrong = _half_whist(deal, half_whist)
+        if wrong is not None:
+            return wrong
     elif roles != ["p", "p"]:
-        raise DealError(
-            _(
-                "the dealer returns the whist only when both defenders passed (p p) or after pass – half-whist – pass (h p)"
-            )
+        return _(
+            "the dealer returns the whist only when both defenders passed (p p) or after pass – half-whist – pass (h p)"
         )
     if deal.tricks is None:
-        raise DealError(_("a returned whist is played: give the declarer's tricks (0-10)"))
+        return _("a returned whist is played: give the declarer's tricks (0-10)")
     if any(d.tricks not in (None, 0) for d in deal.defenders):
-        raise DealError(_("the dealer plays the defence: the passers' tricks are not written"))
+        return _("the dealer plays the defence: the passers' tricks are not written")
+    return None
 
 
-def _check_half_whist(deal: Contract, half_whist: bool) -> None:
+def _half_whist(deal: Contract, half_whist: bool) -> str | None:
     """A half-whist is allowed by the convention and only on a 6 or a 7 (docs/rules.md §4.2)."""
     if not half_whist:
-        raise DealError(_("half-whist is not played under this convention (half_whist = false)"))
+        return _("half-whist is not played under this convention (half_whist = false)")
     if deal.level > 7:
-        raise DealError(
-            _("half-whist is only possible on 6 and 7, not on {level}").format(level=deal.level)
-        )
+        return _("half-whist is only possible on 6 and 7, not on {level}").format(level=deal.level)
+    return None
 
 
-def _check_returned(deal: Contract, roles: list[Role], half_whist: bool) -> None:
+def _whist_returned(deal: Contract, roles: list[Role], half_whist: bool) -> str | None:
     """Role ``r``: the first defender returned the whist after the second's half-whist
     (docs/rules.md §8.4): a played game with the returner as the lone whister."""
     if roles != ["h", "r"]:
-        raise DealError(_("r (returned the whist) needs the other defender's half-whist (h)"))
-    _check_half_whist(deal, half_whist)
+        return _("r (returned the whist) needs the other defender's half-whist (h)")
+    wrong = _half_whist(deal, half_whist)
+    if wrong is not None:
+        return wrong
     if deal.tricks is None:
-        raise DealError(_("a returned whist is played: give the declarer's tricks (0-10)"))
+        return _("a returned whist is played: give the declarer's tricks (0-10)")
     returner = next(d for d in deal.defenders if d.role == "r")
     defence = 10 - deal.tricks
     if returner.tricks is not None and returner.tricks != defence:
-        raise DealError(
-            _("{player} took {tricks} but the declarer's {declared} leave {defence}").format(
-                player=returner.player,
-                tricks=returner.tricks,
-                declared=deal.tricks,
-                defence=defence,
-            )
+        return _("{player} took {tricks} but the declarer's {declared} leave {defence}").format(
+            player=returner.player,
+            tricks=returner.tricks,
+            declared=deal.tricks,
+            defence=defence,
         )
     half = next(d for d in deal.defenders if d.role == "h")
     if half.tricks not in (None, 0):
-        raise DealError(
-            _("{player} half-whisted: the returner takes the defence's tricks").format(
-                player=half.player
-            )
+        return _("{player} half-whisted: the returner takes the defence's tricks").format(
+            player=half.player
         )
+    return None
 
 
-def _check_gusarik(deal: Contract, other: str, half_whist: bool) -> None:
+def _gusarik(deal: Contract, other: str, half_whist: bool) -> str | None:
     """Two players (Gusarik, docs/rules.md §8.7): the other player defends alone with the dummy:
     ``w`` (plays, answers for the whole defence), ``h`` (leaves for his tricks, 6 and 7
     only) or ``p`` (the game counts as made)."""
     if len(deal.defenders) != 1 or deal.defenders[0].player != other:
-        raise DealError(
-            _(
-                "two players (Gusarik): {other} is the one defender, e.g. {other}:w, {other}:h or {other}:p"
-            ).format(other=other)
-        )
+        return _(
+            "two players (Gusarik): {other} is the one defender, e.g. {other}:w, {other}:h or {other}:p"
+        ).format(other=other)
     lone = deal.defenders[0]
     if lone.role == "r":
-        raise DealError(_("r (returned the whist) needs the other defender's half-whist (h)"))
+        return _("r (returned the whist) needs the other defender's half-whist (h)")
     if deal.returned_by is not None:
-        raise DealError(_("only a sitting-out dealer (4 or 5 players) can return the whist"))
+        return _("only a sitting-out dealer (4 or 5 players) can return the whist")
     if lone.role == "h":
         if not half_whist:
-            raise DealError(
-                _("half-whist is not played under this convention (half_whist = false)")
-            )
+            return _("half-whist is not played under this convention (half_whist = false)")
         if deal.level > 7:
-            raise DealError(
-                _(
-                    "leaving for one's tricks (h) is only possible on 6 and 7, not on {level}"
-                ).format(level=deal.level)
-            )
+            return _(
+                "leaving for one's tricks (h) is only possible on 6 and 7, not on {level}"
+            ).format(level=deal.level)
         if deal.tricks is not None:
-            raise DealError(
-                _(
-                    "{other} left for own tricks, so the game was not played: write its tricks as '-'"
-                ).format(other=other)
-            )
-        return
+            return _(
+                "{other} left for own tricks, so the game was not played: write its tricks as '-'"
+            ).format(other=other)
+        return None
     if lone.role == "p":
         if deal.tricks is not None:
-            raise DealError(
-                _("{other} passed, so the game was not played: write its tricks as '-'").format(
-                    other=other
-                )
+            return _("{other} passed, so the game was not played: write its tricks as '-'").format(
+                other=other
             )
-        return
+        return None
     if deal.tricks is None:
-        raise DealError(_("a whisted game is played: give the declarer's tricks (0-10)"))
+        return _("a whisted game is played: give the declarer's tricks (0-10)")
     defence = 10 - deal.tricks
     if lone.tricks is not None and lone.tricks != defence:
-        raise DealError(
-            _("{player} took {tricks} but the declarer's {declared} leave {defence}").format(
-                player=lone.player, tricks=lone.tricks, declared=deal.tricks, defence=defence
-            )
+        return _("{player} took {tricks} but the declarer's {declared} leave {defence}").format(
+            player=lone.player, tricks=lone.tricks, declared=deal.tricks, defence=defence
         )
+    return None
 
 
-def _check_join(seats: tuple[str, ...], join: Join) -> None:
-    """A late arrival (docs/rules.md §8.7, §8.8): up to five players, a new name, after a
-    seated one."""
-    if len(seats) >= MAX_PLAYERS:
-        raise DealError(
-            _("the table is full: {MAX_PLAYERS} players at most ({seats})").format(
-                MAX_PLAYERS=MAX_PLAYERS, seats=", ".join(seats)
-            )
-        )
-    key = name_key(join.player)
-    taken = next((p for p in seats if name_key(p) == key), None)
-    if taken is not None:
-        raise DealError(
-            _("'{player}' cannot join: {taken} already plays").format(
-                player=shown(join.player), taken=taken
-            )
-        )
-    if join.after is not None:
-        _known(seats, join.after)
-    check_players(joined(seats, join))
+GameCheck = Callable[[_Table, Any], str | None]
+
+GAME_CHECKS: Mapping[type, GameCheck] = {
+    Contract: _fits_contract,
+    Misere: _fits_misere,
+    AllPass: _fits_passes,
+    Preference: _fits_preference,
+    Adjustment: _fits_adjustment,
+    Penalty: _fits_penalty,
+    Join: _fits_join,
+    SetTerm: _fits_term,
+}
+"""How each kind of entry must fit the game (known players, tricks that add up, the dealer
+sitting out...), whatever the convention: the first thing wrong, as one line, or ``None``."""
 
 
 # --- the deal fits the convention's rules --------------------------------------------------------
@@ -913,7 +915,7 @@ PRICE_CHECKS: Mapping[type, tuple[Check, ...]] = {
 order they are reported; the replay scores such an entry without what it cannot price."""
 
 
-def unpriced(state: Before, convention: Convention, entry: Entry) -> tuple[Finding, ...]:
+def _unpriced(state: Before, convention: Convention, entry: Entry) -> tuple[Finding, ...]:
     """What :data:`PRICE_CHECKS` find in ``entry`` after ``state``."""
     deal = entry.deal
     if not state.opening_left and not _priced_apart(deal):
@@ -979,7 +981,7 @@ PLACE_CHECKS: tuple[Check, ...] = (_below_exit, _after_finish)
 agreed to is recorded as forced and no longer refused."""
 
 
-def out_of_place(state: Before, convention: Convention, entry: Entry) -> tuple[Finding, ...]:
+def _out_of_place(state: Before, convention: Convention, entry: Entry) -> tuple[Finding, ...]:
     """What :data:`PLACE_CHECKS` find in ``entry`` after ``state``."""
     if entry.forced or not (state.streak or state.finished):
         return ()  # every level is allowed and the game goes on: nothing is out of place

@@ -2,7 +2,7 @@
 event (``tournament export --pdf``): the standings, the round matrix, who met whom, the
 penalty log and every table's protocol.
 
-Drawn with the pool sheet's writer (:class:`prefcalc.export.pdf.Writer`: the bundled DejaVu
+Drawn with the PDF toolkit's writer (:class:`prefcalc.export.pdf_kit.Writer`: the bundled DejaVu
 font, system fonts for what it lacks, control characters escaped) as ruled grids, landscape,
 the page layout of ``templates/sheet-layout.toml``.
 """
@@ -14,15 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from prefcalc import __version__, terms
-from prefcalc.export.fonts import FontBook
-from prefcalc.export.pdf import Flow, Writer
+from prefcalc.export.pdf_kit import Flow, Writer, new_writer
 from prefcalc.i18n import _
 from prefcalc.store.files import write_atomic
 from prefcalc.tournament import text
 from prefcalc.tournament.model import TournamentFile
 from prefcalc.tournament.protocol import Protocol, penalty_log, protocol
 from prefcalc.tournament.standings import Standings
-from prefcalc.views.sheet_layout import load_layout, printable
 
 PAD = 3.0
 SIGNATURE = 110.0  # the width of the signatures' column (points)
@@ -103,8 +101,7 @@ def grid(
         if r:
             height = max(height, tall * lead)
         if flow.y - height < flow.bottom:
-            flow.page = writer.page()
-            flow.y = flow.top
+            flow.new_page()
             if r != 0:
                 draw_row(0, rows[0])
         top = flow.y + size
@@ -140,8 +137,7 @@ def _note(flow: Flow, line: str, gray: float = 0.0, bold: bool = False) -> None:
 
 def _protocol_pages(flow: Flow, p: Protocol, first: bool) -> None:
     if not first:
-        flow.page = flow.writer.page()
-        flow.y = flow.top
+        flow.new_page()
     header = text.protocol_header(p)
     flow.heading(header[0])
     for line in header[1:]:
@@ -163,11 +159,7 @@ def _protocol_pages(flow: Flow, p: Protocol, first: bool) -> None:
 
 
 def _writer(t: TournamentFile, paper: str, texts: Sequence[str]) -> tuple[Writer, list[str]]:
-    lay = load_layout(paper)
-    book = FontBook()
-    warnings = book.check([printable(x) for x in dict.fromkeys(texts)])
-    writer = Writer(lay, book, f"prefcalc {__version__} · {t.name}")
-    return writer, warnings
+    return new_writer(paper, f"prefcalc {__version__} · {t.name}", dict.fromkeys(texts))
 
 
 def build_protocols(
@@ -208,8 +200,7 @@ def build_event(s: Standings, paper: str = "a4") -> tuple[bytes, list[str]]:
     for line in text.standings_notes(s):
         _note(flow, line, 0.3)
     # the rounds
-    flow.page = writer.page()
-    flow.y = flow.top
+    flow.new_page()
     flow.heading(_("Rounds"))
     grid(flow, text.round_rows(s), [True, True, False, False], wrap=3)
     flow.heading(_("Who met whom"), writer.lay.size + 3)

@@ -31,9 +31,10 @@ from prefcalc.tournament.model import RoundRecord, TournamentFile
 from prefcalc.tournament.plans import plan
 from prefcalc.tournament.protocol import PenaltyLine, Protocol
 from prefcalc.tournament.standings import Seat, Standings, Table
+from prefcalc.views.log import deal_text, looked_text
 from prefcalc.views.numbers import MINUS
 from prefcalc.views.numbers import number as fmt
-from prefcalc.views.text import deal_text, local_time, looked_text, signed, table
+from prefcalc.views.text_kit import local_time, signed, table
 
 PLAYING = "*"
 """Marks a result of a table still playing (provisional)."""

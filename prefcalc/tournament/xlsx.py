@@ -9,24 +9,23 @@ dealer, declarer, contract and result, whists, in the order played).
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
 from openpyxl import Workbook  # type: ignore[import-untyped]
 from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 
-from prefcalc.export.xlsx import (
-    HEADER_STYLE,
-    WHOLE_FORMAT,
+from prefcalc.export.xlsx_kit import (
     add_styles,
-    cell_number,
-    cell_text,
     column_width,
-    points_format,
+    header_row,
+    points_cell,
+    saved,
+    set_widths,
+    text_cell,
+    widths_of,
 )
 from prefcalc.i18n import N_, _
-from prefcalc.rules.amounts import Amount
 from prefcalc.rules.model import name_key
 from prefcalc.store.files import write_atomic
 from prefcalc.tournament import text
@@ -41,29 +40,9 @@ PENALTIES = N_("Penalties")
 PROTOCOLS = N_("Protocols")
 
 
-def _number(ws: Any, row: int, col: int, value: Amount) -> None:
-    cell = ws.cell(row, col, cell_number(value))
-    fmt = points_format(value)
-    if fmt != WHOLE_FORMAT:
-        cell.number_format = fmt
-
-
-def _label(ws: Any, row: int, col: int, value: str) -> None:
-    cell = ws.cell(row, col, cell_text(value))
-    cell.data_type = "s"  # never a formula, whatever it starts with
-
-
 def _header(ws: Any, labels: list[str]) -> None:
-    for col, label in enumerate(labels, 1):
-        _label(ws, 1, col, label)
-        ws.cell(1, col).style = HEADER_STYLE
+    header_row(ws, 1, labels)
     ws.freeze_panes = "A2"
-
-
-def _widths(ws: Any, rows: list[list[str]]) -> None:
-    for col in range(1, len(rows[0]) + 1):
-        longest = max(len(r[col - 1]) for r in rows)
-        ws.column_dimensions[get_column_letter(col)].width = column_width(min(longest, 60))
 
 
 def _standings(ws: Any, s: Standings) -> None:
@@ -72,20 +51,20 @@ def _standings(ws: Any, s: Standings) -> None:
     clubs = any(r.club for r in s.rows)
     for r, row in enumerate(s.rows, 2):
         ws.cell(r, 1, row.place)
-        _label(ws, r, 2, row.name)
+        text_cell(ws, r, 2, row.name)
         col = 3
         if clubs:
-            _label(ws, r, col, row.club or "")
+            text_cell(ws, r, col, row.club or "")
             col += 1
         for seat in row.rounds:
-            _number(ws, r, col, seat.points)
+            points_cell(ws, r, col, seat.points)
             col += 1
-        _number(ws, r, col, row.points)
-        _number(ws, r, col + 1, row.whists)
+        points_cell(ws, r, col, row.points)
+        points_cell(ws, r, col + 1, row.whists)
         ws.cell(r, col + 2, row.remises)
         ws.cell(r, col + 3, row.pass_tricks)
         ws.cell(r, col + 4, row.misere_tricks)
-    _widths(ws, rows)
+    set_widths(ws, widths_of(rows))
 
 
 def _rounds(ws: Any, s: Standings) -> None:
@@ -125,17 +104,17 @@ def _rounds(ws: Any, s: Standings) -> None:
                 ws.cell(r, 1, tb.round)
                 ws.cell(r, 2, tb.number)
                 ws.cell(r, 3, k)
-                _label(ws, r, 4, p)
-                _label(ws, r, 5, tb.record.dealer)
-                _label(ws, r, 6, values[5])
+                text_cell(ws, r, 4, p)
+                text_cell(ws, r, 5, tb.record.dealer)
+                text_cell(ws, r, 6, values[5])
                 ws.cell(r, 7, seat.deals)
-                _number(ws, r, 8, seat.result)
-                _number(ws, r, 9, seat.points)
-                _label(ws, r, 10, values[9])
-                _label(ws, r, 11, tb.record.file)
+                points_cell(ws, r, 8, seat.result)
+                points_cell(ws, r, 9, seat.points)
+                text_cell(ws, r, 10, values[9])
+                text_cell(ws, r, 11, tb.record.file)
                 rows.append(values)
                 r += 1
-    _widths(ws, rows)
+    set_widths(ws, widths_of(rows))
 
 
 def _met(ws: Any, s: Standings) -> None:
@@ -143,7 +122,7 @@ def _met(ws: Any, s: Standings) -> None:
     count = meetings([[tb.players for tb in tables] for tables in s.rounds])
     _header(ws, [_("Player"), *names])
     for r, a in enumerate(names, 2):
-        _label(ws, r, 1, a)
+        text_cell(ws, r, 1, a)
         for c, b in enumerate(names, 2):
             if a != b:
                 times = count.get(frozenset((name_key(a), name_key(b))), 0)
@@ -162,8 +141,8 @@ def _penalties(ws: Any, s: Standings) -> None:
         for c in (1, 2, 3):
             ws.cell(r, c, int(row[c - 1]))
         for c in (4, 5, 6):
-            _label(ws, r, c, row[c - 1])
-    _widths(ws, rows)
+            text_cell(ws, r, c, row[c - 1])
+    set_widths(ws, widths_of(rows))
 
 
 def _protocols(ws: Any, s: Standings) -> None:
@@ -189,10 +168,10 @@ def _protocols(ws: Any, s: Standings) -> None:
                 ws.cell(r, 2, tb.number)
                 ws.cell(r, 3, int(line[0]))
                 for c, value in enumerate(line[1:], 4):
-                    _label(ws, r, c, value)
+                    text_cell(ws, r, c, value)
                 rows.append([str(tb.round), str(tb.number), *line])
                 r += 1
-    _widths(ws, rows)
+    set_widths(ws, widths_of(rows))
 
 
 def build_workbook(s: Standings) -> Any:
@@ -209,9 +188,7 @@ def build_workbook(s: Standings) -> Any:
 
 
 def workbook_bytes(s: Standings) -> bytes:
-    buffer = io.BytesIO()
-    build_workbook(s).save(buffer)
-    return buffer.getvalue()
+    return saved(build_workbook(s))
 
 
 def write_event_xlsx(s: Standings, path: Path) -> None:

@@ -20,7 +20,7 @@ from prefcalc.rules.amounts import Amount, exact_text, norm
 from prefcalc.rules.settlement import minor_unit, to_decimal
 from prefcalc.views.numbers import day
 from prefcalc.views.numbers import number as fmt
-from prefcalc.views.text import money_text, signed, table
+from prefcalc.views.text_kit import money_text, signed, table
 
 
 def exact_json(value: Amount) -> int | str:
@@ -244,7 +244,7 @@ def history_json(h: History) -> dict[str, Any]:
 def share_text(report: Report) -> str:
     """A few lines for the group chat: standings, payments (the report's pairwise exact
     settlement) and the night's best contract."""
-    from prefcalc.views.text import deal_text
+    from prefcalc.views.log import deal_text
 
     game, s = report.game, report.pairwise
     n = report.deals

@@ -315,7 +315,7 @@ class Hall:
             standings_rows,
             standings_title,
         )
-        from prefcalc.views.text import signed
+        from prefcalc.views.text_kit import signed
 
         s = tournament.standings(self.folder)
         cells = standings_rows(s)[1:]

@@ -85,7 +85,7 @@ router = APIRouter(prefix="/api", tags=["the game"], route_class=JSONBodyRoute)
 
 @router.get("/game", summary="The sheet: the same JSON as `prefcalc show --json`")
 async def game_json(table: TableDep) -> dict[str, Any]:
-    from prefcalc.views.text import sheet_json
+    from prefcalc.views.payloads import sheet_json
 
     def read() -> dict[str, Any]:
         game = api.load_current(table.path)
@@ -116,7 +116,7 @@ async def settle_json(
         ),
     ] = "exact",
 ) -> dict[str, Any]:
-    from prefcalc.views.text import settlement_json
+    from prefcalc.views.payloads import settlement_json
 
     def read() -> dict[str, Any]:
         game = api.load_current(table.path)

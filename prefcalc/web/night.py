@@ -63,7 +63,8 @@ def seats_json(game: Game, sheet: Sheet) -> dict[str, Any]:
 def log_items(game: Game, sheet: Sheet, last: int | None, lang: str) -> list[dict[str, Any]]:
     """The last ``last`` deals (all of them: None) of ``sheet``, the sheet of ``game``, as
     the pages list them (see the module's description)."""
-    from prefcalc.views.text import log_json, reason_text
+    from prefcalc.views.log import reason_text
+    from prefcalc.views.payloads import log_json
 
     scored = sheet.scored
     if last is not None:

@@ -7,7 +7,7 @@ from typing import Any, NamedTuple, overload
 from prefcalc.errors import DealError
 from prefcalc.perf import gc_paused
 from prefcalc.rules.conventions import Convention
-from prefcalc.rules.legality import Problem, replay_findings
+from prefcalc.rules.legality import Problem, findings
 from prefcalc.rules.model import (
     Adjustment,
     AllPass,
@@ -55,7 +55,7 @@ def _step(t: Tally, conv: Convention, entry: Entry) -> Scored:
     """Score ``entry`` onto ``t``, the sheet before it, and return its row: the one step of
     every replay (:func:`resume` takes it on a state, :func:`replay` on a whole record)."""
     number = t.number + 1
-    unpriced, misplaced = replay_findings(t, conv, entry)
+    unpriced, misplaced = findings(t, conv, entry)
     if unpriced or misplaced:
         t.unpriced += (Problem(number, finding) for finding in unpriced)
         t.problems += (Problem(number, finding) for finding in misplaced)
