@@ -1,11 +1,15 @@
 """The public Python API: open a game, record deals through every rule check, read the sheet
-and the settlement. The CLI (and every other front end) is a thin caller of these functions.
+and the settlement. The front ends reach it through the command layer (:mod:`prefcalc.commands`:
+the CLI's writes and ``play``'s lines) and the table service (:mod:`prefcalc.table`: serve's
+pages and the app); the CLI's readers call it directly.
 
 A game is an immutable :class:`~prefcalc.rules.model.Game` value: every call returns a new one,
 in the manner of ``board.push_san("e4")`` — one call checks the deal and applies it, and a
 refused deal raises :class:`~prefcalc.errors.PrefcalcError` whose ``str()`` is the one-line
-message the CLI prints. Files are touched only by :func:`load`, :func:`save` and
-:func:`update` (which holds the ledger's lock from reading to writing)::
+message the CLI prints. Files are touched only by :func:`load`, :func:`load_current`,
+:func:`save`, :func:`update`, :func:`undo_file` and :func:`redo_file` (a write holds the
+ledger's lock from reading to writing). What the API keeps between calls (the night it last
+scored, so that the next deal is one step) is :mod:`prefcalc.resume`'s. In short::
 
     import prefcalc
     g = prefcalc.new_game(["Anna", "Boris", "Vera"], convention="sochi", target=20)
@@ -17,8 +21,9 @@ message the CLI prints. Files are touched only by :func:`load`, :func:`save` and
 import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
+from prefcalc import resume
 from prefcalc.cases import Gender, genders
 from prefcalc.errors import DealError, PrefcalcError, shown
 from prefcalc.i18n import N_, _, check_language, ngettext
@@ -59,17 +64,7 @@ from prefcalc.rules.notation import (
     resolve_player,
     split_deal,
 )
-from prefcalc.rules.scoring import (
-    Night,
-    ReplayedRows,
-    Scored,
-    Sheet,
-    State,
-    replay,
-    resume,
-    score,
-    sheet_of,
-)
+from prefcalc.rules.scoring import Night, Sheet, score
 from prefcalc.rules.settlement import Settlement
 from prefcalc.rules.settlement import settle as _settle
 from prefcalc.store import files, ledger
@@ -184,7 +179,7 @@ def record(
     all-pass deals with the same tricks happen) and recorded like any other:
     :func:`repeats` tells a front end to mention it.
     """
-    night = _latest(game)
+    night = resume.latest(game)
     state = night.state
     next_dealer = _dealer(state.players, dealer, state.next_dealer)
     parsed = _parse(deal, state.players, next_dealer, night.convention)
@@ -197,7 +192,7 @@ def record(
     return _appended(game, night, entry)
 
 
-def _judged(night: "Night | Resumed", entry: Entry, force: bool) -> Entry:
+def _judged(night: Night | resume.Resumed, entry: Entry, force: bool) -> Entry:
     """``entry`` as it may be appended to ``night``: refused for the first problem
     :func:`legality.validate <prefcalc.rules.legality.validate>` finds, a problem of its
     place only unless ``force`` (then it is recorded as forced)."""
@@ -215,10 +210,10 @@ def _judged(night: "Night | Resumed", entry: Entry, force: bool) -> Entry:
     return entry._replace(forced=True)
 
 
-def _appended(game: Game, night: "Night | Resumed", entry: Entry) -> Game:
+def _appended(game: Game, night: Night | resume.Resumed, entry: Entry) -> Game:
     """The game with a judged ``entry`` appended, its night resumed by one step."""
     new = game._replace(entries=game.entries + (entry,))  # noqa: RUF005 (a memcpy)
-    _remember(new, night.then(new, entry) if isinstance(night, Resumed) else night.then(entry))
+    resume.appended(new, night, entry)
     return new
 
 
@@ -278,7 +273,7 @@ def insert(
                 count,
             ).format(number=number, count=count, last=count + 1)
         )
-    night = _night(game)
+    night = resume.night(game)
     conv = night.convention
     state = night.before(game.entries, number)
     dealer = state.next_dealer
@@ -353,7 +348,7 @@ def _refuse_misfit(game: Game, conv: Convention, first: int, shift: int = 0) -> 
 def redo(game: Game, entry: Entry) -> Game:
     """The game with an undone ``entry`` put back at its end, as it was (dealer, time, the
     forced mark), after the checks recording applies."""
-    night = _latest(game)
+    night = resume.latest(game)
     return _appended(game, night, _judged(night, entry, entry.forced))
 
 
@@ -381,8 +376,7 @@ def set_gender(game: Game, player: str, gender: Gender | None) -> Game:
     if genders == game.genders:
         return game
     new = game._replace(genders=genders)
-    if _last and _last[0][0] is game:  # the same deals: the same night, the same checkpoint
-        _remember(new, _last[0][1])
+    resume.renamed(game, new)  # the same deals: the same night, the same checkpoint
     return new
 
 
@@ -403,7 +397,7 @@ def edit(
     """The game with deal ``number`` (1-based) replaced; its time and dealer are kept unless
     ``dealer`` is given. The rest of the night is replayed from it."""
     check_number(game, number)
-    night = _night(game)
+    night = resume.night(game)
     conv = night.convention
     old = game.entries[number - 1]
     state = night.before(game.entries, number)
@@ -435,7 +429,7 @@ def delete(game: Game, number: int, *, force: bool = False) -> Game:
     rotation goes on from the deal before it); a later deal that no longer fits is refused
     with its number as the scorekeeper sees it (before the delete)."""
     check_number(game, number)
-    night = _night(game)
+    night = resume.night(game)
     conv = night.convention
     head = game.entries[: number - 1]
     later = game.entries[number:]
@@ -457,7 +451,7 @@ def join(game: Game, name: str, *, after: str | None = None, time: str | None = 
     """The game with ``name`` seated after ``after`` (default: the last seat) between deals
     (docs/rules.md §8.7): his pool and mountain start at the exact averages of the seated players.
     Refused once the game has finished, at five players and for a name already playing."""
-    night = _latest(game)
+    night = resume.latest(game)
     state = night.state
     late = legality.join_refusal(name, state.finished, state.opening_left > 0)
     if late is not None:
@@ -472,8 +466,7 @@ def undo(game: Game) -> Game:
     if not game.entries:
         raise DealError(_("there is no deal to undo"))
     new = game._replace(entries=game.entries[:-1])
-    if _last and _last[0][0] is game and isinstance(_last[0][1], Night):
-        _remember(new, _last[0][1].dropped(new.entries))
+    resume.dropped(game, new)
     return new
 
 
@@ -559,7 +552,7 @@ def _changed(
         )
         after = night.changed(entries, min(number, *numbers))
     new = game._replace(entries=entries)
-    _remember(new, after)
+    resume.remember(new, after)
     return new
 
 
@@ -575,124 +568,12 @@ def _renumbered(problems: Sequence[Problem], deleted: int) -> tuple[Problem, ...
 # --- reading -----------------------------------------------------------------------------------
 
 
-class Resumed(NamedTuple):
-    """A game's night known from the state after its last entry alone (a checkpoint another
-    process kept, :func:`prefcalc.store.ledger.stored_checkpoint`) and the rows of the
-    entries appended since; the older rows are replayed only when one is read
-    (:class:`~prefcalc.rules.scoring.ReplayedRows`)."""
-
-    convention: Convention
-    state: State
-    tail: tuple[Scored, ...]
-    rows: ReplayedRows
-
-    def then(self, game: Game, entry: Entry) -> "Night | Resumed":
-        """The night of ``game``, this night's record with ``entry`` appended: one step (from
-        the replayed night, if a row before the tail was read meanwhile)."""
-        if self.rows.night is not None:
-            return self.rows.night.then(entry)
-        state, row = resume(self.state, self.convention, entry)
-        tail = self.tail + (row,)  # noqa: RUF005 (a memcpy)
-        return Resumed(self.convention, state, tail, ReplayedRows(game, self.convention, tail))
-
-    def sheet(self) -> Sheet:
-        return sheet_of(self.state, self.convention, self.rows)
-
-
-_last: list[tuple[Game, "Night | Resumed"]] = []
-"""The game this process last recorded into or read under its own rules, and its night (by
-identity: a game is immutable); the next change of that game resumes from it."""
-_sheets: list[tuple["Night | Resumed", Sheet]] = []
-"""The sheet of that night, once asked for."""
-
-
-def _remember(game: Game, night: "Night | Resumed") -> None:
-    _last[:] = [(game, night)]
-
-
-def _night(game: Game) -> Night:
-    """``game`` replayed under its own rules (the one this process last scored, kept): every
-    row and the checkpoints a change of a past entry replays from."""
-    if _last and _last[0][0] is game:
-        known = _last[0][1]
-        if isinstance(known, Night):
-            return known
-        night = known.rows.night or replay(game, known.convention)
-    else:
-        night = replay(game, rules(game))
-    _remember(game, night)
-    return night
-
-
-def _latest(game: Game) -> "Night | Resumed":
-    """What appending to ``game`` (or its sheet) goes on from: the night this process last
-    scored for it, else the state after its last entry that the command which wrote the
-    ledger kept (a checkpoint), else a replay of the record."""
-    if _last and _last[0][0] is game:
-        return _last[0][1]
-    resumed = _checkpointed(game)
-    if resumed is None:
-        return _night(game)
-    _remember(game, resumed)
-    return resumed
-
-
-def _checkpointed(game: Game) -> Resumed | None:
-    """The night of ``game`` from the checkpoint kept for the ledger it was read from, when
-    there is one this code can read and it fits the record (anything else: None, and the
-    record is replayed)."""
-    data = ledger.stored_checkpoint(game)
-    if data is None:
-        return None
-    try:
-        conv = rules(game)
-        state = State.from_data(data)
-        if not _fits(state, game, conv):
-            return None
-    except (KeyError, TypeError, ValueError, ArithmeticError, IndexError, RecursionError):
-        return None
-    return Resumed(conv, state, (), ReplayedRows(game, conv))
-
-
-def _fits(state: State, game: Game, conv: Convention) -> bool:
-    """Whether ``state`` can be the state after ``game``'s last entry under ``conv``: its
-    length, seating, dealers and columns (a checkpoint is trusted only for the ledger bytes
-    and the code it was kept for; this keeps a file changed by another hand from breaking the
-    sheet). Its findings are told once here, so a finding this code does not know raises
-    now, not when the sheet is shown."""
-    n = len(state.players)
-    players = set(state.players)
-    last = next((e.dealer for e in reversed(game.entries) if e.dealer is not None), None)
-    fits = (
-        state.number == len(game.entries)
-        and state.players == seating(game)
-        and state.first_dealer == game.first_dealer
-        and state.last_dealer == last
-        and len(state.pool) == len(state.mountain) == len(state.whists) == len(state.bombs) == n
-        and all(len(row) == n for row in state.whists)
-        and state.streak >= 0
-        and state.circle_size == len(game.players)
-        and 0 <= state.opening_left <= len(conv.bombs_opening) * state.circle_size
-        and (state.first_closed is None or state.first_closed in players)
-        and (state.first_closed is None) == (state.first_closed_at is None)
-    )
-    if fits:
-        for problem in (*state.problems, *state.unpriced):
-            str(problem)
-    return fits
-
-
 def sheet(game: Game, convention: str | None = None, overrides: Options | None = None) -> Sheet:
     """The scoresheet: ``pool``, ``mountain`` and ``whists`` per player, and for every deal
     (``scored[n - 1]``) its writes with their reasons. ``convention`` and ``overrides``
     re-score the same record under other rules."""
     if convention is None and not overrides:
-        night = _latest(game)
-        if _sheets and _sheets[0][0] is night:
-            return _sheets[0][1]
-        result = night.sheet()
-        _sheets[:] = [(night, result)]
-        return result
+        return resume.sheet(game)  # the night this process last scored, kept
     return score(game, rules(game, convention, overrides))
 
 
@@ -754,8 +635,9 @@ def _kept(game: Game) -> Game:
     """``game``, about to be written: the state after its last entry, when this process
     knows it (it just recorded, changed or scored the game under its own rules), is kept
     with the ledger as a checkpoint, for the next command to resume from."""
-    if _last and _last[0][0] is game:
-        ledger.keep_checkpoint(game, _last[0][1].state.to_data())
+    state = resume.state_to_keep(game)
+    if state is not None:
+        ledger.keep_checkpoint(game, state)
     return game
 
 
@@ -812,6 +694,12 @@ def load_current(path: str | Path) -> Game:
     return ledger.load_cached(Path(path))
 
 
+def load_current_version(path: str | Path) -> tuple[Game, str]:
+    """:func:`load_current`, and the ledger's version: the hex sha256 of the bytes the game
+    was read from (:func:`prefcalc.store.ledger.version`), which changes with every write."""
+    return ledger.load_versioned(Path(path))
+
+
 def __getattr__(name: str) -> Any:
     """``prefcalc.api.Report``, imported when first asked for."""
     if name == "Report":
@@ -835,6 +723,7 @@ __all__ = [
     "join",
     "load",
     "load_current",
+    "load_current_version",
     "new_game",
     "parse_gender",
     "parse_method",

@@ -2,9 +2,9 @@
 
 Each line is a deal or a command in the CLI's shorthand without the ``prefcalc`` prefix
 (``game Anna 7h 7 Boris:w Vera:p``, or bare: ``a 7h 7 b:w v:p``). This is a front end: every
-line is carried out by :func:`prefcalc.lines.run_line`, the runner the score page of ``prefcalc
-serve`` shares (the command layer's grammar and executor through :mod:`prefcalc.api`, the play
-view's text), and its text is shown here; every accepted change is written to the ledger at
+line is carried out by :func:`prefcalc.table.lines.run_line`, the runner the score page of
+``prefcalc serve`` shares (the command layer's grammar and executor through :mod:`prefcalc.api`,
+the play view's text), and its text is shown here; every accepted change is written to the ledger at
 once by :func:`prefcalc.api.update` (atomic, under the lock), so quitting, a crash or a
 second terminal at any moment loses nothing. Between lines the session keeps the loaded game
 (and the API its sheet); the ledger is read for each line and parsed again only when its bytes
@@ -29,10 +29,10 @@ from typing import IO, Any
 from prefcalc import api
 from prefcalc.errors import NotationError, PrefcalcError, one_line, silence
 from prefcalc.i18n import _
-from prefcalc.lines import run_line
 from prefcalc.rules.model import Game, seating, sitting_out
 from prefcalc.store import files
 from prefcalc.store.files import BOM
+from prefcalc.table.lines import run_line
 from prefcalc.views.results import PLAY_HELP
 
 HELP = PLAY_HELP
@@ -86,7 +86,7 @@ class Session:
     # --- one line ---------------------------------------------------------------------------
 
     def handle(self, line: str) -> None:
-        """Carry out one line (:func:`prefcalc.lines.run_line`, as the score page does) and
+        """Carry out one line (:func:`prefcalc.table.lines.run_line`, as the score page does) and
         show what it printed; a refused line raises :class:`PrefcalcError`, ``quit`` raises
         :class:`Quit`."""
         ran = run_line(self.path, line)

@@ -32,7 +32,7 @@ from prefcalc.rules.model import (
 from prefcalc.rules.notation import parse_words
 from prefcalc.rules.scoring import Sheet, score
 from prefcalc.store.conventions import load_preset
-from prefcalc.store.ledger import resolve_convention
+from prefcalc.store.ledger import game_from_bytes, resolve_convention
 
 
 def make_game(
@@ -370,3 +370,25 @@ def random_classic_game(
             streak = 0
         entries.append(Entry(deal, dealer, f"t{k}"))
     return base._replace(entries=tuple(entries))
+
+
+def game_from_json(data: object, path: str = "<ledger>") -> Game:
+    """Validate a parsed ledger (``json.loads`` output) as prefcalc reads its file: its JSON
+    text, validated in full (strict mode takes a JSON array for a tuple, a Python list only
+    in JSON)."""
+    import json
+
+    return game_from_bytes(json.dumps(data, ensure_ascii=False).encode(), path)
+
+
+def new_process() -> None:
+    """Forget what this process keeps of the last game, as a new command starts: its night
+    (:mod:`prefcalc.resume`), the ledger it read or wrote (:mod:`prefcalc.store.known`, the
+    checkpoint waiting for a write too) and the lines of the text it wrote
+    (:mod:`prefcalc.store.written`)."""
+    from prefcalc import resume
+    from prefcalc.store import known, written
+
+    resume.forget()
+    known.forget()
+    written.forget()

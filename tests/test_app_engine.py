@@ -14,7 +14,7 @@ import pytest
 
 from prefcalc import api
 from prefcalc.app import engine
-from prefcalc.web.night import log_items
+from prefcalc.views.night import log_items
 from tests.support import SAMPLE_3, invoke
 
 TIMES = re.compile(r'"(created|time)": "[^"]*"')

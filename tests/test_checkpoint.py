@@ -15,11 +15,11 @@ import stat
 from pathlib import Path
 
 import pytest
-from support import make_game
+from support import make_game, new_process
 
 from prefcalc import api
 from prefcalc.rules.model import Game
-from prefcalc.store import checkpoint, ledger
+from prefcalc.store import checkpoint, known, ledger, trusted
 from prefcalc.store.ledger import create, keep_checkpoint, stored_checkpoint, update
 
 DIGEST = hashlib.sha256(b"a ledger").hexdigest()
@@ -31,8 +31,7 @@ VALUE = {"pool": {"Anna": [1, 3]}, "streak": 2, "finished": False, "name": "Ан
 @pytest.fixture(autouse=True)
 def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    ledger._known_file.clear()
-    monkeypatch.setattr(ledger, "_pending", None)
+    new_process()
     return tmp_path / "data"
 
 
@@ -175,9 +174,9 @@ def test_a_checkpoint_given_in_the_change_is_kept_for_the_bytes_written(tmp_path
 
     _before, after = update(path, record)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    assert checkpoint.load(digest, ledger._program()) == {"deals": 2}
+    assert checkpoint.load(digest, trusted.program()) == {"deals": 2}
     assert stored_checkpoint(after) == {"deals": 2}
-    ledger._known_file.clear()  # a new command reads the file: the checkpoint is found
+    new_process()  # a new command reads the file: the checkpoint is found
     again = ledger.load_cached(path)
     assert again == after and again is not after
     assert stored_checkpoint(again) == {"deals": 2}
@@ -209,7 +208,7 @@ def test_another_program_finds_no_checkpoint(
     create(path, _game())
     game = ledger.load_cached(path)
     keep_checkpoint(game, "state")
-    monkeypatch.setattr(ledger, "_cache_key", "f" * 32)
+    monkeypatch.setattr(trusted, "_program", "f" * 32)
     assert stored_checkpoint(game) is None
 
 
@@ -218,7 +217,7 @@ def test_deleting_the_checkpoints_is_safe(tmp_path: Path) -> None:
     create(path, _game())
     keep_checkpoint(ledger.load_cached(path), "state")
     checkpoint.path().unlink()
-    ledger._known_file.clear()
+    new_process()
     game = ledger.load_cached(path)
     assert stored_checkpoint(game) is None
     assert api.update(path, lambda g: api.record(g, "passes 4 3 3")).entries[-1].deal
@@ -230,4 +229,4 @@ def test_a_pending_checkpoint_is_dropped_when_another_game_is_written(tmp_path: 
     keep_checkpoint(_game()._replace(currency="EUR"), "not this one")
     _before, after = update(path, lambda g: api.record(g, "passes 4 3 3"))  # keeps none itself
     assert stored_checkpoint(after) is None
-    assert ledger._pending is None
+    assert known._pending is None

@@ -802,7 +802,8 @@ def test_every_classic_record_round_trips_through_the_shorthand_and_the_ledger(
     import json
 
     from prefcalc.rules.model import Entry
-    from prefcalc.store.ledger import deal_to_json, game_from_json, game_to_json_text
+    from prefcalc.store.ledger import deal_to_json, game_to_json_text
+    from tests.support import game_from_json
 
     deal = parse_words(line.split(), P4)
     assert parse_words(describe(deal).split(), P4) == deal

@@ -8,13 +8,13 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import random_classic_game
+from support import game_from_json, random_classic_game
 
 from prefcalc.rules.legality import misfit
 from prefcalc.rules.model import AllPass, Contract, Game, Misere
 from prefcalc.rules.scoring import MOUNTAIN, POOL, score
 from prefcalc.rules.settlement import settle
-from prefcalc.store.ledger import game_from_json, game_to_json_text, resolve_convention
+from prefcalc.store.ledger import game_to_json_text, resolve_convention
 
 
 @st.composite

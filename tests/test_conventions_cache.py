@@ -18,7 +18,7 @@ from support import make_game
 
 from prefcalc import api
 from prefcalc.rules.model import ConventionRef
-from prefcalc.store import conventions, ledger
+from prefcalc.store import conventions, known, ledger
 from prefcalc.store.conventions import cache_path, load_preset
 from prefcalc.store.ledger import create, load
 
@@ -30,7 +30,7 @@ def fresh_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(conventions, "_known", {})
     monkeypatch.setattr(conventions, "_unsaved", {})
     monkeypatch.setattr(conventions, "_file", None)
-    ledger._known_file.clear()
+    known.forget()
 
 
 @pytest.fixture(autouse=True)

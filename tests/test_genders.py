@@ -285,8 +285,8 @@ def test_play_on_stdin_sets_it_and_shows_it(evening: Path) -> None:
 def test_the_pages_and_the_app_decline_by_the_game_gender(evening: Path) -> None:
     from prefcalc.app.engine import Engine
     from prefcalc.i18n import speaking
-    from prefcalc.web.night import log_items
-    from prefcalc.web.sheet import sheet_svg
+    from prefcalc.views.night import log_items
+    from prefcalc.views.sheet_svg import sheet_svg
 
     engine = Engine(evening.parent)
     engine.lang = "ru"

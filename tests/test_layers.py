@@ -1,9 +1,10 @@
-"""The layers of the tree (docs/development.md, "How the tree is laid out"): no import circle anywhere, the
-base modules import nothing above them, and the phone's sheet draws without the PDF's library.
+"""The layers of the tree (docs/development.md, "How the tree is laid out"): no import circle
+anywhere, the base modules import nothing above them, and the phone's sheet draws without the
+PDF's library.
 
 The layering itself is checked by import-linter's contracts (``pyproject.toml``, run by
 ``lint-imports`` in CI); these tests pin what a contract cannot say (what a fresh process
-loads, a cycle inside a package) and that docs/development.md draws the layers the contract
+loads, a cycle inside a package) and that the development page draws the layers the contract
 checks.
 """
 
@@ -38,7 +39,7 @@ def test_the_phone_sheet_is_drawn_without_the_pdf_library() -> None:
     # the whole drawing of a sheet, not only the import: a lazy import would show here too
     loaded = _loaded_after(
         "import prefcalc\n"
-        "from prefcalc.web.sheet import sheet_svg\n"
+        "from prefcalc.views.sheet_svg import sheet_svg\n"
         "g = prefcalc.new_game(['Anna', 'Boris', 'Vera'], convention='sochi', target=10)\n"
         "g = prefcalc.record(g, 'game Anna 7h 7 Boris:w Vera:p')\n"
         "assert sheet_svg(prefcalc.sheet(g), g).startswith('<svg')"

@@ -7,14 +7,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from support import make_game, run_cli, sample_game
+from support import game_from_json, make_game, run_cli, sample_game
 
 from prefcalc.errors import LedgerError
 from prefcalc.rules.model import ConventionRef
 from prefcalc.store import LEDGER_SCHEMA
 from prefcalc.store.ledger import (
     create,
-    game_from_json,
     game_to_json_text,
     load,
     resolve_convention,

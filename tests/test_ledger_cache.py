@@ -16,14 +16,15 @@ from support import make_game, random_classic_game, random_game, run_cli
 from prefcalc import api
 from prefcalc.errors import LedgerError
 from prefcalc.rules.model import Contract, Defender, Entry, Game, SetTerm
-from prefcalc.store import ledger
-from prefcalc.store.ledger import cache_path, create, game_to_json_text, load, update
+from prefcalc.store import known, ledger, text, trusted, written
+from prefcalc.store.ledger import create, game_to_json_text, load, update
+from prefcalc.store.trusted import cache_path
 
 
 @pytest.fixture(autouse=True)
 def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    ledger._known_file.clear()
+    known.forget()
     return tmp_path / "data"
 
 
@@ -42,10 +43,8 @@ def validations(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
 
 def fresh_process() -> None:
     """What a new command starts with: nothing of the last game kept in memory."""
-    ledger._known_file.clear()
-    ledger._lines = {}
-    ledger._unindexed = None
-    ledger._last_text = None
+    known.forget()
+    written.forget()
 
 
 def exotic_game() -> Game:
@@ -142,16 +141,16 @@ def test_a_forged_or_foreign_entry_is_never_trusted(
     cache.parent.mkdir(parents=True)
     seen = validations(monkeypatch)
     path.write_text(odd, encoding="utf-8")
-    cache.write_text(f"{hashlib.sha256(odd.encode()).hexdigest()} {ledger._program()}\n")
+    cache.write_text(f"{hashlib.sha256(odd.encode()).hexdigest()} {trusted.program()}\n")
     assert load(path) == exotic_game()
     assert len(seen) == 1
     digest = hashlib.sha256(text.encode()).hexdigest()
     path.write_text(text, encoding="utf-8")
     foreign = (
         f"{digest} {'0' * 32}",  # another program (version, sources)
-        f"{digest}x{ledger._program()}",
-        f"{digest[:-1]} {ledger._program()}",
-        f"{digest} {ledger._program()} extra",
+        f"{digest}x{trusted.program()}",
+        f"{digest[:-1]} {trusted.program()}",
+        f"{digest} {trusted.program()} extra",
         "garbage",
         "",
     )
@@ -167,12 +166,12 @@ def test_a_forged_or_foreign_entry_is_never_trusted(
 
 
 def test_the_key_changes_with_the_code(monkeypatch: pytest.MonkeyPatch) -> None:
-    key = ledger._program()
-    monkeypatch.setattr(ledger, "_cache_key", None)
-    assert ledger._program() == key  # the same code: the same identity
-    monkeypatch.setattr(ledger, "_cache_key", None)
-    monkeypatch.setattr(ledger, "LEDGER_SCHEMA", ledger.LEDGER_SCHEMA + 1)
-    assert ledger._program() != key
+    key = trusted.program()
+    monkeypatch.setattr(trusted, "_program", None)
+    assert trusted.program() == key  # the same code: the same identity
+    monkeypatch.setattr(trusted, "_program", None)
+    monkeypatch.setattr(trusted, "LEDGER_SCHEMA", trusted.LEDGER_SCHEMA + 1)
+    assert trusted.program() != key
 
 
 @pytest.mark.parametrize("kind", ["folder", "fifo", "read-only", "link", "huge"])
@@ -195,7 +194,7 @@ def test_a_cache_that_cannot_be_used_is_ignored(
         target.write_text("keep\n", encoding="ascii")
         cache.symlink_to(target)
     else:
-        cache.write_bytes(b"0" * (ledger._CACHE_LIMIT + 1))
+        cache.write_bytes(b"0" * (trusted.LIMIT + 1))
     path = tmp_path / "g.json"
     seen = validations(monkeypatch)
     create(path, exotic_game())
@@ -242,10 +241,10 @@ def test_the_cli_records_through_the_cache(tmp_path: Path) -> None:
 def test_the_cache_keeps_the_most_recent_keys(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     create(path, exotic_game())
-    for k in range(ledger.CACHE_KEYS + 5):
+    for k in range(trusted.CACHE_KEYS + 5):
         update(path, lambda g, k=k: api.record(g, ["passes", "Anna=4", "Boris=3", "Vera=3"]))
     keys = cache_path().read_text(encoding="ascii").splitlines()
-    assert len(keys) == ledger.CACHE_KEYS
+    assert len(keys) == trusted.CACHE_KEYS
     import hashlib
 
     assert keys[-1].split()[0] == hashlib.sha256(path.read_bytes()).hexdigest()
@@ -290,7 +289,7 @@ def test_a_load_through_the_cache_is_a_load_without_it(tmp_path: Path, game: Gam
     fresh_process()
     without = load(path)  # validated in full (and now cached)
     fresh_process()
-    through = ledger._trusted(path.read_bytes())
+    through = text.trusted_game(path.read_bytes())
     assert through is not None
     assert through == without == game
     assert [type(e.deal) for e in through.entries] == [type(e.deal) for e in without.entries]
@@ -310,20 +309,18 @@ def test_recording_into_a_trusted_ledger_encodes_only_the_new_deal(
     create(path, random_game(5, 300, 3, "sochi", target=10**6, adjustments=False))
     fresh_process()
     encoded: list[object] = []
-    real = ledger.deal_to_json
+    real = text.deal_to_json
 
     def spy(entry: Entry) -> dict[str, object]:
         encoded.append(entry)
         return real(entry)
 
-    monkeypatch.setattr(ledger, "deal_to_json", spy)
+    monkeypatch.setattr(text, "deal_to_json", spy)
     seen = validations(monkeypatch)
     _before, after = update(path, lambda g: api.record(g, "passes 4 3 3"))
     assert seen == [] and len(encoded) == 1 and encoded[0] is after.entries[-1]
     assert path.read_text(encoding="utf-8") == game_to_json_text(after)  # as if written whole
-    monkeypatch.setattr(ledger, "_lines", {})
-    monkeypatch.setattr(ledger, "_unindexed", None)
-    monkeypatch.setattr(ledger, "_last_text", None)
+    written.forget()
     assert path.read_text(encoding="utf-8") == game_to_json_text(after)  # encoded afresh too
     assert len(encoded) == 1 + 301
 
@@ -353,8 +350,8 @@ def test_bytes_not_laid_out_as_the_writer_lays_them_out_are_validated(
     path.write_text(odd, encoding="utf-8")
     cache = cache_path()
     cache.parent.mkdir(parents=True)
-    cache.write_text(f"{hashlib.sha256(odd.encode()).hexdigest()} {ledger._program()}\n")
-    assert ledger._trusted(odd.encode()) is None
+    cache.write_text(f"{hashlib.sha256(odd.encode()).hexdigest()} {trusted.program()}\n")
+    assert text.trusted_game(odd.encode()) is None
     seen = validations(monkeypatch)
     assert load(path) == game
     assert len(seen) == 1
@@ -367,5 +364,5 @@ def test_a_time_the_writer_escapes_is_validated_and_reads_the_same(tmp_path: Pat
     path = tmp_path / "g.json"
     create(path, game)
     fresh_process()
-    assert ledger._trusted(path.read_bytes()) is None
+    assert text.trusted_game(path.read_bytes()) is None
     assert load(path) == game

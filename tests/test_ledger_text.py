@@ -11,18 +11,18 @@ from support import random_game
 
 from prefcalc import api
 from prefcalc.rules.model import Entry, Game
-from prefcalc.store import ledger
+from prefcalc.store import known, text, written
 from prefcalc.store.ledger import create, deal_to_json, game_to_json_text, load, update
 
 
 def plain_text(game: Game) -> str:
     """The ledger text as it was made before lines were reused: every deal encoded."""
-    saved = ledger._lines, ledger._unindexed, ledger._last_text
-    ledger._lines, ledger._unindexed, ledger._last_text = {}, None, None
+    saved = written._lines, written._unsplit, written._last
+    written.forget()
     try:
         return game_to_json_text(game)
     finally:
-        ledger._lines, ledger._unindexed, ledger._last_text = saved
+        written._lines, written._unsplit, written._last = saved
 
 
 def counting(monkeypatch: pytest.MonkeyPatch) -> list[Entry]:
@@ -32,7 +32,7 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> list[Entry]:
         encoded.append(entry)
         return deal_to_json(entry)
 
-    monkeypatch.setattr(ledger, "deal_to_json", spy)
+    monkeypatch.setattr(text, "deal_to_json", spy)
     return encoded
 
 
@@ -86,8 +86,8 @@ def test_a_session_writes_the_same_bytes_as_fresh_processes(tmp_path: Path) -> N
         update(warm, lambda g, w=words: api.record(g, w, time=stamp))
     for k in range(6):
         words = lines[k % 3].split()
-        ledger._lines, ledger._unindexed, ledger._last_text = {}, None, None
-        ledger._known_file.clear()
+        written.forget()
+        known.forget()
         update(cold, lambda g, w=words: api.record(g, w, time=stamp))
     assert warm.read_bytes() == cold.read_bytes()
     assert load(warm).entries == load(cold).entries

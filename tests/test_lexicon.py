@@ -168,7 +168,7 @@ def test_every_written_word_is_read_in_both_languages_whatever_is_spoken() -> No
 
 
 def test_the_pages_are_served_the_table_in_their_language() -> None:
-    from prefcalc.web.words import script_words
+    from prefcalc.views.words import script_words
 
     russian = script_words("ru")["table"]
     assert russian == {

@@ -330,7 +330,7 @@ def test_the_cli_records_a_penalty(tmp_path: Path) -> None:
 
 
 def test_the_play_line_the_score_page_and_the_api_read_the_same_penalty(tmp_path: Path) -> None:
-    from prefcalc.lines import run_line
+    from prefcalc.table.lines import run_line
 
     game = game4()
     command = parse_line("penalty a peek 3", game)

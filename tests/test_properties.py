@@ -11,7 +11,7 @@ from typing import Any
 import jsonschema
 from hypothesis import given
 from hypothesis import strategies as st
-from support import random_game
+from support import game_from_json, random_game
 
 from prefcalc.rules.conventions import Convention
 from prefcalc.rules.legality import misfit
@@ -20,7 +20,6 @@ from prefcalc.rules.scoring import MOUNTAIN, POOL, Sheet, score
 from prefcalc.rules.settlement import minor_unit, settle
 from prefcalc.store.ledger import (
     game_from_bytes,
-    game_from_json,
     game_to_json_text,
     resolve_convention,
 )

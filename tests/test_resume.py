@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from support import random_classic_game, random_game
 
 import prefcalc
+import prefcalc.resume as kept
 import prefcalc.rules.scoring.night as night_module
 from prefcalc import api
 from prefcalc.rules.conventions import Convention
@@ -174,11 +175,11 @@ def test_the_apis_remembered_night_is_a_fresh_replay(rng: random.Random, players
 def test_appending_resumes_the_remembered_night_instead_of_replaying() -> None:
     # the second record into the game the API returned takes one step: no replay at all
     g = prefcalc.record(prefcalc.new_game(["Anna", "Boris", "Vera"]), "passes 2 5 3")
-    with mock.patch.object(api, "replay", side_effect=AssertionError("replayed")):
+    with mock.patch.object(kept, "replay", side_effect=AssertionError("replayed")):
         for _ in range(5):
             g = prefcalc.record(g, "game Anna 7h 7 Boris:w Vera:p")
         assert api.sheet(g).pool["Anna"] == 20
-    assert isinstance(api._night(g), Night)
+    assert isinstance(kept.night(g), Night)
 
 
 def test_a_state_from_foreign_data_is_refused() -> None:

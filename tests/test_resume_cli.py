@@ -23,26 +23,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import invoke, random_classic_game, random_game
+from support import new_process as _forget
 
 import prefcalc.rules.scoring.night as night_module
-from prefcalc import api
+from prefcalc import api, resume
 from prefcalc.errors import PrefcalcError
 from prefcalc.rules.model import Game
 from prefcalc.rules.scoring import State, replay, score
-from prefcalc.store import checkpoint, ledger
+from prefcalc.store import checkpoint, ledger, trusted
 
 PASSES = ["passes", "2", "5", "3"]  # the active players' tricks: any table of 3 to 5
 
 
 def new_process() -> None:
     """Forget what this process knows of the last game, as a new command starts."""
-    api._last.clear()
-    api._sheets.clear()
-    ledger._known_file.clear()
-    ledger._lines = {}
-    ledger._unindexed = None
-    ledger._last_text = None
-    ledger._pending = None
+    _forget()
 
 
 @pytest.fixture(autouse=True)
@@ -64,7 +59,7 @@ class Replays:
             self.calls.append(game)
             return replay(game, convention)
 
-        monkeypatch.setattr(api, "replay", counted)
+        monkeypatch.setattr(resume, "replay", counted)
         monkeypatch.setattr(night_module, "replay", counted)
 
 
@@ -125,13 +120,13 @@ def test_reading_an_older_row_replays_only_then(tmp_path: Path) -> None:
     game = _night()
     path = _ledger(tmp_path, game)
     after = api.update(path, lambda g: api.record(g, PASSES))
-    assert isinstance(api._last[0][1], api.Resumed)
+    assert isinstance(resume.known(after), resume.Resumed)
     sheet = api.sheet(after)
     full = score(after, api.rules(after))
     assert sheet.scored[-1] == full.scored[-1]
     assert sheet == full
     again = api.update(path, lambda g: api.record(g, PASSES))  # goes on from the replayed night
-    assert isinstance(api._last[0][1], night_module.Night)
+    assert isinstance(resume.known(again), night_module.Night)
     assert api.sheet(again) == score(again, api.rules(again))
 
 
@@ -185,7 +180,7 @@ def test_what_a_command_prints_is_the_same_with_and_without_the_checkpoint(
 
 
 def _stored(path: Path, value: Any) -> None:
-    checkpoint.save(_digest(path), ledger._program(), value)
+    checkpoint.save(_digest(path), trusted.program(), value)
 
 
 def _state_data(game: Game) -> dict[str, Any]:
@@ -271,8 +266,8 @@ def test_resuming_from_a_kept_and_reloaded_checkpoint_is_the_full_replay(
         os.environ["XDG_DATA_HOME"] = str(folder / "data")
         path = _ledger(folder, night._replace(entries=night.entries[:-1]))
         game = ledger.load_cached(path)
-        resumed = api._latest(game)  # from the checkpoint, read back from the file
-        assert isinstance(resumed, api.Resumed)
+        resumed = resume.latest(game)  # from the checkpoint, read back from the file
+        assert isinstance(resumed, resume.Resumed)
         full = replay(game, api.rules(game))
         assert resumed.state == full.state
         assert api.sheet(game) == full.sheet()
@@ -281,6 +276,7 @@ def test_resuming_from_a_kept_and_reloaded_checkpoint_is_the_full_replay(
         except PrefcalcError:
             return  # refused in its place (the rules changed by a set term, a finish)
         again = replay(after, api.rules(after))
-        assert api._last[0][1].state == again.state
+        kept = resume.known(after)
+        assert kept is not None and kept.state == again.state
         assert api.sheet(after) == again.sheet()
         new_process()

@@ -24,9 +24,9 @@ from fastapi.testclient import TestClient
 
 from prefcalc import api
 from prefcalc.errors import PrefcalcError
-from prefcalc.lines import run_line
 from prefcalc.play import Session
 from prefcalc.store.ledger import game_to_json_text
+from prefcalc.table.lines import run_line
 from prefcalc.web import create_app, host_names, listen
 from prefcalc.web.app import MAX_BODY, MAX_LINE
 from prefcalc.web.tokens import MIN_TOKEN, keep_token, score_token, token_file
@@ -212,7 +212,7 @@ def test_only_engine_js_asks_the_server() -> None:
 
 
 def test_every_word_of_the_scripts_is_in_the_dictionary() -> None:
-    from prefcalc.web.words import SCRIPT_WORDS, script_words
+    from prefcalc.views.words import SCRIPT_WORDS, script_words
 
     static = Path(__file__).resolve().parent.parent / "prefcalc" / "web" / "static"
     said: set[str] = set()
@@ -238,7 +238,8 @@ def test_the_pages_forbid_anything_from_elsewhere(client: TestClient) -> None:
 def test_nothing_is_loaded_from_another_site() -> None:
     """Offline: no CDN, no external font; the only URL is the SVG namespace."""
     root = Path(__file__).resolve().parent.parent / "prefcalc" / "web"
-    for path in [*root.glob("templates/*"), *root.glob("static/*"), root / "sheet.py"]:
+    sheet = root.parent / "views" / "sheet_svg.py"
+    for path in [*root.glob("templates/*"), *root.glob("static/*"), sheet]:
         text = path.read_text(encoding="utf-8")
         urls = set(re.findall(r"(?:https?:)?//[\w.-]+\.\w+", text))
         assert urls <= {"http://www.w3.org"}, (path.name, urls)
@@ -678,7 +679,7 @@ def test_the_pages_speak_russian(tmp_path: Path) -> None:
 
 
 def test_the_english_pages_speak_english(client: TestClient) -> None:
-    from prefcalc.web.words import SCRIPT_WORDS
+    from prefcalc.views.words import SCRIPT_WORDS
 
     words = _words_of(client.get("/score").text)
     assert all(words[w] == w for w in SCRIPT_WORDS)

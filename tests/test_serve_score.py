@@ -361,7 +361,7 @@ def test_a_reading_whose_answers_straddle_a_write_is_made_again(
     made in another terminal is given to the reading after it: the page reads again."""
     from playwright.sync_api import expect
 
-    from prefcalc.lines import run_line
+    from prefcalc.table.lines import run_line
 
     page = phones(NARROW)
     path, server = serve(tmp_path, make_game(["Аня", "Боря", "Вера", "Глеб"], []), lang="ru")
@@ -402,7 +402,7 @@ def test_a_tap_survives_a_reading_drawn_between_its_press_and_release(
     same element)."""
     from playwright.sync_api import expect
 
-    from prefcalc.lines import run_line
+    from prefcalc.table.lines import run_line
 
     page = phones(PHONE)
     path, server = serve(tmp_path, make_game(["Anna", "Boris", "Vera"], []))

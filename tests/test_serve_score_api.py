@@ -122,16 +122,16 @@ def test_a_refused_line_is_remembered_and_an_id_cannot_change_its_line(
 def test_the_kept_answers_are_bounded(
     client: TestClient, ledger: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from prefcalc.web import table
+    from prefcalc.table import answers
 
-    monkeypatch.setattr(table, "KEPT_ANSWERS", 3)
+    monkeypatch.setattr(answers, "KEPT_ANSWERS", 3)
     before = _entries(ledger)
     for k in range(4):
         line = f"p a={k} b={10 - k} v=0"
         assert client.post("/api/lines", json={"line": line, "id": f"kept-{k:05d}"}, headers=AUTH)
     assert _entries(ledger) == before + 4
-    kept = client.app.state.table._answers  # type: ignore[attr-defined]
-    assert list(kept) == ["kept-00001", "kept-00002", "kept-00003"]
+    kept = client.app.state.table.service.answers  # type: ignore[attr-defined]
+    assert kept.ids() == ["kept-00001", "kept-00002", "kept-00003"]
     # the newest are still answered once; the oldest, forgotten, is carried out again
     client.post("/api/lines", json={"line": "p a=3 b=7 v=0", "id": "kept-00003"}, headers=AUTH)
     assert _entries(ledger) == before + 4
@@ -243,7 +243,7 @@ def test_the_russian_shorthand_is_read_back_as_the_same_deal(tmp_path: Path, lin
 
 
 def test_a_deal_with_classic_flags_keeps_them_in_russian(tmp_path: Path) -> None:
-    from prefcalc.web.night import shorthand
+    from prefcalc.views.night import shorthand
 
     deal = Contract("Аня", 7, "h", 7, (), dark=True)
     assert shorthand(deal, "ru") == "игра Аня 7ч 7 --dark"
@@ -479,7 +479,7 @@ def test_the_terminal_speaks_the_language_of_the_command(ledger: Path, tmp_path:
 
 
 def test_names_are_shortened_as_a_table_shortens_them() -> None:
-    from prefcalc.web.sheet import fit, shortenings, width
+    from prefcalc.views.sheet_svg import fit, shortenings, width
 
     assert shortenings("Борис") == ["Бор.", "Б.", "Б"]
     assert shortenings("Александра")[:3] == ["Алекс.", "Ал.", "А."]  # never Александр.
@@ -496,7 +496,7 @@ def test_names_are_shortened_as_a_table_shortens_them() -> None:
 
 def test_a_whist_label_keeps_the_case_it_can(tmp_path: Path) -> None:
     from prefcalc.i18n import speaking
-    from prefcalc.web.sheet import whist_label
+    from prefcalc.views.sheet_svg import whist_label
 
     with speaking("ru"):
         assert whist_label("Борис", 10.5, 200) == "на Бориса"
@@ -507,7 +507,7 @@ def test_a_whist_label_keeps_the_case_it_can(tmp_path: Path) -> None:
 
 def test_a_long_run_keeps_its_last_values_whole() -> None:
     from prefcalc.views.sheet_layout import Box
-    from prefcalc.web.sheet import flow
+    from prefcalc.views.sheet_svg import flow
 
     tokens = [(str(v), False) for v in range(2, 80, 4)]
     lines = flow(tokens, 12.5, Box(0, 0, 60, 15))

@@ -19,8 +19,8 @@ import pytest
 from prefcalc.errors import ConventionError, LedgerError
 from prefcalc.rules.conventions import parse_overrides
 from prefcalc.store.conventions import load_file
-from prefcalc.store.ledger import game_from_bytes, game_from_json, game_to_json_text, load
-from tests.support import invoke, make_game
+from prefcalc.store.ledger import game_from_bytes, game_to_json_text, load
+from tests.support import game_from_json, invoke, make_game
 
 ROOT = Path(__file__).resolve().parent.parent
 LEDGERS = sorted(

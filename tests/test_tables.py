@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import invoke, make_game, sheet_of
+from support import game_from_json, invoke, make_game, sheet_of
 
 from prefcalc.report import build_report
 from prefcalc.rules.scoring import Sheet
@@ -230,7 +230,6 @@ from fractions import Fraction  # noqa: E402
 
 import prefcalc  # noqa: E402
 from prefcalc.rules.model import Join, seating  # noqa: E402
-from prefcalc.store.ledger import game_from_json  # noqa: E402
 
 BEFORE_JOIN = [
     "game Anna 7h 7 Boris:w Vera:p",  # 1 Anna deals

@@ -7,8 +7,8 @@ and prefcalc's own engine:
 2. the wheels, Babel trimmed to the locales prefcalc speaks, plus a wheel of prefcalc's
    engine: every module but the front ends and the exports (the CLI, ``play``, the PDF and
    XLSX, the club history, the server; see :data:`LEFT_OUT`), with the presets and the
-   compiled catalogs. The web package's ``__init__`` stays out, so ``prefcalc.web.sheet``
-   (the drawing of the watch page) loads without the server;
+   compiled catalogs. The engine's module is brought back from the left-out ``app``
+   package (its ``__init__`` too, which imports nothing of the build);
 3. all of them precompiled by the browser's own Python under Node (a ``.pyc`` is only
    valid for the interpreter that wrote it), which then installs them and runs a night
    through every operation of the engine, refusals included; the standard library is then
@@ -71,13 +71,12 @@ reportlab, openpyxl, pypdfium2: no browser wheels), the club's history and the t
 (folders of games on a computer), the server (FastAPI) and the build."""
 
 BROUGHT_BACK = (
-    "prefcalc/web/sheet.py",
-    "prefcalc/web/night.py",
     "prefcalc/app/__init__.py",
     "prefcalc/app/engine.py",
 )
-"""Modules of left-out packages the engine uses: the sheet's drawing, the night's list of
-deals (the score page's), the engine itself."""
+"""Modules of left-out packages the engine uses: the engine itself (the views it answers
+with, the sheet's drawing and the night's list of deals, are in ``views``; the operations on
+a game in ``table``)."""
 
 RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 """Pyodide's files the app loads (of its npm package, which also holds types and consoles)."""

@@ -1,12 +1,14 @@
 """The engine of the app on a phone: what the Web Worker runs in the browser's Python.
 
-Each game is a ledger file in the worker's memory (``/games/NAME.json``), written by the
-CLI's own code: a play line goes through :func:`prefcalc.lines.run_line`, the runner of
-``prefcalc play`` and of serve's score page (carried out under the ledger's lock,
-atomically), its answer is the text ``prefcalc play`` prints, and the views are the JSON of ``show --json``, ``log
---json`` and ``settle --json``. After every change the ledger's text (and what ``undo``
-keeps for ``redo``, ``NAME.json.redo``) goes back to the page, which keeps it in the
-phone's storage: the page, not this memory, is where a game lives between two starts.
+Each game is a ledger file in the worker's memory (``/games/NAME.json``), answered by the
+table service serve's routes call too (:class:`prefcalc.table.service.Service`, one per
+game): a play line is carried out by the runner of ``prefcalc play`` (under the ledger's
+lock, atomically, once per request id), its answer is the text ``prefcalc play`` prints,
+and the readings are the JSON of ``show --json``, ``log --json``, ``settle --json`` and the
+one reading of them all. After every change the ledger's text (and what ``undo`` keeps for
+``redo``, ``NAME.json.redo``) goes back to the page, which keeps it in the phone's storage:
+the page, not this memory, is where a game lives between two starts. What is only the
+phone's (its list of games, a game opened from its storage, a file imported) is here.
 
 The worker calls :func:`handle` with one JSON request, ``{"op": ..., "args": {...}}``, and
 posts its JSON answer, ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": "<one
@@ -26,17 +28,22 @@ from typing import Any
 
 from prefcalc import __version__, api
 from prefcalc.errors import LedgerError, NotationError, PrefcalcError, one_line
-from prefcalc.i18n import LANGUAGES, _, set_language, speaking
+from prefcalc.i18n import LANGUAGES, _, set_language
+from prefcalc.table.answers import KEPT_ANSWERS
+from prefcalc.table.service import Service
 
 MAX_LEDGER = 16 * 1024 * 1024
 """The largest ledger the phone opens or imports (bytes; a 10,000-deal night is ~2 MB)."""
 
-MAX_LINE = 500
 NAME = re.compile(r"^[^\W_][\w.-]{0,150}$")
 """A game's name: the stem of its ledger's file name, as the CLI makes it (letters and digits
 of any script, ``.``, ``-``, ``_``; never a path, never hidden)."""
 
 Answer = dict[str, Any]
+
+TABLES = 64
+"""How many games' tables the worker keeps at once (each with the answers of its requests);
+the one used longest ago goes first (a phone holds a few games)."""
 
 
 class Engine:
@@ -45,6 +52,7 @@ class Engine:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.lang = "en"
+        self.tables: dict[str, Service] = {}
 
     # --- files -------------------------------------------------------------------------------
 
@@ -65,6 +73,18 @@ class Engine:
     def game(self, name: str) -> Any:
         return api.load_current(self.path(name))
 
+    def table(self, name: str) -> Service:
+        """The table service of the game ``name``, in the page's language."""
+        path = self.path(name)
+        service = self.tables.pop(name, None)
+        if service is None:
+            service = Service(path, self.lang)
+        service.lang = self.lang
+        self.tables[name] = service  # the most recent last
+        while len(self.tables) > TABLES:
+            del self.tables[next(iter(self.tables))]
+        return service
+
     # --- operations --------------------------------------------------------------------------
 
     def hello(self, lang: str | None = None) -> Answer:
@@ -76,6 +96,7 @@ class Engine:
             "version": __version__,
             "python": sys.version.split()[0],
             "lang": self.lang,
+            "remembered": KEPT_ANSWERS,
         }
 
     def set_lang(self, lang: str) -> Answer:
@@ -136,6 +157,7 @@ class Engine:
         path = self.path(name)
         raw = _text(ledger).encode("utf-8")
         game_from_bytes(raw, f"{name}.json")  # a ledger that is not one is refused here
+        self.tables.pop(name, None)  # another ledger: its answers are not this one's
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(raw)
         keep = path.with_name(path.name + ".redo")
@@ -147,6 +169,7 @@ class Engine:
 
     def close(self, name: str) -> Answer:
         path = self.path(name)
+        self.tables.pop(name, None)
         for one in (path, path.with_name(path.name + ".redo")):
             one.unlink(missing_ok=True)
         return {"name": name}
@@ -194,75 +217,73 @@ class Engine:
         settled = api.settle(game, "pairwise", "exact")
         return {p: str(settled.money[p]) for p in seating(game) if p in settled.money}
 
-    def line(self, name: str, line: str) -> Answer:
-        """Carry out one ``play`` line; the answer holds what it printed, and the ledger's
-        files when it changed them."""
-        from prefcalc.lines import run_line
-
-        if not isinstance(line, str) or len(line) > MAX_LINE:
-            raise NotationError(
-                _("the line is too long (at most {n} characters)").format(n=MAX_LINE)
-            )
-        if "\n" in line or "\r" in line:
-            raise NotationError(_("one line at a time (no line breaks)"))
-        path = self.path(name)
+    def line(self, name: str, line: str, id: str | None = None) -> Answer:
+        """Carry out one ``play`` line, once per request ``id`` (the same id again: the
+        first answer, nothing written); the answer holds what it printed and the ledger's
+        version, and the ledger's files when it changed them."""
         before = self.files(name)
-        ran = run_line(path, line)  # the runner of play and of serve's score page
-        if ran.quit:
-            raise NotationError(_("quit ends a play session; here there is nothing to quit"))
+        done = self.table(name).line(line, id)
+        if done.status != 200:
+            raise PrefcalcError(done.body["error"])
         after = self.files(name)
-        answer: Answer = {"output": ran.text, "deals": len(ran.game.entries)}
+        answer: Answer = {**done.body, "version": _version(after)}
         if after != before:
             answer["files"] = after
         return answer
 
-    def show(self, name: str) -> Answer:
-        from prefcalc.views.payloads import sheet_json
+    def answer(self, name: str, id: str) -> Answer | None:
+        """What the request ``id`` was answered: its answer when the line was carried out,
+        its refusal when it was refused, None when no request of that id was carried out."""
+        done = self.table(name).answer(id)
+        if done is None:
+            return None
+        if done.status != 200:
+            raise PrefcalcError(done.body["error"])
+        return dict(done.body)
 
-        game = self.game(name)
-        return sheet_json(api.sheet(game), game)
+    def show(self, name: str) -> Answer:
+        return self.table(name).game()
 
     def log(self, name: str, last: int | None = None) -> list[Answer]:
-        """The night's deals as serve's ``/api/log`` gives them to the score page
-        (:func:`prefcalc.web.night.log_items`: ``log --json`` with each deal's players, who
-        sat out, its lowest contract and its shorthand in the page's language)."""
-        from prefcalc.web.night import log_items
-
-        if last is not None and (isinstance(last, bool) or not isinstance(last, int) or last < 0):
-            raise NotationError(_("last is a count of deals (0 or more)"))
-        game = self.game(name)
-        return log_items(game, api.sheet(game), last, self.lang)
+        """The night's deals as serve's ``/api/log`` gives them to the score page."""
+        return self.table(name).log(last)
 
     def settle(self, name: str, method: str = "pairwise", rounding: str = "exact") -> Answer:
-        from prefcalc.views.payloads import settlement_json
-
-        return settlement_json(api.settle(self.game(name), method, rounding))
+        return self.table(name).settle(method, rounding)
 
     def seats(self, name: str) -> Answer:
-        from prefcalc.web.night import seats_json
-
-        game = self.game(name)
-        return seats_json(game, api.sheet(game))
+        return self.table(name).seats()
 
     def sheet(self, name: str) -> Answer:
         """The pool sheet as SVG: the drawing of serve's watch page."""
-        from prefcalc.web.sheet import sheet_svg
-
-        game = self.game(name)
-        with speaking(self.lang):
-            return {"svg": sheet_svg(api.sheet(game), game)}
+        return {"svg": self.table(name).sheet_svg()}
 
     def cases(self, name: str) -> dict[str, dict[str, str]]:
         """The players' names in the Russian cases (``{"Борис": {"acc": "Бориса", ...}}``),
         for the page's own messages (``висты на {player:acc}``); none in English."""
-        from prefcalc.web.night import name_forms
+        return self.table(name).cases()
 
-        return name_forms(self.game(name), self.lang)
+    def reading(
+        self,
+        name: str,
+        last: int | None = None,
+        method: str = "pairwise",
+        rounding: str = "exact",
+        sheet: bool = False,
+    ) -> Answer:
+        """All the page draws from one load of the ledger, with its version (serve's
+        ``GET /api/reading``)."""
+        return self.table(name).reading(last, method, rounding, sheet)
 
     def explain(self, name: str, number: int) -> Answer:
-        if isinstance(number, bool) or not isinstance(number, int):
-            raise NotationError(_("explain N: N is a deal's number"))
-        return {"output": self.line(name, f"explain {number}")["output"]}
+        return {"output": self.table(name).explain(number)}
+
+
+def _version(files: dict[str, str | None]) -> str:
+    """The version of the ledger whose text is in ``files`` (the events' and readings')."""
+    from prefcalc.store.ledger import version
+
+    return version((files["ledger"] or "").encode("utf-8"))
 
 
 def _text(value: object) -> str:
@@ -293,6 +314,8 @@ OPERATIONS: dict[str, Callable[..., Any]] = {
     "sheet": Engine.sheet,
     "explain": Engine.explain,
     "cases": Engine.cases,
+    "reading": Engine.reading,
+    "answer": Engine.answer,
 }
 """The operations of the protocol, by name (docs/engine-protocol.md)."""
 
@@ -308,7 +331,9 @@ def engine(root: Path = Path("/games")) -> Engine:
 
 def handle(request: str, root: Path = Path("/games")) -> str:
     """One request of the page, answered: the JSON in, the JSON out (never an exception:
-    a refusal is ``{"ok": false, "error": "<one line>"}``, as the CLI would print it)."""
+    a refusal is ``{"ok": false, "error": "<one line>"}``, as serve's pages show it)."""
+    from prefcalc.views.words import refusal_line
+
     try:
         data = json.loads(request)
         op = data.get("op") if isinstance(data, dict) else None
@@ -322,8 +347,8 @@ def handle(request: str, root: Path = Path("/games")) -> str:
             raise NotationError(one_line(f"{op}: {exc}")) from None
         spent = round((time.perf_counter() - started) * 1000, 1)
         return json.dumps({"ok": True, "result": result, "ms": spent}, ensure_ascii=False)
-    except PrefcalcError as exc:
-        return json.dumps({"ok": False, "error": one_line(str(exc))}, ensure_ascii=False)
+    except PrefcalcError as exc:  # as a page shows it: a ledger named by its file name alone
+        return json.dumps({"ok": False, "error": refusal_line(exc)}, ensure_ascii=False)
     except (ValueError, RecursionError) as exc:
         return json.dumps({"ok": False, "error": one_line(f"bad request: {exc}")})
     except OSError as exc:
@@ -362,6 +387,7 @@ def selftest(root: Path) -> dict[str, Any]:
     timed("settle", lambda: (eng.settle(name), eng.settle(name, "average", "whole")))
     timed("explain", lambda: eng.explain(name, 1))
     timed("sheet", lambda: eng.sheet(name))
+    timed("reading", lambda: eng.reading(name, sheet=True))
     eng.set_lang("ru")
     timed("ru", lambda: (eng.show(name), eng.log(name), eng.line(name, "settle"), eng.cases(name)))
     eng.set_lang("en")

@@ -2,7 +2,7 @@
 
 The page is static (no server renders it), so ``prefcalc app build`` writes one dictionary
 per language (``words/ru.json``, ``words/en.json``): the serve pages' script words
-(:func:`prefcalc.web.words.script_words`, the same dictionary ``common.js`` reads) and the
+(:func:`prefcalc.views.words.script_words`, the same dictionary ``common.js`` reads) and the
 app's own, listed here as they are written in English; the page shows ``WORDS[text]`` for
 each ``data-t="text"`` and each ``t("text")`` of its scripts (a test checks that every one of
 them is listed).
@@ -67,7 +67,7 @@ APP_WORDS = (
 
 def app_words(lang: str) -> dict[str, Any]:
     """The dictionary of the app's page in ``lang``."""
-    from prefcalc.web.words import script_words
+    from prefcalc.views.words import script_words
 
     words = script_words(lang)
     with speaking(lang):

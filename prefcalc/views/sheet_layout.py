@@ -6,7 +6,7 @@ PAPER_SHEET.md fitted into a rectangle (three nested rectangles around the circl
 per player with its whist columns, pool and mountain: :func:`sheet_shape`), the running
 entries each band holds (:func:`running_entries`) and the escaping of what is never drawn raw
 (:func:`printable`). :mod:`prefcalc.export.pdf` draws it with reportlab (y upwards, in
-points); :mod:`prefcalc.web.sheet` writes it as SVG (y flipped), without importing reportlab.
+points); :mod:`prefcalc.views.sheet_svg` writes it as SVG (y flipped), without importing reportlab.
 """
 
 from __future__ import annotations

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import TextIO
+from typing import Any, TextIO
 
 from prefcalc.errors import PrefcalcError
 from prefcalc.i18n import _
@@ -145,8 +145,6 @@ def serve(
     """Serve the ledger at ``path`` until interrupted. The score token is ``token``, else the
     one kept for this ledger by the last ``serve`` (a new one with ``new`` or the first
     time); whichever it is, it is kept for the next time (:mod:`prefcalc.web.tokens`)."""
-    import uvicorn
-
     from prefcalc import api
 
     api.load(path)  # a missing or unreadable ledger is refused before anything
@@ -161,29 +159,9 @@ def serve(
     real_port = int(sock.getsockname()[1])
     shown = addresses(host)
     app = create_app(path, secret, read_only=read_only, lang=lang, hosts=host_names(host, shown))
-    config = uvicorn.Config(
-        app,
-        access_log=False,  # the token never reaches a log
-        log_level="warning",
-        server_header=False,
-        timeout_graceful_shutdown=1,
-    )
-    watcher = app.state.table.watcher
-
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-            watcher.close()  # the event streams end their responses before the server stops
-            super().handle_exit(sig, frame)
-
-    server = Server(config)
     first = shown[0]
-    listening = ", ".join(f"{a}:{real_port}" for a in shown)
     out.write(f"prefcalc serve: {path}\n")
-    if host.startswith("127."):
-        out.write(_("listening on {addresses} (this computer only)").format(addresses=listening))
-    else:
-        out.write(_("listening on {addresses}").format(addresses=listening))
-    out.write("\n")
+    _listening(out, host, shown, real_port)
     watch = _url(first, real_port, "/")
     out.write(_("watch: {url}").format(url=watch) + "\n")
     if qr:
@@ -196,10 +174,8 @@ def serve(
         if qr:
             _qr(score, out)
     games.print_install(out, _url(first, real_port, "/app/"), qr, _qr)
-    out.write(_("Ctrl-C stops the server.") + "\n")
-    out.flush()
-    sock.listen(2048)
-    server.run(sockets=[sock])
+    # the event streams end their responses before the server stops
+    _run(app, sock, app.state.table.watcher.close, out)
 
 
 def serve_tournament(
@@ -215,8 +191,6 @@ def serve_tournament(
     """Serve the tournament in ``folder`` until interrupted: the hall's page, and each table
     of the round with its own score link (its token kept for its ledger, as ``serve``
     keeps one per game; ``new``: new tokens for the round's tables)."""
-    import uvicorn
-
     from prefcalc.web.hall import create_hall_app, table_links
 
     tables = table_links(folder)  # a folder that is not a tournament is refused before anything
@@ -275,28 +249,8 @@ def serve_tournament(
         announce=announce,
         announced=tables[-1][0] if tables else 0,
     )
-    config = uvicorn.Config(
-        app,
-        access_log=False,  # the tokens never reach a log
-        log_level="warning",
-        server_header=False,
-        timeout_graceful_shutdown=1,
-    )
-    hall = app.state.hall
-
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-            hall.close()  # the event streams end their responses before the server stops
-            super().handle_exit(sig, frame)
-
-    server = Server(config)
-    listening = ", ".join(f"{a}:{real_port}" for a in shown)
     out.write(f"prefcalc serve --tournament: {folder}\n")
-    if host.startswith("127."):
-        out.write(_("listening on {addresses} (this computer only)").format(addresses=listening))
-    else:
-        out.write(_("listening on {addresses}").format(addresses=listening))
-    out.write("\n")
+    _listening(out, host, shown, real_port)
     url = _url(first, real_port, "/")
     out.write(_("the hall: {url}").format(url=url) + "\n")
     if qr:
@@ -312,7 +266,41 @@ def serve_tournament(
         out.write(_("score: off (--read-only)") + "\n")
     for round_, number, ledger in [] if read_only else tables:
         link(round_, number, kept[ledger])
+    # the event streams end their responses before the server stops
+    _run(app, sock, app.state.hall.close, out)
+
+
+def _listening(out: TextIO, host: str, shown: list[str], port: int) -> None:
+    """The line that says where the server listens (and when only this computer reaches it)."""
+    listening = ", ".join(f"{a}:{port}" for a in shown)
+    if host.startswith("127."):
+        out.write(_("listening on {addresses} (this computer only)").format(addresses=listening))
+    else:
+        out.write(_("listening on {addresses}").format(addresses=listening))
+    out.write("\n")
+
+
+def _run(app: Any, sock: socket.socket, closing: Callable[[], None], out: TextIO) -> None:
+    """Serve ``app`` on ``sock`` until interrupted (``serve`` and ``serve --tournament``
+    alike): no access log (a score link's token never reaches a log), no Server header, a
+    second to finish at Ctrl-C, and ``closing()`` first (the watchers end their event
+    streams, so the server does not wait for them)."""
+    import uvicorn
+
+    config = uvicorn.Config(
+        app,
+        access_log=False,
+        log_level="warning",
+        server_header=False,
+        timeout_graceful_shutdown=1,
+    )
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            closing()
+            super().handle_exit(sig, frame)
+
     out.write(_("Ctrl-C stops the server.") + "\n")
     out.flush()
     sock.listen(2048)
-    server.run(sockets=[sock])
+    Server(config).run(sockets=[sock])

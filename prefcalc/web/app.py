@@ -3,7 +3,9 @@
 - :mod:`prefcalc.web.pages`: the watcher's page ``/``, the scorer's page ``/score`` and the
   sheet ``/sheet.svg``;
 - :mod:`prefcalc.web.json_api`: ``/api/game``, ``/api/settle``, ``/api/log``,
-  ``/api/seats`` and ``POST /api/lines``;
+  ``/api/seats``, ``/api/cases``, ``/api/reading``, ``POST /api/lines`` and ``GET
+  /api/lines/{id}``, each a call of the game's table service
+  (:class:`prefcalc.table.service.Service`);
 - :mod:`prefcalc.web.events`: ``/api/events``, the server-sent events.
 
 The routes get the served game by ``Depends`` (:data:`prefcalc.web.table.TableDep`); a
@@ -29,11 +31,11 @@ from starlette.exceptions import HTTPException
 from prefcalc import __version__
 from prefcalc.errors import PrefcalcError
 from prefcalc.i18n import N_
+from prefcalc.views.words import refusal_line, say
 from prefcalc.web import events, games, json_api, pages
 from prefcalc.web.middleware import MAX_BODY, BodyLimit, OwnHosts, SecurityHeaders, error
 from prefcalc.web.models import MAX_LINE, body_refusal, problem
 from prefcalc.web.table import Table
-from prefcalc.web.words import refusal_line, say
 
 __all__ = ["MAX_BODY", "MAX_LINE", "create_app"]
 
@@ -74,7 +76,9 @@ async def _invalid(request: Request, exc: Exception) -> JSONResponse:
     return error(422, refusal(list(exc.errors()), _lang(request)))
 
 
-async def _refused(_request: Request, exc: Exception) -> JSONResponse:
+async def refused(_request: Request, exc: Exception) -> JSONResponse:
+    """The answer to a refusal raised by a route: 422 and its one line, as a page shows it
+    (serve's tables and the tournament's hall)."""
     assert isinstance(exc, PrefcalcError)
     return error(422, refusal_line(exc))  # a refused line: the CLI's message
 
@@ -118,7 +122,7 @@ def create_app(
         exception_handlers={
             HTTPException: _http_error,
             RequestValidationError: _invalid,
-            PrefcalcError: _refused,
+            PrefcalcError: refused,
         },
     )
     app.state.table = table

@@ -11,10 +11,10 @@ from sse_starlette import EventSourceResponse
 from starlette.types import Receive, Scope, Send
 
 from prefcalc.i18n import N_
+from prefcalc.views.words import say
 from prefcalc.web.models import problem
 from prefcalc.web.table import TableDep
 from prefcalc.web.watch import LedgerWatcher
-from prefcalc.web.words import say
 
 MAX_WATCHERS = 200  # event streams at once
 SEND_TIMEOUT = 30.0  # seconds: a watcher that takes no event for this long is dropped
@@ -50,8 +50,9 @@ class Stream(EventSourceResponse):
     "/events",
     summary="Server-sent events: one `ledger` event on connecting, then one after every change",
     description=(
-        'Each event is `ledger` with `{"version": "<the content\'s hash>"}`: the pages read'
-        " the sheet again when the version changes. A comment every 15 s keeps it open. At"
+        'Each event is `ledger` with `{"version": "<the ledger\'s version>"}` (the hex sha256'
+        " of its bytes, the `version` of `GET /api/reading`): the pages read the sheet again"
+        " when the version changes. A comment every 15 s keeps it open. At"
         f" most {MAX_WATCHERS} streams are open at once, counted as they open: one more is"
         " refused with 503 (and `Retry-After`), and a page tries again later."
     ),

@@ -24,9 +24,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from prefcalc.errors import LedgerError, one_line
 from prefcalc.i18n import N_, _
+from prefcalc.views.words import say
 from prefcalc.web.models import problem
 from prefcalc.web.table import TableDep, scorer
-from prefcalc.web.words import say
 
 NOT_A_NAME = N_("not a game's name: {name}")
 """The refusal of a ``name`` that is not a file name (said in the table's language; the rest
@@ -76,7 +76,8 @@ async def receive_game(request: Request, table: TableDep, name: str | None = Non
     if name is not None and (not NAME.match(name) or name.endswith(".json")):
         raise HTTPException(400, say(table.lang, NOT_A_NAME, name=one_line(name, 60)))
     raw = await request.body()  # BodyLimit refuses it past MAX_GAME (body_limits)
-    answer = await table.run(lambda: _write(raw, name))
+    # in the table's turn and language, as its own operations (the table service's one entry)
+    answer = await table.run(lambda: table.service.call(lambda: _write(raw, name)))
     return JSONResponse(answer, status_code=201)
 
 

@@ -45,12 +45,12 @@ from starlette.types import Receive, Scope, Send
 from prefcalc import __version__
 from prefcalc.errors import DealError, PrefcalcError
 from prefcalc.i18n import N_, _, speaking
+from prefcalc.views.words import refusal_line, say, script_words
 from prefcalc.web import events
 from prefcalc.web.middleware import OwnHosts, SecurityHeaders, error
 from prefcalc.web.models import problem
+from prefcalc.web.pages import install_words
 from prefcalc.web.watch import LedgerWatcher
-from prefcalc.web.words import install as install_words
-from prefcalc.web.words import refusal_line, say, script_words
 
 if TYPE_CHECKING:
     from prefcalc.tournament.standings import Table as StandingsTable
@@ -483,7 +483,7 @@ def create_hall_app(
     its tables' applications made and is given to ``announce`` (:meth:`Hall.follow`). The
     other arguments are :func:`prefcalc.web.app.create_app`'s (``poll_interval`` None: tests
     call the watchers' ``check()`` themselves)."""
-    from prefcalc.web.app import STARLETTE_WORDS, _refused
+    from prefcalc.web.app import STARLETTE_WORDS, refused
     from prefcalc.web.middleware import local_names
 
     hall = Hall(
@@ -525,7 +525,7 @@ def create_hall_app(
         redoc_url=None,
         lifespan=lifespan,
         responses={421: problem("The Host of the request is not this server's: nothing more.")},
-        exception_handlers={HTTPException: http_error, PrefcalcError: _refused},
+        exception_handlers={HTTPException: http_error, PrefcalcError: refused},
     )
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     install_words(templates.env, lang)

@@ -1,10 +1,12 @@
 """The JSON API of ``prefcalc serve``: what the CLI answers, over HTTP.
 
 ``GET /api/game`` is ``show --json``, ``GET /api/settle`` is ``settle --json``, ``GET
-/api/log`` is ``log --json``; ``POST /api/lines`` runs one ``play`` line through the runner
-``play`` itself uses (:func:`prefcalc.lines.run_line`) and a refused line is the CLI's
-one-line message. The ledger is read and written in a worker thread, one at a time
-(:meth:`prefcalc.web.table.Table.run`).
+/api/log`` is ``log --json``; ``GET /api/reading`` is all a page draws from one load of the
+ledger, with its version; ``POST /api/lines`` runs one ``play`` line through the runner
+``play`` itself uses and a refused line is the CLI's one-line message; ``GET
+/api/lines/{id}`` is what the request of that id was answered. Each route is a call of the
+game's table service (:class:`prefcalc.table.service.Service`, the app's engine calls the
+same), in a worker thread (:meth:`prefcalc.web.table.Table.run`).
 """
 
 from __future__ import annotations
@@ -14,24 +16,25 @@ from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
+from fastapi import Path as FastAPIPath
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 
-from prefcalc import api
-from prefcalc.errors import NotationError, PrefcalcError
-from prefcalc.i18n import N_, _
+from prefcalc.i18n import N_
 from prefcalc.rules.lexicon import METHODS, ROUNDINGS
 from prefcalc.store.files import parser_reason
+from prefcalc.table.answers import KEPT_ANSWERS
+from prefcalc.table.lines import ID_CHARS, MAX_ID, MIN_ID
+from prefcalc.views.words import say
 from prefcalc.web.middleware import MAX_BODY
 from prefcalc.web.models import LineAnswer, LineBody, Seats, problem
-from prefcalc.web.table import Answer, TableDep, scorer
-from prefcalc.web.words import refusal_line, say
+from prefcalc.web.table import TableDep, scorer
 
 NOT_UTF8 = N_("the request body is not valid UTF-8")
 NOT_SENT_AS_JSON = N_("send the line as JSON (Content-Type: application/json)")
 NOT_JSON = N_("the request body is not JSON: {error}")
 TOO_DEEP = N_("the request body is not JSON: it is nested too deeply")
-ID_REUSED = N_("the request id {id} was used for another line: nothing was written")
+NOT_ANSWERED = N_("no request {id} was carried out here (it may be sent again)")
 
 
 class JSONBody(Request):
@@ -83,15 +86,26 @@ class JSONBodyRoute(APIRoute):
 router = APIRouter(prefix="/api", tags=["the game"], route_class=JSONBodyRoute)
 
 
+Method = Annotated[
+    str,
+    Query(
+        description="Pairwise, or by the average mountain (either language: средняя).",
+        json_schema_extra={"enum": list(METHODS)},
+    ),
+]
+Rounding = Annotated[
+    str,
+    Query(
+        description="Exact fractions, or whole units of money (either language: целые).",
+        json_schema_extra={"enum": list(ROUNDINGS)},
+    ),
+]
+Last = Annotated[int | None, Query(ge=0, description="Only the last N deals.")]
+
+
 @router.get("/game", summary="The sheet: the same JSON as `prefcalc show --json`")
 async def game_json(table: TableDep) -> dict[str, Any]:
-    from prefcalc.views.payloads import sheet_json
-
-    def read() -> dict[str, Any]:
-        game = api.load_current(table.path)
-        return sheet_json(api.sheet(game), game)
-
-    return await table.run(read)
+    return await table.run(table.service.game)
 
 
 @router.get(
@@ -100,29 +114,9 @@ async def game_json(table: TableDep) -> dict[str, Any]:
     responses={422: problem("An unknown method or rounding.")},
 )
 async def settle_json(
-    table: TableDep,
-    method: Annotated[
-        str,
-        Query(
-            description="Pairwise, or by the average mountain (either language: средняя).",
-            json_schema_extra={"enum": list(METHODS)},
-        ),
-    ] = "pairwise",
-    rounding: Annotated[
-        str,
-        Query(
-            description="Exact fractions, or whole units of money (either language: целые).",
-            json_schema_extra={"enum": list(ROUNDINGS)},
-        ),
-    ] = "exact",
+    table: TableDep, method: Method = "pairwise", rounding: Rounding = "exact"
 ) -> dict[str, Any]:
-    from prefcalc.views.payloads import settlement_json
-
-    def read() -> dict[str, Any]:
-        game = api.load_current(table.path)
-        return settlement_json(api.settle(game, method, rounding))
-
-    return await table.run(read)
+    return await table.run(lambda: table.service.settle(method, rounding))
 
 
 @router.get(
@@ -138,28 +132,13 @@ async def settle_json(
     ),
     responses={422: problem("`last` is not a count, or the ledger cannot be read.")},
 )
-async def log_json(
-    table: TableDep,
-    last: Annotated[int | None, Query(ge=0, description="Only the last N deals.")] = None,
-) -> list[dict[str, Any]]:
-    from prefcalc.web.night import log_items
-
-    def read() -> list[dict[str, Any]]:
-        game = api.load_current(table.path)
-        return log_items(game, api.sheet(game), last, table.lang)
-
-    return await table.run(read)
+async def log_json(table: TableDep, last: Last = None) -> list[dict[str, Any]]:
+    return await table.run(lambda: table.service.log(last))
 
 
 @router.get("/seats", summary="Who deals next and who sits out the next deal")
 async def seats(table: TableDep) -> Seats:
-    from prefcalc.web.night import seats_json
-
-    def read() -> Seats:
-        game = api.load_current(table.path)
-        return Seats.model_validate(seats_json(game, api.sheet(game)))
-
-    return await table.run(read)
+    return Seats.model_validate(await table.run(table.service.seats))
 
 
 @router.get(
@@ -173,9 +152,31 @@ async def seats(table: TableDep) -> Seats:
     ),
 )
 async def cases(table: TableDep) -> dict[str, dict[str, str]]:
-    from prefcalc.web.night import name_forms
+    return await table.run(table.service.cases)
 
-    return await table.run(lambda: name_forms(api.load_current(table.path), table.lang))
+
+@router.get(
+    "/reading",
+    summary="All a page draws, from one load of the ledger, with the ledger's version",
+    description=(
+        '`{"version", "game", "seats", "log", "settle", "cases"}` and with `sheet=1` also'
+        ' `"sheet"`: each part the answer of its own route (`/api/game`, `/api/seats`,'
+        " `/api/log?last=N`, `/api/settle?method=…&rounding=…`, `/api/cases`, `/sheet.svg`),"
+        " all of ONE state of the ledger, so a page never draws halves of two. `version` is"
+        " the hex sha256 of the ledger's bytes, the version the events stream announces: it"
+        " changes with every write (a deal, a change of terms, a late arrival, a gender, an"
+        " edit, an undo), whoever made it."
+    ),
+    responses={422: problem("An unknown method or rounding, or `last` is not a count.")},
+)
+async def reading(
+    table: TableDep,
+    last: Last = None,
+    method: Method = "pairwise",
+    rounding: Rounding = "exact",
+    sheet: Annotated[bool, Query(description="1: the pool sheet's SVG too.")] = False,
+) -> dict[str, Any]:
+    return await table.run(lambda: table.service.reading(last, method, rounding, sheet))
 
 
 @router.post(
@@ -186,11 +187,11 @@ async def cases(table: TableDep) -> dict[str, dict[str, str]]:
         " to the ledger (atomic, under its lock) before the answer. A refused line writes"
         " nothing and is answered with the CLI's one-line message.\n\n"
         "A request with an `id` is carried out once: the server keeps the answers (200 and"
-        " 422) of the last 1000 requests with an id, under the same lock as the writes, and"
-        " answers the same id again with the first answer, writing nothing, even when the"
-        " two come at the same instant. The same id with another line is refused (422). The"
-        " answers are kept in the server's memory: a restarted server carries out an id"
-        " it has not seen."
+        f" 422) of the last {KEPT_ANSWERS} requests with an id, under the same lock as the"
+        " writes, and answers the same id again with the first answer, writing nothing, even"
+        " when the two come at the same instant. The same id with another line is refused"
+        " (422). `GET /api/lines/{id}` reads a kept answer back. The answers are kept in the"
+        " server's memory: a restarted server carries out an id it has not seen."
     ),
     dependencies=[Depends(scorer)],
     response_model=LineAnswer,
@@ -208,32 +209,42 @@ async def cases(table: TableDep) -> dict[str, dict[str, str]]:
     },
 )
 async def lines(body: LineBody, table: TableDep) -> JSONResponse:
-    from prefcalc.lines import run_line
-
-    def run() -> Answer:
-        if body.id is not None:
-            kept = table.answered(body.id)
-            if kept is not None:
-                if kept.line != body.line:
-                    error = say(table.lang, ID_REUSED, id=body.id)
-                    return Answer(body.line, 422, {"error": error})
-                return kept
-        try:
-            ran = run_line(table.path, body.line)
-            if ran.quit:
-                raise NotationError(_("quit ends a play session; here there is nothing to quit"))
-            answer = LineAnswer(output=ran.text, deals=len(ran.game.entries))
-            done = Answer(body.line, 200, answer.model_dump())
-        except PrefcalcError as exc:  # a refused line: the CLI's message, nothing written
-            done = Answer(body.line, 422, {"error": refusal_line(exc)})
-        if body.id is not None:
-            table.keep(body.id, done)
-        return done
-
     try:
-        done = await table.run(run)
+        done = await table.run(lambda: table.service.line(body.line, body.id))
     except OSError as exc:  # e.g. a full disk: the write was atomic, nothing is lost
         raise HTTPException(503, str(exc)) from None
     if done.status == 200:
         table.watcher.poll()  # the watchers hear of it now, not at the next poll
+    return JSONResponse(done.body, status_code=done.status)
+
+
+@router.get(
+    "/lines/{request}",
+    summary="What the request of this id was answered (needs Authorization: Bearer <token>)",
+    description=(
+        "The answer `POST /api/lines` gave the request of this `id`, as it gave it: 200 and"
+        " `{output, deals}` when the line was carried out, 422 and its one line when it was"
+        " refused; 404 when this server carried out no request of that id (not since it"
+        " started, or not among its last"
+        f" {KEPT_ANSWERS}). A page that lost an answer (a cut link) asks here what really"
+        " happened before it sends the line again."
+    ),
+    dependencies=[Depends(scorer)],
+    response_model=LineAnswer,
+    responses={
+        401: problem("No token or the wrong one."),
+        403: problem("The server is read-only."),
+        404: problem("No request of this id was carried out here."),
+        422: problem("The request was refused (its one line), or this is not a request's id."),
+    },
+)
+async def answered(
+    request: Annotated[
+        str, FastAPIPath(description=f"The request's id ({MIN_ID}-{MAX_ID} of {ID_CHARS}).")
+    ],
+    table: TableDep,
+) -> JSONResponse:
+    done = await table.run(lambda: table.service.answer(request))
+    if done is None:
+        raise HTTPException(404, say(table.lang, NOT_ANSWERED, id=request))
     return JSONResponse(done.body, status_code=done.status)

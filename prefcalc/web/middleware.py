@@ -14,7 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from prefcalc.errors import one_line
 from prefcalc.i18n import N_
-from prefcalc.web.words import say
+from prefcalc.views.words import say
 
 MAX_BODY = 16 * 1024  # bytes of a request body
 

@@ -1,5 +1,6 @@
 """What the JSON API takes and gives, as pydantic models: the OpenAPI description is made of
-them, and a body that does not fit is refused in one line (:func:`body_refusal`)."""
+them, and a body that does not fit is refused in one line (:func:`body_refusal`). A line's
+limits and their words are the table service's (:mod:`prefcalc.table.lines`)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,21 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from prefcalc.i18n import N_
-from prefcalc.web.words import say
+from prefcalc.table.lines import (
+    BAD_ID,
+    ID_PATTERN,
+    LINE_TOO_LONG,
+    MAX_ID,
+    MAX_LINE,
+    MIN_ID,
+    ONE_LINE,
+)
+from prefcalc.views.words import say
 
-MAX_LINE = 500  # characters of a play line
-MIN_ID, MAX_ID = 8, 64  # characters of a request's id
-ID_PATTERN = r"^[A-Za-z0-9_-]+$"
-
-ONE_LINE = N_("one line at a time (no line breaks)")
-LINE_TOO_LONG = N_("the line is too long (at most {n} characters)")
 EMPTY_BODY = N_("the request body is not JSON: it is empty")
-BAD_ID = N_("the request's id is {least} to {most} letters, digits, - or _")
 BODY_SHAPE = N_('send {"line": "<a play line>"}')
+
+__all__ = ["MAX_ID", "MAX_LINE", "MIN_ID", "LineAnswer", "LineBody", "Problem", "Seats"]
 
 
 def _one_line(line: str) -> str:

@@ -1,5 +1,7 @@
 """The pages of ``prefcalc serve``: the watcher's page, the scorer's page and the pool sheet
-drawn as on paper. The pages speak the table's language (:mod:`prefcalc.web.words`)."""
+drawn as on paper. The pages speak the table's language: the templates through Jinja2's i18n
+extension with prefcalc's catalog (:func:`install_words`), the scripts through the words of
+:func:`prefcalc.views.words.script_words`."""
 
 from __future__ import annotations
 
@@ -10,13 +12,26 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from prefcalc import __version__, api
+from prefcalc import __version__
+from prefcalc.i18n import catalog
+from prefcalc.views.words import script_words
 from prefcalc.web.table import Table, TableDep
-from prefcalc.web.words import install as install_words
-from prefcalc.web.words import script_words
 
 HERE = Path(__file__).resolve().parent
 NO_STORE = {"Cache-Control": "no-store"}
+
+
+def install_words(env: Any, lang: str) -> None:
+    """Translate the templates of ``env`` into ``lang`` (Jinja2's i18n extension, new style:
+    ``{{ _("text %(name)s", name=...) }}``)."""
+    env.add_extension("jinja2.ext.i18n")
+    found = catalog(lang)
+    env.install_gettext_callables(
+        gettext=found.gettext,
+        ngettext=found.ngettext,
+        pgettext=found.pgettext,
+        newstyle=True,
+    )
 
 
 class Pages:
@@ -70,11 +85,5 @@ async def score_page(request: Request, pages: PagesDep) -> HTMLResponse:
     responses={200: {"content": {"image/svg+xml": {}}, "description": "The sheet."}},
 )
 async def sheet_picture(table: TableDep) -> Response:
-    from prefcalc.web.sheet import sheet_svg
-
-    def draw() -> str:
-        game = api.load_current(table.path)
-        return sheet_svg(api.sheet(game), game)
-
-    svg = await table.run(draw)
+    svg = await table.run(table.service.sheet_svg)
     return Response(svg, media_type="image/svg+xml", headers=NO_STORE)

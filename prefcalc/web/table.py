@@ -1,47 +1,37 @@
 """The served game and who may write to it: what the routes depend on (FastAPI's ``Depends``).
 
-:data:`TableDep` gives a route the :class:`Table` of its application; :func:`scorer` is the
-dependency of every route that writes: it refuses with 403 on a read-only server and with
-401 without the score link's token, before anything is read or written.
+:data:`TableDep` gives a route the :class:`Table` of its application: the game's table
+service (:class:`prefcalc.table.service.Service`, whose operations the routes call), its
+watcher, the scorer's token. :func:`scorer` is the dependency of every route that writes: it
+refuses with 403 on a read-only server and with 401 without the score link's token, before
+anything is read or written.
 """
 
 from __future__ import annotations
 
 import hmac
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple, TypeVar
+from typing import Annotated, TypeVar
 
 from anyio import to_thread
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from prefcalc.i18n import N_, speaking
+from prefcalc.i18n import N_
+from prefcalc.table.service import Service
+from prefcalc.views.words import say
 from prefcalc.web.watch import LedgerWatcher
-from prefcalc.web.words import say
 
 T = TypeVar("T")
 
 NO_TOKEN = N_("the score link's token is missing or wrong: nothing was written")
 READ_ONLY = N_("this server is read-only (started with --read-only)")
-KEPT_ANSWERS = 1000
-"""How many requests' answers a served game keeps by their id (a phone's double tap or
-retry comes within seconds; a night is a few hundred lines)."""
-
-
-class Answer(NamedTuple):
-    """What a request with an id was answered: its line, the status and the JSON."""
-
-    line: str
-    status: int
-    body: dict[str, Any]
 
 
 class Table:
-    """The served game: its ledger, the scorer's token and the lock the reads and writes
-    of this process take turns with (the API keeps a per-process cache)."""
+    """The served game: its table service (the ledger, its language, the answers kept by
+    request id), the scorer's token and the watch on the ledger's file."""
 
     def __init__(
         self,
@@ -52,37 +42,24 @@ class Table:
         poll_interval: float | None,
         max_watchers: int = 200,
     ) -> None:
-        self.path = path
+        self.service = Service(path, lang)
         self.token = token
         self.read_only = read_only
-        self.lang = lang
         self.max_watchers = max_watchers
         self.watcher = LedgerWatcher(path, poll_interval)
-        self._lock = threading.Lock()
-        self._answers: OrderedDict[str, Answer] = OrderedDict()
+
+    @property
+    def path(self) -> Path:
+        return self.service.path
+
+    @property
+    def lang(self) -> str:
+        return self.service.lang
 
     async def run(self, fn: Callable[[], T]) -> T:
-        """``fn()`` in a worker thread, one at a time, in the table's language: the ledger is
-        read and written by one thread of this process at once, and the event loop never
-        waits for the disk."""
-
-        def locked() -> T:
-            with self._lock, speaking(self.lang):
-                return fn()
-
-        return await to_thread.run_sync(locked)
-
-    def answered(self, request: str) -> Answer | None:
-        """The answer kept for the request id ``request``; call it inside :meth:`run` (under
-        the lock: a request carried out is kept before the next one looks)."""
-        return self._answers.get(request)
-
-    def keep(self, request: str, answer: Answer) -> None:
-        """Keep ``answer`` for the request id ``request`` (inside :meth:`run`); the oldest
-        kept answer goes when there are :data:`KEPT_ANSWERS`."""
-        self._answers[request] = answer
-        while len(self._answers) > KEPT_ANSWERS:
-            self._answers.popitem(last=False)
+        """``fn()``, a call of the table service, in a worker thread: the event loop never
+        waits for the disk (the service takes its table's turns itself)."""
+        return await to_thread.run_sync(fn)
 
     def authorised(self, given: str) -> bool:
         """Whether ``given`` is the score token, compared in constant time. A header's

@@ -1,9 +1,10 @@
 """One shared watch on the ledger file, fanned out to every connected watcher.
 
 A single background task polls the file about four times a second: a cheap ``stat``, and the
-content's hash when the stat changed (and every few polls in any case, for a file system
-whose times are coarse). Whoever changed the ledger (this server, ``prefcalc`` in another
-terminal, a ``play`` session), a new content hash is one event for every subscriber. Each
+ledger's version (:func:`prefcalc.store.ledger.version`, the content's sha256: the version a
+reading of the table answers with) when the stat changed (and every few polls in any case, for
+a file system whose times are coarse). Whoever changed the ledger (this server, ``prefcalc``
+in another terminal, a ``play`` session), a new version is one event for every subscriber. Each
 subscriber has a small bounded queue; a watcher that never reads loses only old versions
 (only the newest matters), so it cannot make the server's memory grow.
 """
@@ -12,11 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import os
 import threading
 from pathlib import Path
+
+from prefcalc.store.ledger import version
 
 HASH_EVERY = 8  # polls: hash the content at least this often even when the stat is the same
 
@@ -48,7 +50,7 @@ class LedgerWatcher:
             data = self.path.read_bytes()
         except OSError:
             return ""
-        return hashlib.blake2b(data, digest_size=12).hexdigest()
+        return version(data)
 
     def poll(self) -> bool:
         """Look at the file once; publish an event and return True when its content changed.

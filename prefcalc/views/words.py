@@ -1,9 +1,11 @@
-"""The words of the serve pages in the language of the table.
+"""The words of the pages (serve's and the app's) in the language of the table.
 
-The templates are translated by Jinja2's i18n extension with prefcalc's own catalog; the
-scripts' words are a small dictionary (English message -> the page's words) rendered into
-the page as JSON, which ``common.js`` reads (``Prefcalc.t``); plural forms come as a list of
-the language's forms, chosen in the script by the language's plural rule.
+The scripts' words are a small dictionary (English message -> the page's words): serve renders
+it into the page as JSON and the app's build writes it as ``words/LANG.json``; ``common.js``
+reads it (``Prefcalc.t``); plural forms come as a list of the language's forms, chosen in the
+script by the language's plural rule. :func:`say` and :func:`refusal_line` are a refusal as a
+page shows it, whoever answers the page (serve's routes, the table service, the app's engine).
+(serve's templates are translated by Jinja2's i18n extension: :mod:`prefcalc.web.pages`.)
 """
 
 from __future__ import annotations
@@ -108,19 +110,6 @@ def script_words(lang: str) -> dict[str, Any]:
         words["table"] = table_words()  # the table's words: suits, answers, kinds, commands
     words["lang"] = lang
     return words
-
-
-def install(env: Any, lang: str) -> None:
-    """Translate the templates of ``env`` into ``lang`` (Jinja2's i18n extension, new style:
-    ``{{ _("text %(name)s", name=...) }}``)."""
-    env.add_extension("jinja2.ext.i18n")
-    found = catalog(lang)
-    env.install_gettext_callables(
-        gettext=found.gettext,
-        ngettext=found.ngettext,
-        pgettext=found.pgettext,
-        newstyle=True,
-    )
 
 
 def say(lang: str, message: str, **values: object) -> str:
