@@ -188,7 +188,7 @@ class Built:
     size: int  # bytes of the files the app loads
     transfer: int  # bytes the service worker fetches on the first install
     selftest: dict[str, Any]
-    later: int = 0  # bytes fetched once the engine is ready (the packages of a validation)
+    later: int = 0  # of ``transfer``: the packages installed once the engine is ready
 
 
 Say = Callable[[str], None]
@@ -611,8 +611,7 @@ def _service_worker(
     into: Path, lock: Lock, selftest: dict[str, Any], start: dict[str, int], sources: str
 ) -> Built:
     """The list of files the service worker keeps (with their sha256, their type, the gzip
-    copy it fetches, and ``later`` for those it fetches only when the worker asks, once the
-    engine is ready), the build's name, the worker itself and build.json."""
+    copy it fetches), the build's name, the worker itself and build.json."""
     later = {f"pyodide/{w.file}" for w in lock.wheels if w.later}
     entries: list[dict[str, Any]] = []
     for path in _files(into):
@@ -627,8 +626,6 @@ def _service_worker(
         packed = _gzip(path)
         if packed is not None:
             entry["gz"] = packed
-        if rel in later:
-            entry["later"] = True
         entries.append(entry)
     name = hashlib.sha256(
         json.dumps(entries, sort_keys=True).encode() + __version__.encode()
@@ -639,8 +636,8 @@ def _service_worker(
     (into / "sw.js").write_text(worker, encoding="utf-8")
     size = sum(e["size"] for e in entries)
     moved = {e["url"]: e.get("gz", e["size"]) for e in entries}
-    afterwards = sum(moved[e["url"]] for e in entries if e.get("later"))
-    transfer = sum(moved.values()) - afterwards + len(worker.encode())
+    afterwards = sum(n for url, n in moved.items() if url in later)
+    transfer = sum(moved.values()) + len(worker.encode())
     mark = {
         "build": name,
         "prefcalc": __version__,

@@ -90,14 +90,12 @@ def build(
     built = make(out, say=say)
     typer.echo(
         _(
-            "built: {folder} ({files} files, {size} MB; a phone's first visit moves {transfer} MB"
-            " to the ready engine, then {later} MB behind it)"
+            "built: {folder} ({files} files, {size} MB; the first install moves {transfer} MB)"
         ).format(
             folder=built.out,
             files=built.files,
             size=f"{built.size / 1e6:.1f}",
             transfer=f"{built.transfer / 1e6:.1f}",
-            later=f"{built.later / 1e6:.1f}",
         )
     )
     _publish(built.out, address)

@@ -66,8 +66,9 @@ class Wheel(Pinned):
     drop: list[str] = Field(default_factory=list)
     keep: list[str] = Field(default_factory=list)
     later: bool = False
-    """Installed once the engine is ready, not at its start (and fetched by the phone only
-    then): a package that only some operations import."""
+    """Installed into the browser's Python once the engine is ready, not at its start (the
+    phone downloads it with the rest, when the app is installed): a package that only some
+    operations import."""
 
     @model_validator(mode="after")
     def _named(self) -> Wheel:

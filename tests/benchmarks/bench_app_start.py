@@ -4,8 +4,8 @@
 (``python -m http.server``'s handler: it compresses nothing).
 
 - **first visit, bytes**: from the first request to the engine ready (``body[data-engine]``
-  ``ready``); for the app of now also the total once the packages that come after the start
-  (pydantic) are in, a new game started (its rules validated). The issue's ceiling: 6 MB;
+  ``ready``: the service worker has kept every file by then), and the total once a new game
+  is started (its rules validated). The issue's ceiling: 6 MB;
 - **engine ready**: a reload with the service worker's cache warm, to ``data-engine=ready``
   (median of 5, the two apps alternating), and the worker's own figure for the same (Pyodide
   and the wheels, then the engine's import). The issue's ceiling: 0.7× the app before.
@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import functools
 import http.server
-import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -162,10 +160,7 @@ class Phone:
         self.page.goto(self.served.url)
         self.ready()
         took = time.perf_counter() - began
-        # what the engine's start needed: all but the packages the worker asks for once it is
-        # ready (they may be under way by the time the page is seen ready)
-        later = set(self.later())
-        at_ready = sum(n for path, n in self.served.by_path.items() if path not in later)
+        at_ready = self.served.sent  # the service worker's install is done by then
         self.page.fill("input[name=players]", "Anna Boris Vera")
         self.page.click("[data-testid=start]")
         body = self.page.locator("body")
@@ -173,13 +168,6 @@ class Phone:
         self.page.goto(self.served.url)  # back to the games: the reloads start there
         self.ready()
         return {"first_s": took, "first_bytes": at_ready, "total_bytes": self.served.sent}
-
-    def later(self) -> list[str]:
-        """The paths of the files the service worker fetches only once the engine is ready."""
-        text = (self.served.root / "sw.js").read_text(encoding="utf-8")
-        found = re.search(r"^const FILES = (\[.*\]);$", text, re.M)
-        files = json.loads(found.group(1)) if found else []
-        return ["/" + f["url"] + (".gz" if f.get("gz") else "") for f in files if f.get("later")]
 
     def reload(self) -> tuple[float, float]:
         began = time.perf_counter()
@@ -268,7 +256,7 @@ if __name__ == "__main__":
         f" ceiling 6 MB); {n['first_s']:.1f} s (before {b['first_s']:.1f} s)"
     )
     print(
-        f"first visit with a game started (the packages after the start in):"
+        f"first visit with a game started:"
         f" {n['total_bytes'] / MB:.2f} MB (before: {b['total_bytes'] / MB:.2f} MB)"
     )
     print(

@@ -2,12 +2,12 @@
    by `prefcalc app build`, with each file's sha256) in one cache named after the build, so
    the app starts with no network at all. A file that has a gzip copy is fetched compressed
    and kept decompressed: a phone moves the fewest bytes from any static server, one that
-   compresses nothing too. The install fetches every file but those marked `later` (the
-   packages of a validation), which are fetched, checked and kept the first time the engine
-   asks for them, once it is ready. A file whose bytes are not the listed ones fails (the
-   install: the previous build, if any, stays in charge). The install says how far it is to
-   the pages: {type: "progress", done, total} (bytes moved). Nothing is fetched from another
-   origin, ever, and nothing here names the app's own address: its scope is its folder. */
+   compresses nothing too. The install fetches every file, those the engine installs only
+   once it is ready (pydantic) included: an app that is installed works offline, whatever it
+   is asked next. A file whose bytes are not the listed ones fails the install (the previous
+   build, if any, stays in charge). The install says how far it is to the pages:
+   {type: "progress", done, total} (bytes moved). Nothing is fetched from another origin,
+   ever, and nothing here names the app's own address: its scope is its folder. */
 "use strict";
 
 const BUILD = __BUILD__;
@@ -51,7 +51,7 @@ self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
     const have = new Set((await cache.keys()).map((r) => r.url));
-    const todo = FILES.filter((f) => !f.later && !have.has(where(f)));
+    const todo = FILES.filter((f) => !have.has(where(f)));
     const total = todo.reduce((sum, f) => sum + (f.gz || f.size), 0);
     let done = 0;
     // a few at a time: a phone on a slow Wi-Fi gets steady progress, not 20 stalled requests
@@ -80,8 +80,6 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-const BY_URL = new Map(FILES.map((f) => [where(f), f]));
-
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
@@ -97,13 +95,6 @@ self.addEventListener("fetch", (event) => {
       : url.href;
     const hit = await cache.match(key);
     if (hit) return hit;
-    const file = BY_URL.get(key);
-    if (file && file.later) {
-      // fetched the first time it is asked for, checked, kept: from then on, offline too
-      const [, response] = await fetchOne(file);
-      await cache.put(key, response.clone());
-      return response;
-    }
     return fetch(request);
   })());
 });
