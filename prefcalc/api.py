@@ -21,7 +21,7 @@ scored, so that the next deal is one step) is :mod:`prefcalc.resume`'s. In short
 import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from prefcalc import resume
 from prefcalc.cases import Gender, genders
@@ -288,13 +288,21 @@ def insert(
     return _changed(game, night, entries, number, force, (), (), first=number)
 
 
+REDEALT = {
+    "insert": N_("after the insert, deal {k} would be dealt by {rederived}: {message}"),
+    "delete": N_("after the delete, deal {k} would be dealt by {rederived}: {message}"),
+}
+"""A later deal that no longer fits after a change of the record, by the change (each its
+own message: a language says "after the deletion" in its own words)."""
+
+
 def _rederived(
     game: Game,
     conv: Convention,
     head: tuple[Entry, ...],
     later: tuple[Entry, ...],
     first: int,
-    verb: str,
+    verb: Literal["insert", "delete"],
 ) -> tuple[Entry, ...]:
     """``head`` followed by ``later`` (numbered from ``first``) with the dealers of
     ``later`` re-derived: each deal is dealt by the player after the one before it, so the
@@ -319,9 +327,7 @@ def _rederived(
         refused = legality.problems(game, conv, old.deal, rederived, seats, rules=False)
         if refused:
             raise DealError(
-                _("after the {verb}, deal {k} would be dealt by {rederived}: {message}").format(
-                    verb=verb, k=k, rederived=rederived, message=refused[0].message
-                )
+                _(REDEALT[verb]).format(k=k, rederived=rederived, message=refused[0].message)
             )
         entries.append(old._replace(dealer=rederived))
         last = rederived
@@ -430,21 +436,41 @@ def delete(game: Game, number: int, *, force: bool = False) -> Game:
     with its number as the scorekeeper sees it (before the delete)."""
     check_number(game, number)
     night = resume.night(game)
-    conv = night.convention
-    head = game.entries[: number - 1]
-    later = game.entries[number:]
-    try:
-        _refuse_misfit(game._replace(entries=head + later), conv, first=number, shift=1)
-        entries = _rederived(game, conv, head, later, number + 1, "delete")
-    except DealError as exc:
-        raise DealError(
-            _("deal {number} cannot be deleted: {exc}").format(number=number, exc=exc)
-        ) from None
+    entries = _without(game, night.convention, number)
     now = night.state
     problems = _renumbered(now.problems, number)
     return _changed(
         game, night, entries, number, force, problems, _renumbered(now.unpriced, number)
     )
+
+
+def _without(game: Game, conv: Convention, number: int) -> tuple[Entry, ...]:
+    """The entries without entry ``number``, the later deals' dealers re-derived; refused
+    when a later deal no longer fits its table (the check :func:`delete` makes first, before
+    any scoring)."""
+    head = game.entries[: number - 1]
+    later = game.entries[number:]
+    try:
+        _refuse_misfit(game._replace(entries=head + later), conv, first=number, shift=1)
+        return _rederived(game, conv, head, later, number + 1, "delete")
+    except DealError as exc:
+        raise DealError(
+            _("deal {number} cannot be deleted: {exc}").format(number=number, exc=exc)
+        ) from None
+
+
+def deletion_refusal(game: Game, number: int) -> str | None:
+    """Why deal ``number`` cannot be deleted for who deals and who holds cards after it (at
+    four or five, a later deal whose re-derived dealer seats one of its players out), in
+    :func:`delete`'s own words; None when that check passes. The scores are not replayed:
+    a deletion this passes may still be refused for what it breaks in them (a contract
+    below the lowest after an all-pass deal taken away), as :func:`delete` says."""
+    check_number(game, number)
+    try:
+        _without(game, rules(game), number)
+    except DealError as exc:
+        return exc.message
+    return None
 
 
 def join(game: Game, name: str, *, after: str | None = None, time: str | None = None) -> Game:
@@ -718,6 +744,7 @@ __all__ = [
     "Rounding",
     "check_number",
     "delete",
+    "deletion_refusal",
     "edit",
     "insert",
     "join",

@@ -40,7 +40,16 @@ from prefcalc.commands import (
     execute,
 )
 from prefcalc.errors import DealError, PrefcalcError, one_line, shown, silence
-from prefcalc.i18n import N_, _, check_environment, did_you_mean, language, ngettext, speaking
+from prefcalc.i18n import (
+    N_,
+    _,
+    check_environment,
+    check_language,
+    did_you_mean,
+    language,
+    ngettext,
+    speaking,
+)
 from prefcalc.i18n import set_language as _set_language
 from prefcalc.rules.amounts import Amount, parse_whole
 from prefcalc.rules.conventions import parse_overrides
@@ -426,7 +435,7 @@ def adjust(
 
 @app.command(context_settings=_WORDS)
 def penalty(
-    player: Annotated[str, typer.Argument(show_default=False)],
+    player: Annotated[str, typer.Argument(metavar="PLAYER", show_default=False)],
     kind: Annotated[str, typer.Argument(metavar="KIND", show_default=False)],
     rest: Annotated[
         list[str] | None, typer.Argument(metavar="[CONTRACT] [N] [OTHER]", show_default=False)
@@ -777,6 +786,8 @@ def new(
 
     Four players: the dealer sits out; five: the dealer and the next dealer sit out; two:
     Gusarik (a dummy, one defender: game Anna 6s 5 Boris:w)."""
+    if lang is not None:
+        lang = check_language(lang)  # refused as the option it came from: --lang
     game_ = api.new_game(
         players,
         convention,
@@ -869,6 +880,7 @@ def games() -> None:
 def examples() -> None:
     """The bundled example evenings (ledgers to try any command on with --file)."""
     from prefcalc.resources import bundled
+    from prefcalc.terms import convention_name
 
     for path in sorted(bundled("examples").glob("*.json")):
         game_ = api.load(path)
@@ -880,7 +892,10 @@ def examples() -> None:
                 "{file}  ({convention}, {players}, {count} deals)",
                 count,
             ).format(
-                file=path, convention=conv.name, players=", ".join(seating(game_)), count=count
+                file=path,
+                convention=convention_name(conv.name),
+                players=", ".join(seating(game_)),
+                count=count,
             )
         )
 
@@ -1109,7 +1124,7 @@ def share(
 
     path = _path(file)
     if png is not None:
-        check_output(png, path, "the image")
+        check_output(png, path, N_("the image"))
     report = api.report(api.load(path))
     with genders(report.game.genders):
         out(share_text(report))
@@ -1161,8 +1176,19 @@ def serve(
         Path | None,
         typer.Option(
             "--tournament",
+            metavar="FOLDER",
             help="Serve a tournament's folder: the hall's page (the standings live, every"
             " table) and a score link per table of the round, each with its own token.",
+            show_default=False,
+        ),
+    ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="ru|en",
+            help="The language of the pages and of the lines shown here: ru or en (default:"
+            " PREFCALC_LANG, then the locale).",
             show_default=False,
         ),
     ] = None,
@@ -1171,6 +1197,8 @@ def serve(
     (a score link with a secret token, kept for the game: the next serve gives the same
     link); both printed with a QR code. The pages speak the language in use (--lang ru|en,
     PREFCALC_LANG, then the locale)."""
+    if lang is not None:  # read in front of the command (_lang_first): listed here for --help
+        set_language(lang)
     if tournament is not None:
         from prefcalc.web import serve_tournament
 

@@ -130,11 +130,12 @@ def _collect_usage_pieces(original: Callable[..., Any]) -> Callable[..., Any]:
 
 def _usage_name(self: Any) -> str:
     """An argument on the usage line as a person reads it: ``N``, ``[NAME]``, ``PLAYER...``
-    (typer writes a required one in braces, ``{N}``)."""
+    (typer writes a required one in braces, ``{N}``); a metavar that brackets its own
+    optional words (``[CONTRACT] [N] [OTHER]``) is not bracketed again."""
     name = str(self.metavar or self.name.upper())
     if self.nargs != 1 and self.metavar is None:
         name += "..."
-    return name if self.required else f"[{name}]"
+    return name if self.required or name.startswith("[") else f"[{name}]"
 
 
 def _choices(param: Any) -> str | None:

@@ -104,4 +104,8 @@ def convention_name(name: str) -> str:
         "Classic": pgettext("convention", "Classic"),
         "FSPR": pgettext("convention", "FSPR"),
     }
-    return words.get(name, name)
+    if name in words:
+        return words[name]
+    from prefcalc.rules.conventions import preset_words  # a house-rules file named by its preset
+
+    return preset_words(name)

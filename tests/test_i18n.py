@@ -348,7 +348,7 @@ def test_new_with_an_unknown_lang_writes_nothing(tmp_path: Path) -> None:
         ["new", "A", "B", "C", "--lang", "xx", "--file", str(ledger)], tmp_path, C_LOCALE
     )
     assert result.returncode == 2
-    assert result.stderr == "prefcalc: error: the language: unknown language 'xx' (use en or ru)\n"
+    assert result.stderr == "prefcalc: error: --lang: unknown language 'xx' (use en or ru)\n"
     assert not ledger.exists()
 
 
@@ -422,7 +422,7 @@ def test_help_in_russian_and_english(tmp_path: Path) -> None:
         "Settle the game (any time, also mid-game): whists, money and who pays whom." in en.stdout
     )
     top = invoke(["--lang", "ru", "--help"], tmp_path, C_LOCALE)
-    assert "Записать распасы: prefcalc passes Аня=2 Боря=5 Вера=3." in top.stdout
+    assert "Записать распасы: prefcalc passes Аня=2 Боря=5 Вера=3" in top.stdout
     again = invoke(["--help"], tmp_path, C_LOCALE)  # the next command in the same process
     assert "Record an all-pass deal" in again.stdout
 

@@ -94,7 +94,7 @@ CASES: list[tuple[str, Mutation, str]] = [
     ("tricks as a float", _deal(0, tricks=7.0), "deals[0].tricks: input should be a valid integer"),
     ("float whist price", lambda d: d.update(whist_price=0.5), "whist_price: expected a whole"),
     ("boolean amount", _deal(2, mountain=True), "deals[2].mountain: expected a whole number"),
-    ("schema as true", lambda d: d.update(schema=True), "not a prefcalc ledger (schema True"),
+    ("schema as true", lambda d: d.update(schema=True), "not a prefcalc ledger (schema true"),
     (
         "option flag as text",
         lambda d: d["convention"].update(options={"half_whist": "yes"}),

@@ -122,13 +122,14 @@ def test_settle_refuses_an_unknown_method(client: TestClient) -> None:
     assert r.json() == {"error": "unknown method 'fair' (use pairwise or average)"}
 
 
-PAGE_KEYS = ("players", "sitting_out", "lowest_contract", "shorthand")
+PAGE_KEYS = ("players", "sitting_out", "lowest_contract", "shorthand", "deletable")
 """What /api/log adds to each deal of ``log --json`` (issue 25: a past deal edited with its
-own table)."""
+own table; issue 36: whether it can be deleted, and ``delete_refusal`` when not)."""
 
 
 def _as_cli(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in item.items() if k not in PAGE_KEYS} for item in items]
+    added = (*PAGE_KEYS, "delete_refusal")
+    return [{k: v for k, v in item.items() if k not in added} for item in items]
 
 
 def test_log_and_its_last_deals(client: TestClient, ledger: Path, tmp_path: Path) -> None:
@@ -657,9 +658,9 @@ def test_the_pages_speak_russian(tmp_path: Path) -> None:
             ("to {target}", "пуля до {target}"),
             ("whists on {player}", "висты на {player:acc}"),
             ("Sochi", "Сочинка"),
-            ("NT", "БК"),
         ]:
             assert words[english] == russian, english
+        assert words["signs"] == {"s": "♠", "c": "♣", "d": "♦", "h": "♥", "nt": "БК"}
         assert words["{n} deals"] == ["{n} раздача", "{n} раздачи", "{n} раздач"]
         # the names' cases come with every reading (GET /api/cases), not with the page: a
         # gender set or a player joined after the page was loaded is declined at once
@@ -683,7 +684,7 @@ def test_the_english_pages_speak_english(client: TestClient) -> None:
 
     words = _words_of(client.get("/score").text)
     assert all(words[w] == w for w in SCRIPT_WORDS)
-    assert words["NT"] == "NT" and "cases" not in words
+    assert words["signs"]["nt"] == "NT" and "cases" not in words
     items = client.get("/api/log").json()
     assert all("said" not in w for item in items for w in item["writes"])
     assert all(item["shorthand"] == item["notation"] for item in items)

@@ -216,8 +216,12 @@ def test_a_table_edited_into_other_players_is_refused_in_one_line(cup: Path) -> 
     other = api.new_game(["Xenia", "Yuri", "Zoya"], "sochi", 20)
     (cup / record.file).write_text(game_to_json_text(other), encoding="utf-8")
     with hall_client(cup) as c:
+        # the hall: that table is one card saying why, every other one as usual (issue 35)
         hall = c.get("/api/hall")
-        assert hall.status_code == 422 and "table 2" in hall.json()["error"]
+        assert hall.status_code == 200
+        cards = {card["table"]: card for card in hall.json()["tables"]}
+        assert "round 1, table 2 (r1-t2.json): the ledger's players are" in cards[2]["error"]
+        assert cards[1]["error"] == "" and len(cards[1]["balances"]) == 4
         page = c.get("/t/1/2/")
         assert page.status_code == 422 and "\n" not in page.json()["error"]
         assert c.get("/t/1/1/api/game").status_code == 200  # the other table is served
@@ -506,3 +510,41 @@ def test_a_deal_at_a_table_does_not_make_the_watch_read_the_tournament(
     (cup / "tournament.json").write_bytes((cup / "tournament.json").read_bytes() + b"\n")
     assert client.portal.call(hall.watcher.check) is True
     assert reads == [cup]
+
+
+def test_a_missing_ledger_is_one_card_and_the_rest_as_usual(cup: Path) -> None:
+    """Issue 35: one table's ledger gone blanked the whole hall; now that table is one card
+    with its refusal, every other card and the standings as usual."""
+    play(cup, "r1-t1.json", 1)
+    (cup / "r1-t2.json").unlink()
+    with hall_client(cup) as c:
+        answer = c.get("/api/hall")
+        assert answer.status_code == 200
+        hall = answer.json()
+        cards = {card["table"]: card for card in hall["tables"]}
+        assert list(cards) == [1, 2]
+        assert cards[2]["error"] == "round 1, table 2: its ledger r1-t2.json is missing"
+        assert cards[2]["error_text"] == "cannot be read" and cards[2]["balances"] == []
+        assert cards[1]["error"] == "" and cards[1]["deals"] == 1
+        assert {row["name"] for row in hall["standings"]} == set(PLAYERS)
+        assert hall["complete"] is False
+    # the CLI's standings stay exact: they refuse in one line
+    done = invoke(["tournament", "standings", str(cup)], cup.parent)
+    assert done.returncode == 2 and "its ledger r1-t2.json is missing" in done.stderr
+
+
+def test_the_hall_s_notes_never_break_a_number_s_ending(cup: Path) -> None:
+    """«с 1-й по 21-ю»: a narrow phone wraps a line at a hyphen; the hall's notes hold a
+    number's ending to it (a file's name keeps its own hyphen, to be copied as it is)."""
+    from prefcalc.web.hall import _unbroken
+
+    assert _unbroken("с 1-й по 21-ю раздачу, r1-t2.json") == (
+        "с 1\N{NON-BREAKING HYPHEN}й по 21\N{NON-BREAKING HYPHEN}ю раздачу, r1-t2.json"
+    )
+    import re
+
+    play(cup, "r1-t2.json", 3)
+    with hall_client(cup, lang="ru") as c:
+        hall = c.get("/api/hall").json()
+        notes = [*hall["over"], *(card["over_note"] for card in hall["tables"])]
+        assert notes and not any(re.search(r"\d-[^\W\d_]+\b", note) for note in notes)

@@ -114,6 +114,16 @@ def test_an_evening_by_taps_on_one_screen(
             expect(page.get_by_test_id("deal:5")).to_contain_text("мизер")
         page.get_by_test_id("deal:1").scroll_into_view_if_needed()
         shot(page, f"score-{tag}-list")
+        if lang == "ru":  # every word a Russian player reads is Russian (the names are)
+            said = page.evaluate("document.body.innerText") + " ".join(
+                page.evaluate(
+                    "() => Array.from(document.querySelectorAll('[aria-label], [title],"
+                    " [placeholder]'), (e) => [e.getAttribute('aria-label'), e.title,"
+                    " e.getAttribute('placeholder')].join(' '))"
+                )
+            )
+            latin = set(re.findall(r"[A-Za-z][A-Za-z.]*", said)) - {"prefcalc"}
+            assert latin == set(), latin
         testids = page.evaluate(
             "() => Array.from(document.querySelectorAll('[data-testid]'), (e) => e.dataset.testid)"
         )
@@ -270,7 +280,8 @@ def test_a_double_tap_and_a_double_undo_change_the_ledger_once(phones: Any, tmp_
         expect(page.locator("body")).to_have_attribute("data-deals", "2", timeout=WAIT)
         expect(page.locator("#message")).to_contain_text("№2 put back: ")
 
-        # a lost answer: the server records the deal, the phone sees the connection fail
+        # a lost answer: the server records the deal, the phone sees the connection fail; the
+        # page asks what became of its request (GET /api/lines/{id}) and says what happened
         lost: list[int] = []
 
         def lose(route: Any) -> None:
@@ -283,21 +294,85 @@ def test_a_double_tap_and_a_double_undo_change_the_ledger_once(phones: Any, tmp_
         page.route("**/api/lines", lose)
         for testid in ("declarer:Vera", "contract:8d", "tricks:8", "role:Anna:w"):
             page.get_by_test_id(testid).click()
-        page.get_by_test_id("record").click()
-        expect(page.locator("#message")).to_contain_text(
-            "the server cannot be reached", timeout=WAIT
-        )
-        assert lost == [200] and len(api.load(path).entries) == 3
-        page.get_by_test_id("record").click()  # the scorer taps again: the same line, same id
-        expect(page.locator("#message")).to_contain_text("recorded: ", timeout=WAIT)
-        assert len(api.load(path).entries) == 3  # written once
-        assert sent[-1]["id"] == sent[-2]["id"] and sent[-1]["line"] == sent[-2]["line"]
+        with page.expect_response("**/api/lines/*", timeout=WAIT) as asked:
+            page.get_by_test_id("record").click()
+        assert asked.value.status == 200
+        expect(page.locator("#message")).to_contain_text("№3 recorded: ", timeout=WAIT)
+        expect(page.locator("#message")).not_to_contain_text("cannot be reached")
+        assert lost == [200] and len(api.load(path).entries) == 3  # written once
         page.unroute("**/api/lines")
         # the same deal again is a new deal, with a new id, and is recorded
         for testid in ("declarer:Boris", "contract:6s", "tricks:6", "role:Vera:w"):
             page.get_by_test_id(testid).click()
         page.get_by_test_id("record").click()
         expect(page.locator("body")).to_have_attribute("data-deals", "4", timeout=WAIT)
+        assert sent[-1]["id"] != sent[-2]["id"]
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize(
+    ("lang", "viewport"), [("en", PHONE), ("ru", NARROW)], ids=["en-390x844", "ru-360x740"]
+)
+def test_a_lost_request_is_said_as_it_is_and_sent_again_once(
+    phones: Any, tmp_path: Path, lang: str, viewport: dict[str, int]
+) -> None:
+    """A request that never reached the server: asked by its id, the server knows none, and
+    the bar says nothing was written. A server that cannot be reached at all: the bar says
+    so in the page's words (never the browser's «Failed to fetch»), and the same tap again,
+    once the server answers, is carried out once (the same id)."""
+    from playwright.sync_api import expect
+
+    page = phones(viewport)
+    names = ["Аня", "Боря", "Вера"] if lang == "ru" else ["Anna", "Boris", "Vera"]
+    a, _, v = names
+    path, server = serve(tmp_path, make_game(names, []), lang=lang)
+    sent: list[dict[str, str]] = []
+    page.on(
+        "request",
+        lambda r: (
+            sent.append(json.loads(r.post_data or "{}")) if r.url.endswith("/api/lines") else None
+        ),
+    )
+    message = page.locator("#message")
+    try:
+        page.goto(server.url + "/score#token=" + TOKEN)
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "live", timeout=WAIT)
+        for testid in (f"declarer:{a}", "contract:7h", "tricks:7", f"role:{v}:w"):
+            page.get_by_test_id(testid).click()
+        line = message.get_attribute("data-line")
+
+        # never sent: the server has no answer for that id (404), nothing was written
+        page.route("**/api/lines", lambda route: route.abort("connectionrefused"))
+        with page.expect_response("**/api/lines/*", timeout=WAIT) as asked:
+            page.get_by_test_id("record").click()
+        assert asked.value.status == 404
+        nothing = (
+            "до сервера не дошло: ничего не записано"
+            if lang == "ru"
+            else ("this did not reach the server: nothing was written")
+        )
+        expect(message).to_have_text(nothing, timeout=WAIT)
+        assert api.load(path).entries == ()
+
+        # the server cannot be reached at all: said in the page's words
+        page.route("**/api/lines/*", lambda route: route.abort("connectionrefused"))
+        page.get_by_test_id("record").click()
+        unreachable = "сервер недоступен" if lang == "ru" else "the server cannot be reached"
+        expect(message).to_contain_text(unreachable, timeout=WAIT)
+        assert "fetch" not in message.inner_text().lower()
+        expect(message).to_have_class(re.compile(r"\berror\b"))
+        shot(page, f"score-{lang}-{viewport['width']}-unreachable")
+        assert api.load(path).entries == ()
+
+        # back: the same tap is the same request, carried out once
+        page.unroute("**/api/lines")
+        page.unroute("**/api/lines/*")
+        page.get_by_test_id("record").click()
+        expect(page.locator("body")).to_have_attribute("data-deals", "1", timeout=WAIT)
+        assert len(api.load(path).entries) == 1
+        assert [s["line"] for s in sent] == [line, line, line]
+        assert len({s["id"] for s in sent}) == 1
     finally:
         server.stop()
 
@@ -317,7 +392,7 @@ def test_a_late_answer_about_a_deal_never_covers_the_undo_that_followed(
     held: list[Any] = []
     hold = [False]
 
-    def log(route: Any) -> None:
+    def reading(route: Any) -> None:
         if hold[0]:
             held.append(route)
         else:
@@ -326,7 +401,7 @@ def test_a_late_answer_about_a_deal_never_covers_the_undo_that_followed(
     try:
         page.goto(server.url + "/score#token=" + TOKEN)
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "live", timeout=WAIT)
-        page.route("**/api/log*", log)
+        page.route("**/api/reading*", reading)
         for testid in ("declarer:Boris", "contract:6s", "tricks:6", "role:Anna:w"):
             page.get_by_test_id(testid).click()
         hold[0] = True
@@ -351,14 +426,14 @@ def test_a_late_answer_about_a_deal_never_covers_the_undo_that_followed(
         server.stop()
 
 
-def test_a_reading_whose_answers_straddle_a_write_is_made_again(
+def test_a_page_draws_one_state_per_reading_and_each_state_once(
     phones: Any, tmp_path: Path
 ) -> None:
-    """A reading asks for the sheet and the seats at once, and a write (another terminal, or
-    this page's own Record just before) can fall between the answers: the sheet after it, the
-    seats before it. Drawn so, the next deal would offer the players of the last one (at four
-    the dealer sits out, and he changes with every deal). The seats' answer of before a write
-    made in another terminal is given to the reading after it: the page reads again."""
+    """A page asks for one reading (/api/reading: the sheet, the seats, the deals and the
+    settlement of one state of the ledger) and never for the parts, so a write between them
+    can never give it the sheet after the write and the seats before it (at four the dealer
+    sits out, and he changes with every deal). A stream that comes back greets with the
+    version already drawn: no reading; a write in another terminal: one."""
     from playwright.sync_api import expect
 
     from prefcalc.table.lines import run_line
@@ -366,29 +441,33 @@ def test_a_reading_whose_answers_straddle_a_write_is_made_again(
     page = phones(NARROW)
     path, server = serve(tmp_path, make_game(["Аня", "Боря", "Вера", "Глеб"], []), lang="ru")
     body = page.locator("body")
+    status = page.get_by_test_id("status")
+    asked: list[str] = []
+    page.on(
+        "request",
+        lambda r: (
+            asked.append(r.url.split("?")[0].removeprefix(server.url)) if "/api/" in r.url else None
+        ),
+    )
     try:
         page.goto(server.url + "/score#token=" + TOKEN)
-        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "live", timeout=WAIT)
+        expect(status).to_have_attribute("data-state", "live", timeout=WAIT)
         expect(body).to_have_attribute("data-reading", "false", timeout=WAIT)
-        before = page.evaluate("fetch('/api/seats').then((r) => r.text())")
-        assert json.loads(before)["sitting_out"] == ["Аня"]
-        given: list[str] = []
-
-        def seats(route: Any) -> None:
-            if given:
-                route.continue_()
-            else:  # once: the answer of before the write
-                given.append(before)
-                route.fulfill(status=200, content_type="application/json", body=before)
-
-        page.route("**/api/seats", seats)
+        expect(page.get_by_test_id("declarer:Аня")).to_have_count(0)  # Аня deals, sits out
+        version = body.get_attribute("data-version")
+        assert version
+        server = server.restart()  # the stream is cut and comes back: the same version
+        expect(status).to_have_attribute("data-state", "live", timeout=WAIT)
+        readings = asked.count("/api/reading")
         run_line(path, "игра Боря 6п 6 Вера:в Глеб:п")  # `prefcalc play` in another terminal
         expect(body).to_have_attribute("data-deals", "1", timeout=WAIT)
         expect(body).to_have_attribute("data-reading", "false", timeout=WAIT)
-        assert given, "the reading after the write was given the seats of before it"
-        assert _active(path) == ["Аня", "Вера", "Глеб"]
+        assert asked.count("/api/reading") == readings + 1, asked
+        assert body.get_attribute("data-version") != version
+        # the next deal's table, whole: Боря deals and sits out
         expect(page.get_by_test_id("declarer:Аня")).to_be_visible()
         expect(page.get_by_test_id("declarer:Боря")).to_have_count(0)
+        assert set(asked) == {"/api/reading", "/api/events"}, asked
     finally:
         server.stop()
 

@@ -7,6 +7,7 @@ seating must."""
 from __future__ import annotations
 
 import json
+import shlex
 from fractions import Fraction
 from pathlib import Path
 
@@ -460,7 +461,7 @@ def test_a_deal_beyond_the_round_is_set_aside_and_marked(tmp_path: Path) -> None
     text = run(["tournament", "standings", str(cup)], tmp_path)
     note = (
         "round 1 table 2: 1 deal over, not counted: the round counts the table's first 4 deals"
-        " (prefcalc undo --file r1-t2.json undoes the last deal)"
+        f" (prefcalc undo --file {cup / 'r1-t2.json'} undoes the last deal)"
     )
     assert note in text
     data = json.loads(run(["tournament", "standings", str(cup), "--json"], tmp_path))
@@ -472,7 +473,8 @@ def test_a_deal_beyond_the_round_is_set_aside_and_marked(tmp_path: Path) -> None
     protocol = run(["tournament", "protocol", str(cup), "-r", "1", "-t", "2"], tmp_path)
     assert "beyond the round (1 deal over): not counted, not in this protocol" in protocol
     numbers = [line.split()[0] for line in protocol.splitlines() if line[:4].strip().isdigit()]
-    assert numbers == ["1", "2", "3", "4", "5"], protocol  # 4 deals, the penalty; not the 6th
+    assert numbers == ["1", "2", "3", "4"], protocol  # 4 deals, not the 6th
+    assert any(line.startswith("  P1 ") for line in protocol.splitlines())  # the penalty apart
     from prefcalc.tournament import api as tournament
     from prefcalc.tournament.text import round_rows
 
@@ -480,7 +482,9 @@ def test_a_deal_beyond_the_round_is_set_aside_and_marked(tmp_path: Path) -> None
     assert states == {"1": "complete (4 deals)", "2": "complete (4 deals, 1 deal over)"}
     # the extra deal undone, the table's own settlement is what the standings counted
     counted = {n: Fraction(s["whists"]) for n, s in at_two.items()}
-    run(["undo", "--file", str(cup / "r1-t2.json")], tmp_path)
+    # the hint's command runs as printed (issue 35: it named the file without its folder)
+    hint = note.split(" (", 1)[1].removesuffix(" undoes the last deal)")
+    assert run(shlex.split(hint)[1:], tmp_path).startswith("removed deal 6")
     assert counted == settled(cup, "r1-t2.json")
     assert any(v != 0 for v in counted.values()) and sum(counted.values()) == 0
     again = json.loads(run(["tournament", "standings", str(cup), "--json"], tmp_path))
@@ -493,6 +497,14 @@ def test_a_deal_beyond_the_round_is_set_aside_and_marked(tmp_path: Path) -> None
     assert draw_round(cup, tmp_path)["round"] == 2
     russian = run(["--lang", "ru", "tournament", "standings", str(cup), "--round", "1"], tmp_path)
     assert "1 лишняя раздача" in russian
+    # round 1 is sealed now: the hint names the director's correction, which runs as printed
+    text = run(["tournament", "standings", str(cup), "--round", "1"], tmp_path)
+    hint = next(line for line in text.splitlines() if "deal over" in line)
+    command = hint.split(" (", 1)[1].removesuffix(" undoes the last deal)")
+    assert command.startswith(f"prefcalc tournament correct {cup} --round 1 --table 2 undo")
+    words = [w.replace("…", "the sixth deal was played by mistake") for w in shlex.split(command)]
+    assert "corrected on the record" in run([*words[1:], "--by", "Judge"], tmp_path)
+    assert "deal over" not in run(["tournament", "standings", str(cup), "-r", "1"], tmp_path)
 
 
 def test_not_a_tournament_folder(tmp_path: Path) -> None:

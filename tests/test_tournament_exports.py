@@ -75,15 +75,15 @@ def test_the_protocol_of_a_table(cup: Path) -> None:
     assert (
         body
         == """\
-deal  dealer  declarer  contract / result  whists
-   1  Anna    Fedya     6♠ / =             Gleb whist, Anna pass
-   2  Fedya   Gleb      7♥ / −1            Anna whist, Fedya pass
-   3  Gleb    Anna      misère / −2
-   4  Anna              all-pass           Fedya 2, Gleb 5, Anna 3
-   5  Fedya   Fedya     8♦ / +1            Gleb whist, Anna pass
-   6                    adjustment         Gleb: looked at the talon (3.2.21)
-   7  Gleb    Anna      6♣ / —             Fedya pass, Gleb pass
-   8  Anna    Gleb      6♦ / =             Anna whist 2, Fedya whist 2
+deal  dealer  declarer  contract / result  whists                              talon  written
+   1  Anna    Fedya     6♠ / =             Gleb whist, Anna pass                      Fedya: +2 pool; Gleb: +8 whists on Fedya
+   2  Fedya   Gleb      7♥ / −1            Anna whist, Fedya pass                     Gleb: +4 mountain; Anna: +16 whists on Gleb; Anna: +4 whists on Gleb; Fedya: +4 whists on Gleb
+   3  Gleb    Anna      misère / −2                                                   Anna: +20 mountain
+   4  Anna              all-pass           Fedya 2, Gleb 5, Anna 3                    Fedya: +2 mountain; Gleb: +5 mountain; Anna: +3 mountain
+   5  Fedya   Fedya     8♦ / +1            Gleb whist, Anna pass                      Fedya: +6 pool; Gleb: +6 whists on Fedya
+  P1                    adjustment         Gleb: looked at the talon (3.2.21)         Gleb: +5 mountain
+   6  Gleb    Anna      6♣ / —             Fedya pass, Gleb pass                      Anna: +2 pool
+   7  Anna    Gleb      6♦ / =             Anna whist 2, Fedya whist 2                Gleb: +2 pool; Anna: +4 whists on Gleb; Fedya: +4 whists on Gleb
 
 player  pool  mountain  whists  result  place  points"""
     )

@@ -81,7 +81,20 @@ a game in ``table``)."""
 RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 """Pyodide's files the app loads (of its npm package, which also holds types and consoles)."""
 
-SERVE_SCRIPTS = ("common.js", "engine.js", "score.js", "watch.js")
+SERVE_SCRIPTS = (
+    "bar.js",
+    "builder.js",
+    "common.js",
+    "deal.js",
+    "dom.js",
+    "engine.js",
+    "format.js",
+    "night.js",
+    "score.js",
+    "summary.js",
+    "watch.js",
+    "words.js",
+)
 """serve's scripts the app's pages are made of (one front-end code base: the score page and
 the watch view are given the phone's table instead of serve's)."""
 

@@ -30,6 +30,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import stat
 from collections.abc import Iterable, Iterator, Sequence
@@ -50,9 +51,10 @@ from prefcalc.rules.scoring import Sheet
 from prefcalc.store import files
 
 CACHE_NAME = "history-cache.sqlite3"
-CACHE_FORMAT = 2  # bump when the stored summary changes shape or meaning
+CACHE_FORMAT = 3  # bump when the stored summary changes shape or meaning
 # 2: a night's ``whist_price`` is the price in force (it was the opening price, wrong after a
 #    ``set whist_price``)
+# 3: a game played by time (closing = average) is finished once it has a deal
 LEVELS = (6, 7, 8, 9, 10)
 TOURNAMENT = "tournament.json"  # prefcalc.tournament.model.FILE_NAME: never a ledger
 Day = date  # (``Night.date`` is the ISO text; ``Night.day`` is this)
@@ -158,7 +160,8 @@ def summarise(game: Game, file: str) -> Night:
         players=sheet.players,
         convention=sheet.convention.name,
         deals=deal_count(game),
-        finished=sheet.finished,
+        # a game played by time (closing = average) ends when the table stops: complete
+        finished=sheet.finished or (sheet.convention.closing == "average" and bool(game.entries)),
         currency=game.currency,
         whist_price=settled.whist_price,  # the price in force (after any set whist_price)
         result=dict(settled.whists),
@@ -731,6 +734,7 @@ def collect(
         if cache is not None:
             cache.close()
     warnings += skipped
+    nights = as_played(nights)
     if cache is not None and cache.problem is not None:
         warnings.append(cache.problem)
     if since is not None:
@@ -746,6 +750,52 @@ def collect(
         table = [s for s in table if s.key == wanted]
         rated = None if rated is None else [r for r in rated if r.key == wanted]
     return History(nights, table, warnings, rated)
+
+
+TABLE_FILE = re.compile(r"r[1-9][0-9]{0,2}-t[1-9][0-9]{0,3}\.json")
+"""A tournament table's ledger beside its ``tournament.json`` (prefcalc.tournament.model)."""
+
+
+def as_played(nights: Sequence[Night]) -> list[Night]:
+    """The nights, each tournament table played to its round's number of deals, or closed
+    by the judge in a round played by time, counted complete (docs/tournament.md §4): its
+    game stops there by the tournament's rules, not early. The tournament's file says the
+    round's length and the closes; one that cannot be read says nothing."""
+    rounds: dict[Path, tuple[int | None, set[str]] | None] = {}
+    out = []
+    for night in nights:
+        path = Path(night.file)
+        if night.finished or TABLE_FILE.fullmatch(path.name) is None:
+            out.append(night)
+            continue
+        folder = path.parent
+        if folder not in rounds:
+            rounds[folder] = _tournament_rounds(folder / TOURNAMENT)
+        known = rounds[folder]
+        if known is not None:
+            deals, closed = known
+            if (deals is not None and night.deals >= deals) or path.name in closed:
+                night = replace(night, finished=True)
+        out.append(night)
+    return out
+
+
+def _tournament_rounds(path: Path) -> tuple[int | None, set[str]] | None:
+    """A tournament's round length in deals (None: by time) and its tables the judge
+    closed; None when there is no tournament file or it cannot be read."""
+    try:
+        raw = files.read_regular(path, "the tournament file", 16 * 1024 * 1024, LedgerError)
+        data = json.loads(raw)
+        deals = data.get("deals")
+        closed = {
+            tb["file"]
+            for rnd in data.get("draws", [])
+            for tb in rnd.get("tables", [])
+            if tb.get("closed") is not None
+        }
+    except (OSError, PrefcalcError, ValueError, TypeError, AttributeError, KeyError):
+        return None
+    return (deals if isinstance(deals, int) and not isinstance(deals, bool) else None), closed
 
 
 def _player_key(given: str, nights: Sequence[Night]) -> str:

@@ -85,9 +85,20 @@ PRESET_TEXTS = frozenset(
 catalog: :func:`preset_words` says them in the reader's language."""
 
 
+HOUSE_RULES = N_("{base} (house rules)")
+"""The name of a house-rules file that names none: its base preset's, marked as changed
+(written in English into the file and the ledger, said by :func:`preset_words`)."""
+
+
 def preset_words(text: str) -> str:
-    """A preset's name or description in the reader's language; a table's own text as written."""
-    return _(text) if text in PRESET_TEXTS else text
+    """A preset's name or description in the reader's language (a house-rules file's name
+    made of its preset's too: «Ленинградка (свои правила)»); a table's own text as written."""
+    if text in PRESET_TEXTS:
+        return _(text)
+    base = text.removesuffix(HOUSE_RULES.format(base=""))
+    if base != text and base in PRESET_TEXTS:
+        return _(HOUSE_RULES).format(base=_(base))
+    return text
 
 
 PRESET_ALIASES = {
@@ -472,8 +483,9 @@ def _checked(values: Mapping[str, Any], source: str, strict: bool, table: _Table
             text = _("option '{key}': {message}")  # the message quotes the value already
         else:
             text = _("option '{key}': {message} (got {raw})")
+        given = _("'{value}'").format(value=shown(raw)) if isinstance(raw, str) else repr(raw)
         raise ConventionError(
-            text.format(key=key, message=message, raw=shown(repr(raw))), source
+            text.format(key=key, message=message, raw=shown(given)), source
         ) from None
     checked = _option_values(model, table)
     for key in values:
@@ -538,7 +550,7 @@ def from_table(
         base = preset(base_name)
         result = base.with_options(flat, source, strict)
         return result._replace(
-            name=str(name) if name is not None else f"{base.name} (house rules)",
+            name=str(name) if name is not None else HOUSE_RULES.format(base=base.name),
             description=str(description),
         )
     options = _table()

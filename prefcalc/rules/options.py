@@ -11,7 +11,7 @@ field (:func:`first_error`), shared with the ledger's models.
 """
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -26,7 +26,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
-from prefcalc.i18n import N_, _
+from prefcalc.i18n import N_, _, ngettext
 from prefcalc.rules.amounts import MAX_AMOUNT, Amount, parse_amount, parse_whole, to_amount
 
 MAX_INT = 1_000_000
@@ -475,7 +475,7 @@ DEAL_KINDS = frozenset(
 )
 
 
-PYDANTIC_MESSAGES: dict[str, str | tuple[str, str, str]] = {
+PYDANTIC_MESSAGES: dict[str, str | tuple[str, Callable[[int], str]]] = {
     "int_type": N_("Input should be a valid integer"),
     "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
     "int_from_float": N_("Input should be a valid integer, got a number with a fractional part"),
@@ -503,26 +503,27 @@ PYDANTIC_MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "less_than": N_("Input should be less than {lt}"),
     "less_than_equal": N_("Input should be less than or equal to {le}"),
     "multiple_of": N_("Input should be a multiple of {multiple_of}"),
-    "too_short": (
-        N_("{field_type} should have at least {min_length} item after validation, not {actual_length}"),
-        N_("{field_type} should have at least {min_length} items after validation, not {actual_length}"),
-        "min_length",
-    ),
-    "too_long": (
-        N_("{field_type} should have at most {max_length} item after validation, not {actual_length}"),
-        N_("{field_type} should have at most {max_length} items after validation, not {actual_length}"),
-        "max_length",
-    ),
-    "string_too_short": (
-        N_("String should have at least {min_length} character"),
-        N_("String should have at least {min_length} characters"),
-        "min_length",
-    ),
-    "string_too_long": (
-        N_("String should have at most {max_length} character"),
-        N_("String should have at most {max_length} characters"),
-        "max_length",
-    ),
+    "too_short": ("min_length", lambda n: ngettext(
+        "{field_type} should have at least {min_length} item after validation, not {actual_length}",
+        "{field_type} should have at least {min_length} items after validation, not {actual_length}",
+        n,
+    )),
+    "too_long": ("max_length", lambda n: ngettext(
+        "{field_type} should have at most {max_length} item after validation, not {actual_length}",
+        "{field_type} should have at most {max_length} items after validation, not {actual_length}",
+        n,
+    )),
+    "string_too_short": ("min_length", lambda n: ngettext(
+        "String should have at least {min_length} character",
+        "String should have at least {min_length} characters",
+        n,
+    )),
+    "string_too_long": ("max_length", lambda n: ngettext(
+        "String should have at most {max_length} character",
+        "String should have at most {max_length} characters",
+        n,
+    )),
+    "union_tag_not_found": N_("Unable to extract tag using discriminator {discriminator}"),
     "date_type": N_("Input should be a valid date"),
     "date_parsing": N_("Input should be a valid date in the format YYYY-MM-DD, {error}"),
     "datetime_type": N_("Input should be a valid datetime"),
@@ -532,15 +533,19 @@ PYDANTIC_MESSAGES: dict[str, str | tuple[str, str, str]] = {
 }  # fmt: skip
 """pydantic's messages by error type, as pydantic words them in English (so the English
 stays pydantic's own) and translated in the catalog: the project's words for what the
-models refuse. A type not listed is shown as pydantic words it in English, and as
+models refuse; one that counts is its count's name and its plural forms (``ngettext``: 2
+элемента, 5 элементов). A type not listed is shown as pydantic words it in English, and as
 «недопустимое значение» with its type in another language."""
+
+
+_QUOTED = re.compile(r"'([^']*)'")
 
 
 def pydantic_message(err: Mapping[str, Any]) -> str:
     """The message of one pydantic error (an item of ``ValidationError.errors()``) in the
     language in use, by its type (:data:`PYDANTIC_MESSAGES`); ``Value error, `` dropped
     from a validator's own message (already the project's words)."""
-    from prefcalc.i18n import DEFAULT, language, ngettext
+    from prefcalc.i18n import DEFAULT, language
 
     kind = str(err.get("type", ""))
     message = str(err.get("msg", ""))
@@ -556,11 +561,13 @@ def pydantic_message(err: Mapping[str, Any]) -> str:
     if "expected" in ctx:  # "'greedy' or 'gentleman'", in the words of the language
         head, sep, last = ctx["expected"].rpartition(" or ")
         ctx["expected"] = head + _(" or ") + last if sep else last
+    for key in ("expected", "discriminator"):  # ... and in its quotes
+        if key in ctx:
+            ctx[key] = _QUOTED.sub(lambda m: _("'{value}'").format(value=m[1]), ctx[key])
     try:
         if isinstance(template, tuple):
-            singular, plural, count = template
-            n = int(ctx.get(count, "2"))
-            return ngettext(singular, plural, n).format(**ctx)
+            count, forms = template
+            return forms(int(ctx.get(count, "2"))).format(**ctx)
         return _(template).format(**ctx)
     except (KeyError, IndexError, ValueError):  # a context pydantic no longer gives
         return message

@@ -207,7 +207,13 @@ def check_looked(deal: Contract | Misere | AllPass) -> None:
     after = counted(deal)
     short = [d.player for d in after.defenders if d.tricks is not None and d.tricks < 0]
     if (after.tricks or 0) < 0 or (after.tricks or 0) > 10 or short:
-        who = short[0] if short else deal.declarer
+        # the one who looked: the declarer when his own tricks ran out; a defender when the
+        # defence's (or his own) did (issue 35: the declarer was named for a defender's look)
+        defenders = [name for name in looked if name != deal.declarer]
+        if (after.tricks or 0) < 0 or not defenders:
+            who = deal.declarer
+        else:
+            who = next((name for name in defenders if name in short), defenders[0])
         raise DealError(
             _("{player} has no trick to lose for looking at a trick (Code 3.9.11.2)").format(
                 player=who

@@ -48,12 +48,15 @@ def load_file(path: Path) -> Convention:
             str(path),
         ) from None
     text = files.decode_text(raw, what, path, ConventionError)
+    if not text.strip():  # valid TOML, but no rules: nothing to read
+        raise ConventionError(_("the file is empty"), str(path))
     files.check_toml_shape(text, what, path, ConventionError)
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConventionError(
-            _("not valid TOML: {exc}").format(exc=files.parser_reason(str(exc))), str(path)
+            _("not valid TOML: {exc}").format(exc=files.parser_reason(str(exc), text=text)),
+            str(path),
         ) from None
     except RecursionError:
         raise ConventionError(

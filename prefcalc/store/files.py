@@ -117,12 +117,15 @@ def os_reason(exc: OSError) -> str:
     return f"{text} ({name})" if name else text
 
 
+KEY_TWICE = N_("a key given twice")
+BREAKS_OFF = N_("the text breaks off")
+
 PARSER_REASONS: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("escape", "Unescaped"), N_("a wrong backslash sequence in a string")),
     (
-        ("EOF while parsing", "Unterminated string", "Unclosed", "unexpected end"),
-        N_("the text breaks off"),
+        ("escape", "Unescaped", "Unicode scalar", "hex value", "surrogate", "code point"),
+        N_("a wrong backslash sequence in a string"),
     ),
+    (("EOF while parsing", "Unterminated string", "Unclosed", "unexpected end"), BREAKS_OFF),
     (("trailing comma",), N_("a comma before a closing bracket")),
     (
         ("trailing characters", "Extra data", "Expected newline or end of document"),
@@ -133,7 +136,22 @@ PARSER_REASONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("Expected '=' after a key",), N_("no equals sign after a key")),
     (("expected `,`", "Expecting ','"), N_("a missing comma or closing bracket")),
     (("control character", "Illegal character"), N_("a control character")),
-    (("Cannot overwrite", "Cannot declare"), N_("a key given twice")),
+    (
+        ("Cannot overwrite", "Cannot declare", "Cannot mutate", "Cannot redefine", "Duplicate"),
+        KEY_TWICE,
+    ),
+    (
+        ("at the end of a table declaration", "at the end of an array declaration"),
+        N_("a table's name without its closing bracket"),
+    ),
+    (("Expected \"'''\"", 'Expected \'"""\''), BREAKS_OFF),  # a multi-line string not closed
+    (("Invalid date",), N_("a date that cannot be read")),
+    (("number out of range",), N_("a number too large")),
+    (
+        ("Invalid initial character for a key", "Invalid statement"),
+        N_("a line that is neither key = value nor [table]"),
+    ),
+    (("Found invalid character",), N_("a character that has no place here")),
     (
         ("expected value", "Expecting value", "expected ident", "invalid number", "Invalid value"),
         N_("a value that cannot be read"),
@@ -143,31 +161,62 @@ PARSER_REASONS: tuple[tuple[tuple[str, ...], str], ...] = (
 tomllib's English), by a fragment of its message: in the first entry that matches."""
 
 _PARSER_PLACE = re.compile(r"line (\d+),? column (\d+)")
+_PARSER_CHAR = re.compile(r"\(char (\d+)\)")
 
 
-def parser_reason(reason: str, lang: str | None = None) -> str:
+def parser_reason(reason: str, lang: str | None = None, text: str | None = None) -> str:
     """Why a parser could not read a text, in ``lang`` (None: the language in use; a server
     thread gives the table's): in English as the parser says it (``EOF while parsing a list
     at line 1 column 16``), in another language what is wrong and where («текст обрывается
-    (строка 1, столбец 16)»)."""
+    (строка 1, столбец 16)»).
+
+    Given the ``text`` it read, an empty text is said to be empty, and a text the parser
+    stopped at the end of is said to break off, in every language: ``{`` breaks off, though
+    the json module says it expected a key in double quotes there."""
     from prefcalc.i18n import DEFAULT, catalog, language
 
     lang = language() if lang is None else lang
-    if lang == DEFAULT:
-        return reason
     gettext = catalog(lang).gettext
+    if text is not None and not text.strip():
+        return gettext(N_("the text is empty"))
     what = next(
         (w for keys, w in PARSER_REASONS if any(k in reason for k in keys)),
         N_("a syntax error"),
     )
     place = _PARSER_PLACE.search(reason)
+    cut = text is not None and what != KEY_TWICE and _at_end(reason, place, text)
+    if lang == DEFAULT and not cut:
+        return reason
+    if cut:
+        what = BREAKS_OFF
     if place is not None:
         return gettext(N_("{what} (line {line}, column {column})")).format(
             what=gettext(what), line=place[1], column=place[2]
         )
-    if "end of document" in reason:
+    if "(at end of document)" in reason:
         return gettext(N_("{what} (at the end of the text)")).format(what=gettext(what))
     return gettext(what)
+
+
+def _at_end(reason: str, place: re.Match[str] | None, text: str) -> bool:
+    """Whether the parser stopped at the end of ``text`` (only blanks after it): the json
+    module says where by ``(char N)``, tomllib by ``end of document``, both by line and
+    column (from 1)."""
+    if "(at end of document)" in reason:
+        return True
+    char = _PARSER_CHAR.search(reason)
+    if char is not None:
+        offset = int(char[1])
+    elif place is not None:
+        start = 0
+        for _line in range(int(place[1]) - 1):
+            start = text.find("\n", start) + 1
+            if start == 0:
+                return False
+        offset = start + int(place[2]) - 1
+    else:
+        return False
+    return offset >= len(text.rstrip())
 
 
 # --- what a path is ---------------------------------------------------------------------------
@@ -545,7 +594,7 @@ def _check_not_the_ledger(real: Path, ledger: Path, what: str, shown: str) -> No
     locks = [base.with_name(base.name + ".lock") for base in bases]
     if real in bases:
         raise PrefcalcError(
-            _("cannot write {what} over the ledger {ledger} (choose another file with -o)").format(
+            _("cannot write {what} over the ledger {ledger}: choose another file").format(
                 what=_(what), ledger=ledger
             ),
             shown,

@@ -29,7 +29,7 @@ from prefcalc.errors import LedgerError
 from prefcalc.i18n import N_, _
 from prefcalc.rules.conventions import Convention
 from prefcalc.rules.model import ConventionRef, Game, seating
-from prefcalc.store import checkpoint, conventions, files, known, trusted
+from prefcalc.store import checkpoint, conventions, files, known, seal, trusted
 from prefcalc.store.cache import data_dir as data_dir  # re-exported: the games' data directory
 from prefcalc.store.files import write_atomic as write_atomic  # re-exported (export/*)
 from prefcalc.store.lock import locked
@@ -164,6 +164,7 @@ def create(path: Path, game: Game, force: bool = False) -> None:
             raise LedgerError(
                 _("a game already exists here (use --force to replace it)"), str(path)
             )
+        seal.check(real, str(path))
         text = game_to_json_text(game)
         write_atomic(real, text, N_("the ledger"))
         remember(real, game, text)
@@ -199,6 +200,7 @@ def update_at(
     The one write path of a ledger that exists."""
     real = _existing_ledger(path)
     with locked(real):
+        seal.check(real, str(path))  # a ledger its folder closed to ordinary changes
         before = _cached_load(real, str(path))[0]
         _remove_stale_temporaries(real)
         after = _seated_genders(change(real, before))

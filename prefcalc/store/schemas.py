@@ -21,6 +21,7 @@ players, a late arrival, mid-game changes of the target or the whist price). Sch
 files are a subset and read as they are; a file is upgraded only when it is next written.
 """
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -33,6 +34,8 @@ from pydantic import (
     WithJsonSchema,
 )
 
+from prefcalc.errors import shown
+from prefcalc.i18n import _
 from prefcalc.rules.amounts import MAX_AMOUNT, Amount, to_amount
 from prefcalc.rules.options import ONE_LINE, ConventionFile, Name, Text
 
@@ -50,8 +53,20 @@ def _ledger_number(value: Any) -> Amount:
     """An exact number of the ledger, as the writer emits it: a JSON integer, or a string
     like ``"2.5"``/``"5/3"`` (a JSON float or a boolean is refused, not converted)."""
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ValueError('expected a whole number or an exact number as text ("2.5", "5/3")')
+        raise ValueError(
+            _(
+                'expected a whole number or an exact number as text ("2.5", "5/3"), not {value}'
+            ).format(value=quoted_value(value))
+        )
     return to_amount(value)
+
+
+def quoted_value(value: Any) -> str:
+    """A value of the file as a refusal quotes it: as JSON writes it, a list or an object
+    by its brackets alone (never a whole one of the file's megabytes)."""
+    if isinstance(value, list | dict):
+        return "[…]" if isinstance(value, list) else "{…}"
+    return shown(json.dumps(value, ensure_ascii=False))
 
 
 _NUMBER_SCHEMA = {
@@ -70,7 +85,9 @@ def _integer(value: Any) -> Any:
     """A JSON integer exactly: strict mode still matches ``true`` and ``1.0`` to a
     ``Literal[1]``, so those are refused before the choice is checked."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"expected a whole number, got {value!r}")
+        raise ValueError(
+            _("expected a whole number, not {value}").format(value=quoted_value(value))
+        )
     return value
 
 

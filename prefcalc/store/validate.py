@@ -6,6 +6,7 @@ write, or one it cannot vouch for): it alone imports the ledger's models
 none. A refusal is one :class:`~prefcalc.errors.LedgerError` naming the field and the deal.
 """
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import assert_never
@@ -51,6 +52,7 @@ from prefcalc.store.schemas import (
     PenaltyRecord,
     PreferenceRecord,
     SetRecord,
+    quoted_value,
 )
 
 
@@ -63,6 +65,8 @@ def game_from_bytes(raw: bytes, path: str = "<ledger>") -> Game:
             model = LedgerFile.model_validate_json(raw)
         except ValidationError as exc:
             if exc.errors()[0]["type"] == "json_invalid":
+                if not raw or raw.isspace():  # no text: pydantic says it breaks off at column 0
+                    raise LedgerError(_("the file is empty"), path) from None
                 files.decode_text(raw, N_("the ledger"), Path(path), LedgerError)  # name bad bytes
             raise _refusal(exc, path) from None
         game = _game(model, path)
@@ -96,14 +100,110 @@ def _refusal(exc: ValidationError, path: str) -> LedgerError:
             )
         return LedgerError(
             _("not a prefcalc ledger (schema {found}, expected 1 or {LEDGER_SCHEMA})").format(
-                found=shown(repr(found)), LEDGER_SCHEMA=LEDGER_SCHEMA
+                found=quoted_value(found), LEDGER_SCHEMA=LEDGER_SCHEMA
             ),
             path,
         )
     where, message = first_error(exc)
-    if loc[:1] == ("deals",) and len(loc) > 1 and isinstance(loc[1], int):
-        message += f" (deal {loc[1] + 1})"
-    return LedgerError(f"{where}: {message}" if where else message, path)
+    return LedgerError(located(where, message) if where else message, path)
+
+
+FIELD_WORDS = {
+    "schema": N_("the schema number"),
+    "created": N_("the start of the game"),
+    "players": N_("the players"),
+    "first_dealer": N_("the first dealer"),
+    "target": N_("the target"),
+    "whist_price": N_("the whist price"),
+    "currency": N_("the currency"),
+    "convention": N_("the rules"),
+    "lang": N_("the language"),
+    "genders": N_("the genders of the names"),
+    "deals": N_("the deals"),
+    "name": N_("the name"),
+    "preset": N_("the preset"),
+    "options": N_("the options"),
+    # a deal's
+    "time": N_("the time"),
+    "dealer": N_("the dealer"),
+    "forced": N_("the mark of a deal recorded against the rules"),
+    "kind": N_("the kind"),
+    "declarer": N_("the declarer"),
+    "contract": N_("the contract"),
+    "tricks": N_("the tricks"),
+    "defenders": N_("the defenders"),
+    "player": N_("the player"),
+    "role": N_("the answer"),
+    "dark": N_("the dark game"),
+    "no_talon": N_("played without the talon"),
+    "bomb": N_("the bomb"),
+    "talon": N_("the talon's tricks"),
+    "returned_by": N_("who returned the whist"),
+    "looked": N_("who looked at a trick"),
+    "blind": N_("who passed blind"),
+    "pool": N_("the pool"),
+    "mountain": N_("the mountain"),
+    "whists": N_("the whists"),
+    "note": N_("the note"),
+    "offence": N_("the offence"),
+    "amount": N_("the amount"),
+    "on": N_("on whom"),
+    "after": N_("after whom"),
+    "key": N_("the term"),
+    "value": N_("the value"),
+}
+"""The ledger's fields as a refusal names them in another language than English."""
+
+ITEM_WORDS = {
+    "deals": N_("record №{number}"),
+    "players": N_("player {number}"),
+    "defenders": N_("defender {number}"),
+}
+"""An item of a list field, numbered from 1 (the n-th record of the file, a deal or not);
+an item of another list is ``{field}, {number}``."""
+
+_PATH_PART = re.compile(r"\[(\d+)\]|\.?([^.\[]+)")
+
+
+def located(path: str, message: str) -> str:
+    """A refusal of the ledger's field ``path`` (``deals[1].defenders[0].role``) as one line.
+
+    In English the path as the file writes it, and the deal it is in (``deals[1].tricks:
+    … (deal 2)``); in another language the place in its words, then the path to find it by
+    in the file: «запись №2, защитник 1, ответ (deals[1].defenders[0].role): …». A key of
+    a table (a player's name in ``genders``) is shown as written; a field the ledger does
+    not have is named by the path alone."""
+    from prefcalc.i18n import DEFAULT, language
+
+    parts = [(m[2], None if m[1] is None else int(m[1])) for m in _PATH_PART.finditer(path)]
+    if language() == DEFAULT:
+        deal = parts[1][1] if len(parts) > 1 and parts[0][0] == "deals" else None
+        return f"{path}: {message}" + ("" if deal is None else f" (deal {deal + 1})")
+    words: list[str] = []
+    field: str | None = None  # the field the words have come to
+    for name, index in parts:
+        if index is not None and field is not None:
+            item = ITEM_WORDS.get(field)
+            number = index + 1
+            words[-1] = (
+                _(item).format(number=number)
+                if item is not None
+                else _("{field}, {number}").format(field=words[-1], number=number)
+            )
+            field = None
+        elif name in FIELD_WORDS and field != "genders":
+            words.append(_(FIELD_WORDS[name]))
+            field = name
+        elif name is not None and field in ("genders", "tricks", "whists", "options"):
+            words.append(shown(name))  # a player's name or an option: the key of a table
+            field = None
+        else:  # a field the ledger does not have: the path names it
+            field = None
+    if not words:
+        return f"{path}: {message}"
+    return _("{place} ({path}): {message}").format(
+        place=", ".join(words), path=path, message=message
+    )
 
 
 _CONTRACTS: dict[str, tuple[int, Suit]] = {}  # "7h" -> (7, "h"), filled as contracts are read
@@ -113,9 +213,7 @@ def _game(f: LedgerFile, path: str) -> Game:
     """The record of a validated ledger, with the checks recording applies to every deal."""
 
     def fail(where: str, message: str) -> LedgerError:
-        if where.startswith("deals["):
-            message += f" (deal {int(where[6 : where.index(']')]) + 1})"
-        return LedgerError(f"{where}: {message}", path)
+        return LedgerError(located(where, message), path)
 
     players = f.players
     try:

@@ -19,7 +19,14 @@ from typer.core import TyperGroup
 
 class _Group(TyperGroup):
     """The tournament's commands, their help shown in the language in use (the catalog has
-    it: babel.cfg extracts this file's help like the main command line's)."""
+    it: babel.cfg extracts this file's help like the main command line's). A command's help
+    is looked up by its docstring as written (kept on the command, ``prefcalc_english``): the
+    group's help page joins its paragraphs' lines before it asks for the commands."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for command in self.commands.values():
+            command.prefcalc_english = command.help  # type: ignore[attr-defined]
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         command = super().get_command(ctx, cmd_name)
@@ -27,8 +34,9 @@ class _Group(TyperGroup):
             from prefcalc.i18n import _, language
 
             if language() != "en":
-                if command.help:
-                    command.help = _(command.help)
+                english = getattr(command, "prefcalc_english", None) or command.help
+                if english:
+                    command.help = _reflowed(_(english))
                 for param in command.params:
                     if getattr(param, "help", None):
                         setattr(param, "help", _(getattr(param, "help")))  # noqa: B009, B010
@@ -43,6 +51,11 @@ class _Group(TyperGroup):
             found = []
             self._prefcalc_said = found
         return found
+
+
+def _reflowed(text: str) -> str:
+    """Each paragraph of a help text on one line, for the terminal to wrap."""
+    return "\n\n".join(" ".join(part.split()) for part in text.split("\n\n"))
 
 
 app = typer.Typer(
@@ -75,6 +88,43 @@ class Scoring(StrEnum):
 class Paper(StrEnum):
     a4 = "a4"
     letter = "letter"
+
+
+class Seeding(StrEnum):
+    random = "random"
+    rating = "rating"
+
+
+class AbsentRule(StrEnum):
+    zero = "zero"
+    average = "average"
+
+
+ForbidOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--forbid",
+        metavar="A,B",
+        help="Never seat these two players at one table (same club, a family; repeatable).",
+        show_default=False,
+    ),
+]
+
+
+def _pairs(words: list[str] | None, option: str) -> list[tuple[str, str]]:
+    """``A,B`` words as pairs of names (one line when a word is not two names)."""
+    from prefcalc.errors import DealError
+    from prefcalc.i18n import _
+
+    out = []
+    for word in words or []:
+        parts = [p.strip() for p in word.split(",")]
+        if len(parts) != 2 or not all(parts):
+            raise DealError(
+                _("{option} takes two players: A,B, not '{word}'").format(option=option, word=word)
+            )
+        out.append((parts[0], parts[1]))
+    return out
 
 
 def _out(text: str) -> None:
@@ -181,6 +231,22 @@ def new(
             "--name", help="The event's name (default: the folder's).", show_default=False
         ),
     ] = None,
+    seeding: Annotated[
+        Seeding,
+        typer.Option(
+            "--seeding",
+            help="Round 1: random (from the seed) or rating (the ratings dealt to the tables).",
+        ),
+    ] = Seeding.random,
+    forbid: ForbidOpt = None,
+    late: Annotated[
+        AbsentRule,
+        typer.Option("--late", help="A late entry's missed rounds count zero or the average."),
+    ] = AbsentRule.zero,
+    bye: Annotated[
+        AbsentRule,
+        typer.Option("--bye", help="A bye (5 players present) counts zero or the average."),
+    ] = AbsentRule.zero,
 ) -> None:
     """Start a tournament in DIR (a folder: made if need be).
 
@@ -218,6 +284,10 @@ def new(
         per_deal=per_deal,
         seed=seed,
         name=name,
+        seeding=seeding.value,
+        forbid=_pairs(forbid, "--forbid"),
+        late=late.value,
+        bye=bye.value,
     )
     _out(new_text(t, folder))
 
@@ -247,6 +317,8 @@ def _players_file(path: Path) -> list[Any]:
         rating: int | None = None
         if len(parts) > 3:
             raise DealError(_("NAME, CLUB, RATING at most"), f"{path}:{number}")
+        if len(parts) == 2 and parts[1].isdigit():  # NAME, RATING: a number is no club
+            parts = [parts[0], "", parts[1]]
         if len(parts) == 3 and parts[2]:
             if not parts[2].isdigit():
                 raise DealError(
@@ -264,20 +336,163 @@ def _players_file(path: Path) -> list[Any]:
 
 
 @app.command()
-def draw(folder: FolderArg, as_json: JsonOpt = False) -> None:
+def draw(
+    folder: FolderArg,
+    as_json: JsonOpt = False,
+    show: Annotated[
+        bool,
+        typer.Option(
+            "--show", help="Show the proposal (who meets again, the distance); write nothing."
+        ),
+    ] = False,
+    swap: Annotated[
+        str | None,
+        typer.Option(
+            "--swap",
+            metavar="A,B",
+            help="Exchange two players of two tables in the proposal.",
+            show_default=False,
+        ),
+    ] = None,
+    forbid: ForbidOpt = None,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit", metavar="SECONDS", help="The solver's time for a large field."
+        ),
+    ] = 10.0,
+) -> None:
     """Seat the next round (round 1 from the seed, then Swiss) and write its tables' ledgers."""
     from prefcalc.tournament import api
-    from prefcalc.tournament.draw import met_pairs, repeated_pairs
     from prefcalc.tournament.text import draw_json, draw_text
 
-    drawn = api.draw(folder)
+    pairs = _pairs([swap] if swap is not None else None, "--swap")
+    drawn = api.draw(
+        folder,
+        time_limit=time_limit,
+        show=show,
+        swap=pairs[0] if pairs else None,
+        forbid=_pairs(forbid, "--forbid"),
+    )
     if as_json:
         _out(json.dumps(draw_json(drawn, folder), ensure_ascii=False, indent=2))
         return
-    earlier = api.load(folder).draws[: drawn.round - 1]
-    met = met_pairs([[tb.players for tb in r.tables] for r in earlier])
-    repeats = repeated_pairs([tb.players for tb in drawn.tables], met)
-    _out(draw_text(drawn, folder, repeats))
+    _out(draw_text(drawn, folder))
+
+
+@app.command()
+def undraw(folder: FolderArg) -> None:
+    """Take back the last round drawn, while no deal is recorded at its tables."""
+    from prefcalc.i18n import _
+    from prefcalc.tournament import api
+
+    taken = api.undraw(folder)
+    _out(
+        _("round {round} is taken back: its {n} tables' ledgers are removed").format(
+            round=taken.round, n=len(taken.tables)
+        )
+    )
+
+
+@app.command()
+def withdraw(
+    folder: FolderArg,
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The player.", show_default=False)],
+) -> None:
+    """A player withdraws from the next round on (his played rounds stay)."""
+    from prefcalc.tournament import api
+    from prefcalc.tournament.text import withdraw_text
+
+    _out(withdraw_text(api.withdraw(folder, name)))
+
+
+@app.command()
+def add(
+    folder: FolderArg,
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="The late player.", show_default=False)
+    ],
+    club: Annotated[
+        str | None, typer.Option("--club", help="His club.", show_default=False)
+    ] = None,
+    rating: Annotated[
+        int | None, typer.Option("--rating", help="His rating.", show_default=False)
+    ] = None,
+) -> None:
+    """A late entry: the player plays from the next round on."""
+    from prefcalc.tournament import api
+    from prefcalc.tournament.text import add_text
+
+    t = api.load(folder)
+    _out(add_text(api.add(folder, name, club, rating), t.late))
+
+
+@app.command()
+def rename(
+    folder: FolderArg,
+    old: Annotated[str, typer.Argument(metavar="OLD", help="His name now.", show_default=False)],
+    new: Annotated[str, typer.Argument(metavar="NEW", help="The name to use.", show_default=False)],
+) -> None:
+    """Rename a player in tournament.json and every table's ledger, as one change."""
+    from prefcalc.i18n import ngettext
+    from prefcalc.tournament import api
+
+    was, now, written = api.rename(folder, old, new)
+    _out(
+        ngettext(
+            "{old} is {new} now: tournament.json and {n} table's ledger rewritten",
+            "{old} is {new} now: tournament.json and {n} tables' ledgers rewritten",
+            len(written),
+        ).format(old=was, new=now, n=len(written))
+    )
+
+
+@app.command()
+def correct(
+    folder: FolderArg,
+    line: Annotated[
+        str,
+        typer.Argument(
+            metavar="LINE",
+            help='The change, as play writes it: "edit 5 ...", "delete 5", "penalty Anna peek", "undo".',
+            show_default=False,
+        ),
+    ],
+    round_: RoundOpt = None,
+    table: TableOpt = None,
+    reason: Annotated[
+        str | None,
+        typer.Option("--reason", help="Why (kept in the tournament's log).", show_default=False),
+    ] = None,
+    by: Annotated[
+        str | None,
+        typer.Option("--by", help="Who corrects (default: the system's user).", show_default=False),
+    ] = None,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit",
+            metavar="SECONDS",
+            help="The solver's time to tell whether a later draw would have differed.",
+        ),
+    ] = 10.0,
+) -> None:
+    """Correct a table of a round after the next round was drawn, on the record.
+
+    The line is carried out on the table's ledger and recorded with its time, the reason and
+    who made it; the command says whether the standings that drew the later rounds changed.
+    """
+    from prefcalc.errors import DealError
+    from prefcalc.i18n import _
+    from prefcalc.tournament import api
+    from prefcalc.tournament.text import correct_text
+
+    r = _given(round_, "--round")
+    t = _given(table, "--table")
+    if reason is None:
+        raise DealError(_('give the reason of the correction: --reason "…"'))
+    done = api.correct(folder, r, t, line, reason, by, time_limit=time_limit)
+    _out(correct_text(done))
 
 
 @app.command()

@@ -144,7 +144,7 @@ def _protocol_pages(flow: Flow, p: Protocol, first: bool) -> None:
         _note(flow, line)
     flow.gap(flow.writer.lay.size * 0.6)
     if p.lines:
-        grid(flow, text.deal_rows(p), [True, False, False, False, False], wrap=4)
+        grid(flow, text.deal_rows(p), text.PROTOCOL_RIGHT, wrap=text.PROTOCOL_WRAP)
     else:
         _note(flow, _("no deals recorded yet"), 0.4)
     rows = text.footer_rows(p)
@@ -152,6 +152,8 @@ def _protocol_pages(flow: Flow, p: Protocol, first: bool) -> None:
     for row in rows[1:]:
         row.append("")
     grid(flow, rows, [False, True, True, True, True, True, True, False], extra=SIGNATURE, tall=2.0)
+    for line in text.protocol_corrections(p):
+        _note(flow, line)
     lay = flow.writer.lay
     flow.need(lay.size * 4)
     flow.gap(lay.size)

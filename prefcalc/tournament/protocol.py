@@ -3,10 +3,15 @@
 The header names the event, the round, the table, the players in seat order (clockwise from
 the first dealer's seat as drawn), the first dealer, the rules, and when play started and
 ended (the times of the first and the last deal; no end while the table is playing). The body
-has a line per entry of the table's ledger: the deal's number, its dealer, the contract and
-its result ("6♠ / =", "8♥ / −1"), and the whists (each defender's answer). The footer gives
+has a line per entry of the table's ledger: the deals numbered as deals (1, 2, ...), a
+penalty or an adjustment numbered apart (P1, P2, ...: not a deal), each with its dealer,
+the contract and its result ("6♠ / =", "8♥ / −1"), the whists (each defender's answer, the
+whist returned and by whom, the all-pass tricks), the talon's tricks with what was written
+for them, and what every player wrote in it (pool, mountain, whists on whom): the sheet's
+own writes, so a judge reconciles the protocol with the sheet line by line. The footer gives
 every player's pool, mountain, the whists he wrote, his result (whists by the settlement),
-his place at the table and his points, with room for the signatures.
+his place at the table and his points, with room for the signatures; the director's
+corrections of the table (§4.5) are printed with it.
 """
 
 from __future__ import annotations
@@ -18,15 +23,35 @@ from fractions import Fraction
 from prefcalc.rules.amounts import Amount, norm
 from prefcalc.rules.model import Adjustment, AllPass, Contract, Entry, Misere, Penalty
 from prefcalc.rules.scoring import Write
-from prefcalc.tournament.model import TournamentFile
+from prefcalc.tournament.model import CorrectionRecord, TournamentFile
 from prefcalc.tournament.standings import Table
+
+TALON_BONUS = frozenset(
+    {
+        "talon bonus on {contract}: {n:trick} × {w}{fx} = {amount}",
+        "talon bonus on {contract}: {n:trick} × {w}{fx} / 2 = {amount}",
+    }
+)
+"""The templates of the talon bonus's writes (docs/rules.md §8.3)."""
 
 
 @dataclass(frozen=True)
 class Line:
+    """One entry of the protocol: ``number`` its number in the ledger (``explain N``),
+    ``deal`` its number among the deals (None: not a deal), ``penalty`` its number among
+    the penalties and adjustments (None: not one)."""
+
     number: int
     entry: Entry
     writes: tuple[Write, ...]
+    deal: int | None = None
+    penalty: int | None = None
+
+    @property
+    def talon(self) -> tuple[Write, ...]:
+        """What was written for the talon's tricks (the dealer's bonus, or each opponent's
+        half at three)."""
+        return tuple(w for w in self.writes if w.template in TALON_BONUS)
 
 
 @dataclass(frozen=True)
@@ -58,12 +83,23 @@ class Protocol:
     lines: tuple[Line, ...]
     footer: tuple[Footer, ...]
     over: int = 0  # deals recorded beyond the round: set aside, not in the protocol
+    corrections: tuple[CorrectionRecord, ...] = ()  # the director's, after the next draw
 
 
 def protocol(t: TournamentFile, table: Table) -> Protocol:
     sheet = table.sheet
     entries = table.game.entries
-    lines = tuple(Line(s.number, s.entry, s.writes) for s in sheet.scored)
+    lines = []
+    deals = penalties = 0
+    for scored in sheet.scored:
+        deal = penalty = None
+        if scored.entry.dealer is not None:
+            deals += 1
+            deal = deals
+        elif isinstance(scored.entry.deal, Penalty | Adjustment):
+            penalties += 1
+            penalty = penalties
+        lines.append(Line(scored.number, scored.entry, scored.writes, deal, penalty))
     footer = tuple(
         Footer(
             name=p,
@@ -92,9 +128,10 @@ def protocol(t: TournamentFile, table: Table) -> Protocol:
         end=entries[-1].time if entries and table.complete else None,
         complete=table.complete,
         deals=table.deals,
-        lines=lines,
+        lines=tuple(lines),
         footer=footer,
         over=table.over,
+        corrections=table.corrections,
     )
 
 

@@ -28,8 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Literal
 
-from prefcalc.errors import DealError
+from prefcalc.errors import DealError, PrefcalcError
 from prefcalc.i18n import _
 from prefcalc.rules.amounts import Amount, norm
 from prefcalc.rules.model import AllPass, Contract, Game, Misere, active_players, name_key
@@ -38,7 +39,7 @@ from prefcalc.rules.scoring import Sheet
 from prefcalc.rules.settlement import Settlement
 from prefcalc.tournament import conversions, folder
 from prefcalc.tournament.draw import seed_key
-from prefcalc.tournament.model import TableRecord, TournamentFile
+from prefcalc.tournament.model import CorrectionRecord, TableRecord, TournamentFile
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,22 @@ class Seat:
     place: tuple[int, int]  # his place at the table by result: the places his tie covers
 
 
+AbsenceKind = Literal["late", "bye", "withdrawn", "unread"]
+
+
+@dataclass(frozen=True)
+class Absence:
+    """A round a player did not play: before his late entry (``late``), sat out with a bye
+    (``bye``) or after he withdrew (``withdrawn``), and the points it counts (§5.6); or
+    (``unread``, the hall's page only) a round played at a table whose ledger cannot be read
+    now, counted zero while it cannot."""
+
+    name: str
+    round: int
+    kind: AbsenceKind
+    points: Amount
+
+
 @dataclass(frozen=True)
 class Table:
     """One table of one round, read and settled."""
@@ -70,6 +87,8 @@ class Table:
     complete: bool
     seats: dict[str, Seat]
     over: int = 0  # deals recorded beyond the round's, set aside (not counted)
+    corrections: tuple[CorrectionRecord, ...] = ()  # the director's, after the next draw
+    sealed: bool = False  # the next round is drawn: changed only by a correction
 
     @property
     def number(self) -> int:
@@ -93,7 +112,13 @@ class Row:
     remises: int
     pass_tricks: int
     misere_tricks: int
-    rounds: tuple[Seat, ...]  # one per round, in order
+    rounds: tuple[Seat | Absence, ...]  # one per round, in order
+    joined: int | None = None  # a late entry's first round
+    withdrawn: int | None = None  # the first round he no longer played
+
+    def seats(self) -> tuple[Seat, ...]:
+        """The rounds he played."""
+        return tuple(s for s in self.rounds if isinstance(s, Seat))
 
 
 @dataclass(frozen=True)
@@ -102,6 +127,14 @@ class Standings:
     after_round: int
     rows: tuple[Row, ...]
     rounds: tuple[tuple[Table, ...], ...]  # the tables of rounds 1..after_round
+    folder: Path | None = None  # the tournament's folder as the user named it
+
+    def corrected(self) -> list[Table]:
+        """The tables corrected after the next round was drawn (§4.5)."""
+        return [tb for tables in self.rounds for tb in tables if tb.corrections]
+
+    def absences(self) -> list[Absence]:
+        return [a for row in self.rows for a in row.rounds if isinstance(a, Absence)]
 
     @property
     def complete(self) -> bool:
@@ -216,7 +249,47 @@ def read_table(base: Path, t: TournamentFile, round_: int, record: TableRecord) 
         )
         for p in game.players
     }
-    return Table(round_, record, game, sheet, settled, count, complete, seats, over)
+    return Table(
+        round_,
+        record,
+        game,
+        sheet,
+        settled,
+        count,
+        complete,
+        seats,
+        over,
+        t.corrected(round_, record.table),
+        round_ <= folder.sealed_rounds(t),
+    )
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A table whose ledger cannot be read (missing, corrupt, not the table drawn): the
+    hall shows it as one card with ``error`` and everything else as usual."""
+
+    round: int
+    record: TableRecord
+    error: str
+
+
+def read_tables_leniently(
+    base: Path, t: TournamentFile
+) -> tuple[list[tuple[Table, ...]], list[Unread]]:
+    """Every table of every round drawn, a table whose ledger cannot be read set aside with
+    its refusal (the hall's page: one card says it, the standings count the rest)."""
+    rounds: list[tuple[Table, ...]] = []
+    unread: list[Unread] = []
+    for r in t.draws:
+        tables = []
+        for tb in r.tables:
+            try:
+                tables.append(read_table(base, t, r.round, tb))
+            except PrefcalcError as exc:
+                unread.append(Unread(r.round, tb, exc.message))
+        rounds.append(tuple(tables))
+    return rounds, unread
 
 
 def read_tables(base: Path, t: TournamentFile, upto: int | None = None) -> list[tuple[Table, ...]]:
@@ -228,25 +301,70 @@ def read_tables(base: Path, t: TournamentFile, upto: int | None = None) -> list[
 # --- across the rounds -------------------------------------------------------------------------
 
 
-def rank(t: TournamentFile, rounds: Sequence[Sequence[Table]]) -> Standings:
-    """The standings after ``rounds`` (the tables of rounds 1..k, as read)."""
+def round_average(tables: Sequence[Table]) -> Amount:
+    """The average of the points of the players who played a round (exact)."""
+    points = [Fraction(seat.points) for tb in tables for seat in tb.seats.values()]
+    return norm(sum(points, Fraction(0)) / len(points)) if points else 0
+
+
+def absence(
+    t: TournamentFile,
+    name: str,
+    round_: int,
+    tables: Sequence[Table],
+    unread: frozenset[tuple[int, str]] = frozenset(),
+) -> Absence:
+    """What round ``round_`` counts for ``name``, who did not play it (§5.6): a late entry's
+    missed round and a bye by the tournament's rules (zero, or the round's average), a
+    round after his withdrawal zero."""
+    record = t.player(name)
+    assert record is not None
+    byes = t.draws[round_ - 1].byes if round_ <= len(t.draws) else ()
+    if (round_, name) in unread:
+        return Absence(name, round_, "unread", 0)
+    if name in byes:
+        kind: AbsenceKind = "bye"
+        rule = t.bye
+    elif record.joined is not None and round_ < record.joined:
+        kind, rule = "late", t.late
+    else:
+        kind, rule = "withdrawn", "zero"
+    points = round_average(tables) if rule == "average" else 0
+    return Absence(name, round_, kind, points)
+
+
+def rank(
+    t: TournamentFile,
+    rounds: Sequence[Sequence[Table]],
+    base: Path | None = None,
+    unread: Sequence[Unread] = (),
+) -> Standings:
+    """The standings after ``rounds`` (the tables of rounds 1..k, as read; ``unread``: the
+    tables that could not be, the hall's page only)."""
+    missing = frozenset((u.round, p) for u in unread for p in u.record.players)
     info = {p.name: p for p in t.players}
-    by_player: dict[str, list[Seat]] = {p.name: [] for p in t.players}
-    for tables in rounds:
+    by_player: dict[str, list[Seat | Absence]] = {p.name: [] for p in t.players}
+    for r, tables in enumerate(rounds, 1):
+        seated: set[str] = set()
         for tb in tables:
             for seat in tb.seats.values():
                 by_player[seat.name].append(seat)
+                seated.add(seat.name)
+        for name, line in by_player.items():
+            if name not in seated:
+                line.append(absence(t, name, r, tables, missing))
     unsorted = []
-    for name, seats in by_player.items():
+    for name, line in by_player.items():
+        seats = [s for s in line if isinstance(s, Seat)]
         unsorted.append(
             (
                 name,
-                norm(sum((Fraction(s.points) for s in seats), Fraction(0))),
+                norm(sum((Fraction(s.points) for s in line), Fraction(0))),
                 norm(sum((Fraction(s.result) for s in seats), Fraction(0))),
                 sum(s.remises for s in seats),
                 sum(s.pass_tricks for s in seats),
                 sum(s.misere_tricks for s in seats),
-                tuple(seats),
+                tuple(line),
             )
         )
     unsorted.sort(
@@ -263,11 +381,13 @@ def rank(t: TournamentFile, rounds: Sequence[Sequence[Table]]) -> Standings:
             remises=remises,
             pass_tricks=passes,
             misere_tricks=misere,
-            rounds=seats,
+            rounds=line,
+            joined=info[name].joined,
+            withdrawn=info[name].withdrawn,
         )
-        for k, (name, points, whists, remises, passes, misere, seats) in enumerate(unsorted, 1)
+        for k, (name, points, whists, remises, passes, misere, line) in enumerate(unsorted, 1)
     )
-    return Standings(t, len(rounds), rows, tuple(tuple(r) for r in rounds))
+    return Standings(t, len(rounds), rows, tuple(tuple(r) for r in rounds), base)
 
 
 def standings(base: Path, t: TournamentFile, after_round: int | None = None) -> Standings:
@@ -283,4 +403,4 @@ def standings(base: Path, t: TournamentFile, after_round: int | None = None) -> 
                 round=last, drawn=drawn
             )
         )
-    return rank(t, read_tables(base, t, last))
+    return rank(t, read_tables(base, t, last), base)

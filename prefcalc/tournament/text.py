@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prefcalc import terms
 from prefcalc.errors import shown
@@ -27,14 +27,18 @@ from prefcalc.rules.model import (
 )
 from prefcalc.rules.penalties import counted
 from prefcalc.rules.scoring import Write
-from prefcalc.tournament.model import RoundRecord, TournamentFile
+from prefcalc.tournament.draw import Seating
+from prefcalc.tournament.model import TournamentFile
 from prefcalc.tournament.plans import plan
-from prefcalc.tournament.protocol import PenaltyLine, Protocol
-from prefcalc.tournament.standings import Seat, Standings, Table
+from prefcalc.tournament.protocol import Line, PenaltyLine, Protocol
+from prefcalc.tournament.standings import Absence, Seat, Standings, Table
 from prefcalc.views.log import deal_text, looked_text
 from prefcalc.views.numbers import MINUS
 from prefcalc.views.numbers import number as fmt
 from prefcalc.views.text_kit import local_time, signed, table
+
+if TYPE_CHECKING:
+    from prefcalc.tournament.api import Corrected, Drawn, FieldChange
 
 PLAYING = "*"
 """Marks a result of a table still playing (provisional)."""
@@ -92,18 +96,43 @@ def new_text(t: TournamentFile, base: Path) -> str:
             seed=t.seed,
             tables=tables,
         ),
+        *options_lines(t),
         _("folder: {folder}").format(folder=path_text(base)),
         _("next: prefcalc tournament draw {folder}").format(folder=path_text(base)),
     ]
     return "\n".join(lines)
 
 
+def options_lines(t: TournamentFile) -> list[str]:
+    """The tournament's options a director set beyond the defaults, one line each."""
+    lines = []
+    if t.seeding == "rating":
+        lines.append(_("round 1 seeded by rating"))
+    if t.forbid:
+        lines.append(
+            _("never at one table: {pairs}").format(
+                pairs="; ".join(f"{a} – {b}" for a, b in t.forbid)
+            )
+        )
+    rule = {"zero": _("zero"), "average": _("the round's average")}
+    if t.late != "zero" or t.bye != "zero":
+        lines.append(
+            _("a late entry's missed rounds count {late}; a bye counts {bye}").format(
+                late=rule[t.late], bye=rule[t.bye]
+            )
+        )
+    return lines
+
+
 # --- the draw -----------------------------------------------------------------------------------
 
 
-def draw_json(draw: RoundRecord, base: Path) -> dict[str, Any]:
+def draw_json(drawn: Drawn, base: Path) -> dict[str, Any]:
+    draw = drawn.record
+    seating = drawn.seating
     return {
         "round": draw.round,
+        "written": drawn.written,
         "tables": [
             {
                 "table": tb.table,
@@ -113,29 +142,88 @@ def draw_json(draw: RoundRecord, base: Path) -> dict[str, Any]:
             }
             for tb in draw.tables
         ],
+        "byes": list(draw.byes),
+        "repeats": seating.repeats,
+        "repeated_pairs": [list(pair) for pair in seating.pairs],
+        "distance": seating.distance,
+        "proved": seating.proved,
+        "repeats_proved": seating.proved_repeats,
+        "swapped": list(seating.swapped) if seating.swapped else None,
+        "seconds": round(drawn.seconds, 2),
     }
 
 
-def draw_text(draw: RoundRecord, base: Path, repeated: int | None = None) -> str:
-    lines = [_("Round {round}:").format(round=draw.round)]
+def seating_line(seating: Seating, seconds: float) -> str:
+    """What a draw achieved, in one line: ``0 pairs meet again · distance 28 · optimal``;
+    ``1 pair meets again (proved unavoidable) · distance 30 · optimal``; ``… · best found in
+    10 s, not proved``; after the director's swap, what the swap leaves."""
+    n = seating.repeats
+    if n and seating.proved_repeats:
+        repeats = ngettext(
+            "{n} pair meets again (proved unavoidable)",
+            "{n} pairs meet again (proved unavoidable)",
+            n,
+        ).format(n=n)
+    else:
+        repeats = ngettext("{n} pair meets again", "{n} pairs meet again", n).format(n=n)
+    parts = [repeats, _("distance {d}").format(d=seating.distance)]
+    if seating.swapped is not None:
+        parts.append(
+            _("{a} and {b} swapped by the director").format(
+                a=seating.swapped[0], b=seating.swapped[1]
+            )
+        )
+    elif seating.proved:
+        parts.append(_("optimal"))
+    else:
+        parts.append(_("best found in {seconds} s, not proved").format(seconds=_seconds(seconds)))
+    return " · ".join(parts)
+
+
+def _seconds(seconds: float) -> str:
+    return str(max(1, round(seconds)))
+
+
+def draw_text(drawn: Drawn, base: Path) -> str:
+    draw = drawn.record
+    seating = drawn.seating
+    if drawn.written:
+        lines = [_("Round {round}:").format(round=draw.round)]
+    else:
+        lines = [_("Round {round}, proposed (nothing written):").format(round=draw.round)]
     rows = [[_("table"), _("players (in seat order)"), _("first dealer"), _("file")]]
     for tb in draw.tables:
         rows.append([str(tb.table), ", ".join(tb.players), tb.dealer, path_text(base / tb.file)])
     lines += table(rows, right=[True, False, False, False])
-    if repeated:
+    for name in draw.byes:
+        lines.append(_("{name} sits this round out (a bye)").format(name=name))
+    lines.append(seating_line(seating, drawn.seconds))
+    if seating.pairs:
         lines.append(
-            ngettext(
-                "{n} pair of players meets again (no seating avoids it)",
-                "{n} pairs of players meet again (no seating avoids it)",
-                repeated,
-            ).format(n=repeated)
+            _("meet again: {pairs}").format(pairs="; ".join(f"{a} – {b}" for a, b in seating.pairs))
         )
-    lines.append(
-        _("record each table's deals on its file: prefcalc game ... --file {file}").format(
-            file=path_text(base / draw.tables[0].file)
+    if drawn.written:
+        lines.append(
+            _("record each table's deals on its file: prefcalc game ... --file {file}").format(
+                file=path_text(base / draw.tables[0].file)
+            )
         )
-    )
+    else:
+        lines.append(
+            _("to draw it: prefcalc tournament draw {folder}{swap}").format(
+                folder=shell(base),
+                swap=f" --swap {shell(','.join(seating.swapped))}" if seating.swapped else "",
+            )
+        )
     return "\n".join(lines)
+
+
+def shell(path: Path | str) -> str:
+    """A path or a word as a shell reads it back (quoted when it must be), escaped for the
+    terminal."""
+    import shlex
+
+    return shown(shlex.quote(str(path)), 300)
 
 
 # --- the standings ----------------------------------------------------------------------------
@@ -145,9 +233,37 @@ def _points(value: Amount, scoring: str) -> str:
     return fmt(value) if scoring == "places" else signed(value)
 
 
-def _seat_cell(seat: Seat, complete: bool, scoring: str) -> str:
+CORRECTED = "!"
+"""Marks a round corrected after the next round was drawn (§4.5)."""
+
+
+def absence_word(kind: str) -> str:
+    words = {
+        "late": pgettext("standings", "not yet entered"),
+        "bye": pgettext("standings", "bye"),
+        "withdrawn": pgettext("standings", "withdrawn"),
+        "unread": pgettext("standings", "table unreadable"),
+    }
+    return words[kind]
+
+
+def _seat_cell(seat: Seat | Absence, complete: bool, scoring: str) -> str:
+    if isinstance(seat, Absence):
+        if seat.kind == "withdrawn":
+            return "—"
+        return f"{_points(seat.points, scoring)} ({absence_word(seat.kind)})"
     mark = "" if complete else PLAYING
     return f"{_points(seat.points, scoring)}{mark}"
+
+
+def _complete(s: Standings) -> dict[tuple[int, int], bool]:
+    return {(tb.round, tb.number): tb.complete for r in s.rounds for tb in r}
+
+
+def _cell(s: Standings, seat: Seat | Absence) -> str:
+    if isinstance(seat, Absence):
+        return _seat_cell(seat, True, s.tournament.scoring)
+    return _seat_cell(seat, _complete(s)[(seat.round, seat.table)], s.tournament.scoring)
 
 
 def _clubs(s: Standings) -> bool:
@@ -157,12 +273,16 @@ def _clubs(s: Standings) -> bool:
 def standings_rows(s: Standings) -> list[list[str]]:
     """The standings as rows of cells (the first the header)."""
     t = s.tournament
-    complete = {(tb.round, tb.number): tb.complete for r in s.rounds for tb in r}
+    complete = _complete(s)
+    corrected = {tb.round for tb in s.corrected()}
     clubs = _clubs(s)
     header = [_("place"), _("player")]
     if clubs:
         header.append(_("club"))
-    header += [_("R{n}").format(n=k) for k in range(1, s.after_round + 1)]
+    header += [
+        _("R{n}").format(n=k) + (CORRECTED if k in corrected else "")
+        for k in range(1, s.after_round + 1)
+    ]
     header += [_("points"), _("whists"), _("remises"), _("all-pass tricks"), _("misère tricks")]
     rows = [header]
     for row in s.rows:
@@ -170,7 +290,12 @@ def standings_rows(s: Standings) -> list[list[str]]:
         if clubs:
             cells.append(row.club or "")
         cells += [
-            _seat_cell(seat, complete[(seat.round, seat.table)], t.scoring) for seat in row.rounds
+            _seat_cell(
+                seat,
+                isinstance(seat, Absence) or complete[(seat.round, seat.table)],
+                t.scoring,
+            )
+            for seat in row.rounds
         ]
         cells += [
             _points(row.points, t.scoring),
@@ -213,7 +338,9 @@ def standings_notes(s: Standings) -> list[str]:
             )
         )
     for tb in s.over():
-        lines.append(over_note(tb))
+        lines.append(over_note(tb, folder=s.folder))
+    lines += field_notes(s)
+    lines += correction_notes(s)
     lines.append(
         _(
             "Ties: more raw whists, then fewer remises, fewer all-pass tricks, fewer misère tricks, then the seed."
@@ -227,9 +354,63 @@ def over_mark(over: int) -> str:
     return ngettext("{n} deal over", "{n} deals over", over).format(n=over)
 
 
-def over_note(tb: Table, undo: str | None = None) -> str:
+def field_notes(s: Standings) -> list[str]:
+    """The lines under the standings on the field: who withdrew, who entered late and
+    what his missed rounds count, who had a bye and what it counts (§5.6)."""
+    t = s.tournament
+    lines = []
+    rule = {"zero": _("zero"), "average": _("the round's average")}
+    for row in s.rows:
+        if row.withdrawn is not None and row.withdrawn <= s.after_round + 1:
+            lines.append(
+                _("{name} withdrew: he plays no more from round {round} on").format(
+                    name=row.name, round=row.withdrawn
+                )
+            )
+        if row.joined is not None:
+            lines.append(
+                _(
+                    "{name} entered late, from round {round}: the rounds he missed count {rule}"
+                ).format(name=row.name, round=row.joined, rule=rule[t.late])
+            )
+    for absent in s.absences():
+        if absent.kind == "bye":
+            lines.append(
+                _("{name} had a bye in round {round}: it counts {rule}").format(
+                    name=absent.name, round=absent.round, rule=rule[t.bye]
+                )
+            )
+    return lines
+
+
+def correction_notes(s: Standings) -> list[str]:
+    """The lines under the standings on the rounds corrected after the next round was
+    drawn: each correction with its table, time, reason and who made it."""
+    return [
+        correction_note(tb.round, c.table, c.time, c.reason, c.by)
+        for tb in s.corrected()
+        for c in tb.corrections
+    ]
+
+
+def correction_note(round_: int, table_: int, time: str, reason: str, by: str) -> str:
+    return _(
+        "{mark} round {round}, table {table} corrected after the next round was drawn ({time}, {by}): {reason}"
+    ).format(
+        mark=CORRECTED,
+        round=round_,
+        table=table_,
+        time=local_time(time),
+        by=by,
+        reason=reason,
+    )
+
+
+def over_note(tb: Table, undo: str | None = None, folder: Path | None = None) -> str:
     """The line that says a table's deals beyond the round are set aside, and how to undo
-    them (``undo``: how it is done where the line is read; the CLI's command by default)."""
+    them (``undo``: how it is done where the line is read; by default the command that
+    does it, to run as printed: ``prefcalc undo --file cup/r4-t2.json``, or once the next
+    round is drawn the director's correction)."""
     # a one-deal round is said apart: a language's "one" form may also be 21's («с 1-й по 21-ю»)
     counts = (
         _("the round counts the table's first deal only")
@@ -241,7 +422,17 @@ def over_note(tb: Table, undo: str | None = None) -> str:
         ).format(deals=tb.deals)
     )
     if undo is None:
-        undo = _("prefcalc undo --file {file} undoes the last deal").format(file=tb.record.file)
+        path = tb.record.file if folder is None else str(folder / tb.record.file)
+        if tb.sealed:
+            undo = _(
+                'prefcalc tournament correct {folder} --round {round} --table {table} undo --reason "…" undoes the last deal'
+            ).format(
+                folder=shell(folder if folder is not None else "."),
+                round=tb.round,
+                table=tb.number,
+            )
+        else:
+            undo = _("prefcalc undo --file {file} undoes the last deal").format(file=shell(path))
     return _("round {round} table {table}: {over}, not counted: {counts} ({undo})").format(
         round=tb.round, table=tb.number, over=over_mark(tb.over), counts=counts, undo=undo
     )
@@ -259,6 +450,25 @@ def standings_text(s: Standings) -> str:
     return "\n".join(lines)
 
 
+def _round_json(
+    seat: Seat | Absence,
+    complete: dict[tuple[int, int], bool],
+    over: dict[tuple[int, int], int],
+) -> dict[str, Any]:
+    if isinstance(seat, Absence):
+        return {"round": seat.round, "absent": seat.kind, "points": exact(seat.points)}
+    return {
+        "round": seat.round,
+        "table": seat.table,
+        "points": exact(seat.points),
+        "whists": exact(seat.result),
+        "deals": seat.deals,
+        "table_place": list(seat.place),
+        "complete": complete[(seat.round, seat.table)],
+        "over": over[(seat.round, seat.table)],
+    }
+
+
 def standings_json(s: Standings) -> dict[str, Any]:
     t = s.tournament
     complete = {(tb.round, tb.number): tb.complete for r in s.rounds for tb in r}
@@ -269,6 +479,18 @@ def standings_json(s: Standings) -> dict[str, Any]:
         "scoring": t.scoring,
         "per_deal": t.per_deal,
         "complete": s.complete,
+        "corrected": [
+            {
+                "round": c.round,
+                "table": c.table,
+                "line": c.line,
+                "reason": c.reason,
+                "by": c.by,
+                "time": c.time,
+            }
+            for tb in s.corrected()
+            for c in tb.corrections
+        ],
         "players": [
             {
                 "place": row.place,
@@ -280,19 +502,9 @@ def standings_json(s: Standings) -> dict[str, Any]:
                 "remises": row.remises,
                 "all_pass_tricks": row.pass_tricks,
                 "misere_tricks": row.misere_tricks,
-                "rounds": [
-                    {
-                        "round": seat.round,
-                        "table": seat.table,
-                        "points": exact(seat.points),
-                        "whists": exact(seat.result),
-                        "deals": seat.deals,
-                        "table_place": list(seat.place),
-                        "complete": complete[(seat.round, seat.table)],
-                        "over": over[(seat.round, seat.table)],
-                    }
-                    for seat in row.rounds
-                ],
+                "rounds": [_round_json(seat, complete, over) for seat in row.rounds],
+                "joined": row.joined,
+                "withdrawn": row.withdrawn,
             }
             for row in s.rows
         ],
@@ -336,11 +548,20 @@ def whists_cell(entry: Entry) -> str:
     deal = entry.deal
     if isinstance(deal, Contract):
         alone = len(deal.defenders) == 1
-        return ", ".join(
-            f"{d.player} {terms.role(d.role, alone)}"
-            + (f" {d.tricks}" if d.tricks is not None else "")
-            for d in deal.defenders
-        ) + looked_text(deal)
+        returned = (
+            "; " + _("whist returned by {player}").format(player=deal.returned_by)
+            if deal.returned_by is not None
+            else ""
+        )
+        return (
+            ", ".join(
+                f"{d.player} {terms.role(d.role, alone)}"
+                + (f" {d.tricks}" if d.tricks is not None else "")
+                for d in deal.defenders
+            )
+            + returned
+            + looked_text(deal)
+        )
     if isinstance(deal, AllPass):
         return ", ".join(f"{name} {n}" for name, n in deal.tricks) + looked_text(deal)
     if isinstance(deal, Misere):
@@ -394,19 +615,68 @@ def protocol_header(p: Protocol) -> list[str]:
     ]
 
 
+def line_number(line: Line) -> str:
+    """A protocol line's number: a deal's among the deals (``7``), a penalty's or an
+    adjustment's among them (``P1``: not a deal), another entry none."""
+    if line.deal is not None:
+        return str(line.deal)
+    if line.penalty is not None:
+        return pgettext("protocol", "P{n}").format(n=line.penalty)
+    return ""
+
+
+def talon_cell(line: Line) -> str:
+    """The talon's tricks and what was written for them: ``2 (Dima +16)``; ``1 (Boris +4,
+    Vera +4)`` at three."""
+    deal = line.entry.deal
+    if not isinstance(deal, Contract) or not deal.talon:
+        return ""
+    wrote = ", ".join(f"{w.player} {signed(w.amount)}" for w in line.talon)
+    return f"{deal.talon} ({wrote})" if wrote else str(deal.talon)
+
+
+PROTOCOL_RIGHT = [True, False, False, False, False, False, False]
+"""Which columns of :func:`deal_rows` are numbers (aligned right)."""
+
+PROTOCOL_WRAP = 6
+"""The column of :func:`deal_rows` that wraps (what every player wrote)."""
+
+
 def deal_rows(p: Protocol) -> list[list[str]]:
-    rows = [[_("deal"), _("dealer"), _("declarer"), _("contract / result"), _("whists")]]
+    rows = [
+        [
+            _("deal"),
+            _("dealer"),
+            _("declarer"),
+            _("contract / result"),
+            _("whists"),
+            _("talon"),
+            _("written"),
+        ]
+    ]
     for line in p.lines:
         rows.append(
             [
-                str(line.number),
+                line_number(line),
                 line.entry.dealer or "",
                 declarer_cell(line.entry),
                 contract_cell(line.entry),
                 whists_cell(line.entry),
+                talon_cell(line),
+                writes_text(line.writes),
             ]
         )
     return rows
+
+
+def protocol_corrections(p: Protocol) -> list[str]:
+    """The director's corrections of the table, one line each (they are signed with it)."""
+    return [
+        _("corrected on the record ({time}, {by}): {line} — {reason}").format(
+            time=local_time(c.time), by=c.by, line=c.line, reason=c.reason
+        )
+        for c in p.corrections
+    ]
 
 
 def footer_rows(p: Protocol) -> list[list[str]]:
@@ -440,11 +710,14 @@ def protocol_text(p: Protocol) -> str:
     lines = protocol_header(p)
     lines.append("")
     if p.lines:
-        lines += table(deal_rows(p), right=[True, False, False, False, False])
+        lines += table(deal_rows(p), right=PROTOCOL_RIGHT)
     else:
         lines.append(_("no deals recorded yet"))
     lines.append("")
     lines += table(footer_rows(p), right=[False, True, True, True, True, True, True])
+    if p.corrections:
+        lines.append("")
+        lines += protocol_corrections(p)
     lines.append("")
     lines.append(_("signatures:"))
     lines += [f"  {name}: ________" for name in p.players]
@@ -545,3 +818,66 @@ def met_rows(s: Standings) -> list[list[str]]:
             ]
         )
     return rows
+
+
+# --- the director's commands --------------------------------------------------------------------
+
+
+def withdraw_text(change: FieldChange) -> str:
+    if change.removed:
+        return _("{name} is taken off the field: he has played no round").format(
+            name=change.player.name
+        )
+    return _(
+        "{name} withdraws: round {round} and the rounds after it are drawn without him; his rounds played stay in the standings"
+    ).format(name=change.player.name, round=change.round)
+
+
+def add_text(change: FieldChange, late: str) -> str:
+    name = change.player.name
+    if change.round == 1:
+        return _("{name} is registered: he plays from round 1").format(name=name)
+    rule = {"zero": _("zero"), "average": _("the round's average")}[late]
+    return ngettext(
+        "{name} enters late: he plays from round {round}; the round he missed counts {rule}",
+        "{name} enters late: he plays from round {round}; the rounds he missed count {rule}",
+        change.round - 1,
+    ).format(name=name, round=change.round, rule=rule)
+
+
+def correct_text(done: Corrected) -> str:
+    from prefcalc.commands import Result
+    from prefcalc.views.results import cli_result_text
+
+    c = done.record
+    lines = []
+    if isinstance(done.result, Result):
+        lines.append(cli_result_text(done.result))
+    lines.append(
+        _("round {round}, table {table} corrected on the record ({time}, {by}): {reason}").format(
+            round=c.round, table=c.table, time=local_time(c.time), by=c.by, reason=c.reason
+        )
+    )
+    for effect in done.effects:
+        if effect.differs is None:
+            lines.append(
+                _(
+                    "the standings round {round} was drawn from are unchanged: its draw stands"
+                ).format(round=effect.round)
+            )
+            continue
+        moves = ", ".join(f"{name} {a} → {b}" for name, a, b in effect.moved[:8])
+        more = len(effect.moved) - 8
+        if more > 0:
+            moves += ngettext(" and {n} more", " and {n} more", more).format(n=more)
+        lines.append(
+            _("the standings round {round} was drawn from changed: {moves}").format(
+                round=effect.round, moves=moves
+            )
+        )
+        lines.append(
+            _("round {round} would have been drawn differently").format(round=effect.round)
+            if effect.differs
+            else _("round {round} would have been drawn the same").format(round=effect.round)
+        )
+    return "\n".join(lines)

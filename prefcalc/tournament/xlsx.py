@@ -156,6 +156,8 @@ def _protocols(ws: Any, s: Standings) -> None:
         _("Declarer"),
         _("Contract / result"),
         _("Whists"),
+        _("Talon"),
+        _("Written"),
     ]
     _header(ws, labels)
     rows = [labels]
@@ -166,7 +168,10 @@ def _protocols(ws: Any, s: Standings) -> None:
             for line in text.deal_rows(made)[1:]:
                 ws.cell(r, 1, tb.round)
                 ws.cell(r, 2, tb.number)
-                ws.cell(r, 3, int(line[0]))
+                if line[0].isdigit():
+                    ws.cell(r, 3, int(line[0]))
+                else:
+                    text_cell(ws, r, 3, line[0])  # a penalty's own number (P1): not a deal
                 for c, value in enumerate(line[1:], 4):
                     text_cell(ws, r, c, value)
                 rows.append([str(tb.round), str(tb.number), *line])

@@ -12,7 +12,12 @@ Each deal of :func:`log_items` is the item of ``prefcalc log --json`` and also:
   (:func:`shorthand`: ``игра Аня 7ч 7 Боря:в Вера:п`` in Russian; ``notation`` stays the
   English one, which ``play`` reads in every language);
 - in another language than English, each write's ``said``: its reason in the page's words
-  (``reason`` stays the English one).
+  (``reason`` stays the English one);
+- ``deletable``: whether ``delete N`` passes its check of who deals and who holds cards
+  after it (:func:`prefcalc.api.deletion_refusal`; at four or five a deal in the middle
+  rarely does), and when not, ``delete_refusal``, why not in the page's words; null for the
+  deals older than the last :data:`JUDGED` (not judged: a reading stays quick on a long
+  night).
 
 Nothing here imports the web server's libraries: the browser app's engine can give the same
 list.
@@ -36,6 +41,10 @@ from prefcalc.rules.model import (
 )
 from prefcalc.rules.notation import describe
 from prefcalc.rules.scoring import Sheet
+
+JUDGED = 60
+"""The newest deals whose deletion :func:`log_items` judges (each costs a pass over the deals
+after it)."""
 
 
 def shorthand(deal: Deal, lang: str) -> str:
@@ -63,6 +72,7 @@ def seats_json(game: Game, sheet: Sheet) -> dict[str, Any]:
 def log_items(game: Game, sheet: Sheet, last: int | None, lang: str) -> list[dict[str, Any]]:
     """The last ``last`` deals (all of them: None) of ``sheet``, the sheet of ``game``, as
     the pages list them (see the module's description)."""
+    from prefcalc.api import deletion_refusal
     from prefcalc.views.log import reason_text
     from prefcalc.views.payloads import log_json
 
@@ -86,6 +96,13 @@ def log_items(game: Game, sheet: Sheet, last: int | None, lang: str) -> list[dic
                     write["said"] = reason_text(w)
             if isinstance(one.entry.deal, Join):
                 seats = joined(seats, one.entry.deal)
+            if one.number > len(game.entries) - JUDGED:
+                refusal = deletion_refusal(game, one.number)
+                item["deletable"] = refusal is None
+                if refusal is not None:
+                    item["delete_refusal"] = refusal
+            else:
+                item["deletable"] = None
     return items
 
 

@@ -201,9 +201,10 @@ def _sheet_svg(sheet: Sheet, game: Game) -> str:
     def y(v: float) -> float:
         return _y(v, height)
 
+    label = escape(_("pool sheet"))  # not inside the f-string: the catalog's extraction sees it
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_n(WIDTH)} {_n(height)}"'
-        f' class="sheet" role="img" aria-label="{escape(_("pool sheet"))}">'
+        f' class="sheet" role="img" aria-label="{label}">'
     ]
     for k, box in enumerate(shape.frame):
         parts.append(

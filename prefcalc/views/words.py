@@ -17,12 +17,15 @@ from prefcalc import terms
 from prefcalc.errors import PrefcalcError, one_line
 from prefcalc.i18n import DEFAULT, N_, _, catalog, ngettext, pgettext, speaking
 from prefcalc.rules.lexicon import table_words
+from prefcalc.rules.model import Suit
 
 SCRIPT_WORDS = (
     # the status and the sheet's words
     N_("to {target}"),
     N_("finished"),
     N_("{player} deals next"),
+    N_("{players} sit out"),
+    N_("and"),
     N_("lowest contract {level}"),
     N_("all-pass ×{n}"),
     N_("no deals recorded yet"),
@@ -49,6 +52,7 @@ SCRIPT_WORDS = (
     N_("Tricks of each player"),
     N_("tricks"),
     N_("{player}'s tricks"),
+    N_("The whisters' tricks"),
     N_("{player} took {n}"),
     N_("Record"),
     N_("Save deal {number}"),
@@ -58,7 +62,11 @@ SCRIPT_WORDS = (
     N_("Put back"),
     N_("choose the deal above"),
     N_("change the deal above"),
-    N_("the server cannot be reached ({error})"),
+    N_(
+        "the server cannot be reached: it is not known yet whether this was carried out; tap"
+        " again (it is carried out once)"
+    ),
+    N_("this did not reach the server: nothing was written"),
     N_("done"),
     N_("№{number} recorded: {writes}"),
     N_("№{number} changed: {writes}"),
@@ -70,6 +78,7 @@ SCRIPT_WORDS = (
     N_("Edit"),
     N_("Insert before"),
     N_("Delete"),
+    N_("deal {number}"),
     N_("A play line"),
     N_("Send"),
     N_("Settle"),
@@ -101,15 +110,18 @@ def script_words(lang: str) -> dict[str, Any]:
                 "pass": pgettext("role", "pass"),
                 "half-whist": pgettext("role", "half-whist"),
                 "returned the whist": pgettext("role", "returned the whist"),
-                "NT": terms.no_trumps(),
                 "{n} deals": [ngettext("{n} deal", "{n} deals", n) for n in (1, 2, 5)],
             }
         )
         for name in ("Sochi", "Leningrad", "Rostov", "Classic", "FSPR"):
             words[name] = terms.convention_name(name)
         words["table"] = table_words()  # the table's words: suits, answers, kinds, commands
+        words["signs"] = {s: terms.suit(s) for s in SUITS}  # a contract's signs: ♥, NT / БК
     words["lang"] = lang
     return words
+
+
+SUITS: tuple[Suit, ...] = ("s", "c", "d", "h", "nt")
 
 
 def say(lang: str, message: str, **values: object) -> str:
@@ -131,4 +143,4 @@ def refusal_line(exc: PrefcalcError) -> str:
     the ledger on the laptop, and no business reading it."""
     if not exc.where:
         return one_line(exc.message)
-    return one_line(f"{PurePath(exc.where).name}: {exc.message}")
+    return one_line(f"{PurePath(exc.where).name or exc.where}: {exc.message}")

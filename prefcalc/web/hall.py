@@ -54,6 +54,7 @@ from prefcalc.web.watch import LedgerWatcher
 
 if TYPE_CHECKING:
     from prefcalc.tournament.standings import Table as StandingsTable
+    from prefcalc.tournament.standings import Unread
 
 T = TypeVar("T")
 
@@ -309,7 +310,9 @@ class Hall:
         }
         if not t.draws:
             return answer
+        from prefcalc.tournament.standings import rank, read_tables_leniently
         from prefcalc.tournament.text import (
+            correction_notes,
             exact,
             over_mark,
             standings_rows,
@@ -317,11 +320,14 @@ class Hall:
         )
         from prefcalc.views.text_kit import signed
 
-        s = tournament.standings(self.folder)
+        # a table whose ledger cannot be read is one card saying why; the rest as usual
+        rounds, unread = read_tables_leniently(self.folder, t)
+        s = rank(t, rounds, self.folder, unread)
         cells = standings_rows(s)[1:]
         answer["title"] = _unbroken(standings_title(s))
-        answer["complete"] = s.complete
-        answer["over"] = [_over_note(tb) for tb in s.over()]
+        answer["complete"] = s.complete and not unread
+        answer["over"] = [_unbroken(_over_note(tb)) for tb in s.over()]
+        answer["over"] += [_unbroken(line) for line in correction_notes(s)]
         answer["standings"] = [
             {
                 "place": row.place,
@@ -343,7 +349,7 @@ class Hall:
                 "complete": tb.complete,
                 "over": tb.over,
                 "over_text": over_mark(tb.over) if tb.over else "",
-                "over_note": _over_note(tb) if tb.over else "",
+                "over_note": _unbroken(_over_note(tb)) if tb.over else "",
                 "balances": [
                     {
                         "name": p,
@@ -353,13 +359,39 @@ class Hall:
                     for p in tb.players
                 ],
                 "watch": f"/t/{tb.round}/{tb.number}/",
+                "error": "",
             }
             for tb in s.rounds[-1]
         ]
+        last = len(t.draws)
+        for u in unread:
+            if u.round == last:
+                answer["tables"].append(_unread_card(u))
+        answer["tables"].sort(key=lambda card: card["table"])
         return answer
 
 
-NUMBER_HYPHEN = re.compile(r"(?<=\d)-(?=\w)")
+def _unread_card(u: Unread) -> dict[str, Any]:
+    """The card of a table whose ledger cannot be read: its players and the refusal."""
+    return {
+        "round": u.round,
+        "table": u.record.table,
+        "players": list(u.record.players),
+        "dealer": None,
+        "deals": 0,
+        "complete": False,
+        "over": 0,
+        "over_text": "",
+        "over_note": "",
+        "balances": [],
+        "watch": f"/t/{u.round}/{u.record.table}/",
+        "error": _unbroken(u.error),
+        "error_text": _("cannot be read"),
+    }
+
+
+NUMBER_HYPHEN = re.compile(r"(?<=\d)-(?=[^\W\d_]+\b)")
+"""A number's hyphenated ending («2-го», «21-ю»), not a file's name (``r1-t2.json``)."""
 
 
 def _unbroken(text: str) -> str:

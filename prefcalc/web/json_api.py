@@ -63,7 +63,7 @@ class JSONBody(Request):
             try:
                 self._json = json.loads(text)
             except json.JSONDecodeError as exc:
-                error = parser_reason(str(exc), self.lang)
+                error = parser_reason(str(exc), self.lang, text)
                 raise HTTPException(422, say(self.lang, NOT_JSON, error=error)) from None
             except RecursionError:
                 raise HTTPException(422, say(self.lang, TOO_DEEP)) from None

@@ -10,6 +10,11 @@
 const DB = "prefcalc";
 const GAMES = "games";
 
+/**
+ * @template T
+ * @param {IDBRequest<T>} r
+ * @returns {Promise<T>}
+ */
 function request(r) {
   return new Promise((resolve, reject) => {
     r.onsuccess = () => resolve(r.result);
@@ -17,6 +22,7 @@ function request(r) {
   });
 }
 
+/** @param {IDBTransaction} tx @returns {Promise<void>} */
 function done(tx) {
   return new Promise((resolve, reject) => {
     tx.oncomplete = () => resolve();
@@ -27,19 +33,49 @@ function done(tx) {
 
 export class Conflict extends Error {}
 
+/**
+ * What the engine says of a game (its op `summary`, or `check` of an imported file).
+ * @typedef {object} Summary
+ * @property {string[]} players
+ * @property {string[]} [seating]
+ * @property {string} created
+ * @property {number} deals
+ * @property {boolean} [finished]
+ * @property {string} convention
+ * @property {number} [target]
+ * @property {Record<string, string> | null} [balance]
+ */
+
+/**
+ * A game as the phone keeps it.
+ * @typedef {Summary & {
+ *   name: string, ledger: string, redo: string | null, previous: string | null,
+ *   createdWith: string | null, writtenWith: string | null, imported?: boolean, updated: string,
+ * }} Kept
+ */
+
+/** @typedef {{ledger: string, redo?: string | null}} Files */
+
 /* Tells the other windows of the app on this phone that a game was written. */
 const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("prefcalc-games") : null;
 
+/** @param {string} name */
 export function announce(name) {
   if (channel) channel.postMessage({ name });
 }
 
+/** @param {(name: string) => void} fn */
 export function onWritten(fn) {
   if (channel) channel.addEventListener("message", (event) => fn(event.data && event.data.name));
 }
 
 export class Store {
-  constructor(db) { this.db = db; }
+  /** @param {IDBDatabase} db */
+  constructor(db) {
+    this.db = db;
+    /** @type {((text: string, values?: Record<string, unknown>) => string) | null} the page's words */
+    this.t = null;
+  }
 
   static async open() {
     const opening = indexedDB.open(DB, 1);
@@ -50,21 +86,32 @@ export class Store {
     return new Store(await request(opening));
   }
 
+  /** @param {IDBTransactionMode} mode */
   tx(mode) {
     return this.db.transaction(GAMES, mode, mode === "readwrite" ? { durability: "strict" } : undefined);
   }
 
+  /** @returns {Promise<Kept[]>} */
   async list() {
+    /** @type {Kept[]} */
     const all = await request(this.tx("readonly").objectStore(GAMES).getAll());
     return all.sort((a, b) => String(b.updated).localeCompare(String(a.updated)));
   }
 
+  /** @param {string} name @returns {Promise<Kept | undefined>} */
   get(name) { return request(this.tx("readonly").objectStore(GAMES).get(name)); }
 
   /* A change of a game already kept: the new text, the old one as `previous`. `base` is the
      text the change was made from: if the phone holds another one (another tab of the app
      wrote meanwhile), nothing is written and the change is refused (Conflict), so a deal is
      never lost under another one. */
+  /**
+   * @param {string} name
+   * @param {Files} files
+   * @param {Summary} summary
+   * @param {string} version the prefcalc that wrote it
+   * @param {string} [base]
+   */
   async save(name, files, summary, version, base) {
     const tx = this.tx("readwrite");
     const games = tx.objectStore(GAMES);
@@ -83,7 +130,14 @@ export class Store {
     await done(tx);
   }
 
-  /* A new game (started here or imported): refused if the name is taken. */
+  /**
+   * A new game (started here or imported): refused if the name is taken.
+   * @param {string} name
+   * @param {Files} files
+   * @param {Summary} summary
+   * @param {string} version
+   * @param {"new" | "imported"} how
+   */
   async add(name, files, summary, version, how) {
     const tx = this.tx("readwrite");
     tx.objectStore(GAMES).add({
@@ -102,6 +156,11 @@ export class Store {
 
   /* The game of the phone an imported file is: the same text, or the same game (same start
      time and players) at another point. */
+  /**
+   * @param {string} text
+   * @param {Summary} summary
+   * @returns {Promise<{exact: boolean, game: Kept} | null>}
+   */
   async same(text, summary) {
     const all = await this.list();
     const exact = all.find((g) => g.ledger === text);
@@ -111,15 +170,19 @@ export class Store {
     return game ? { exact: false, game } : null;
   }
 
+  /** A write the phone's storage refused, in one line. @param {unknown} error */
   refusal(error) {
-    const t = this.t || ((text, values) => text.split("{reason}").join((values || {}).reason));
+    /** @type {(text: string, values?: Record<string, unknown>) => string} */
+    const t = this.t || ((text, values) => text.split("{reason}").join(String((values || {}).reason)));
     if (error instanceof Conflict) return t("the game was changed in another window meanwhile: it is shown again as kept, nothing was recorded");
-    const name = error && error.name ? error.name : "";
+    const e = /** @type {{name?: string, message?: string} | null} */ (error);
+    const name = e && e.name ? e.name : "";
     if (name === "QuotaExceededError") return t("the phone's storage is full: nothing was recorded");
-    return t("the phone's storage refused the write ({reason}): nothing was recorded", { reason: error && error.message || name });
+    return t("the phone's storage refused the write ({reason}): nothing was recorded", { reason: (e && e.message) || name });
   }
 }
 
+/** @param {Summary} summary */
 function fields(summary) {
   return {
     players: summary.players,

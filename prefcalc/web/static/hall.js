@@ -1,15 +1,49 @@
 /* The hall's page of `prefcalc serve --tournament`: the round, the live standings and a card
    per table of the round, read again whenever a table's ledger (or the tournament) changes.
    Its words are the page's own (rendered by the server in its language) and common.js's. */
-import { Live, deals, el, follow, t } from "./common.js";
+import { Live, follow } from "./common.js";
+import { el } from "./dom.js";
+import { deals, t } from "./words.js";
 
+/**
+ * @typedef {object} HallTable  a table of the round (GET /api/hall)
+ * @property {number} table
+ * @property {string[]} players
+ * @property {boolean} complete
+ * @property {number} deals
+ * @property {number} over
+ * @property {string} over_text
+ * @property {string | null} dealer
+ * @property {{name: string, whists_text: string}[]} balances
+ * @property {string} watch
+ * @property {string} error  why its ledger cannot be read ("" when it can: the card as usual)
+ * @property {string} [error_text]  the card's title when it cannot be read
+ */
+
+/**
+ * @typedef {object} Hall  the hall's answer (GET /api/hall)
+ * @property {string} name
+ * @property {number} round
+ * @property {string} title
+ * @property {string} scoring
+ * @property {{name: string, place: string, points: number, points_text: string, whists_text: string}[]} standings
+ * @property {string[]} over
+ * @property {HallTable[]} tables
+ */
+
+/**
+ * @param {import("./engine.js").HttpTable} table serve's (the hall's own answers)
+ * @param {Document} [page]
+ */
 export function mountHall(table, page = document) {
-  const $ = (id) => page.getElementById(id);
+  /** @param {string} id */
+  const $ = (id) => /** @type {HTMLElement} */ (page.getElementById(id));
   const live = new Live($("live"), $("problem"));
-  const card = $("table-card");
+  const card = /** @type {HTMLTemplateElement} */ ($("table-card"));
 
+  /** @param {Hall} h */
   function renderStandings(h) {
-    const body = $("standings").querySelector("tbody");
+    const body = /** @type {HTMLElement} */ ($("standings").querySelector("tbody"));
     const playing = new Set();
     for (const tb of h.tables) if (!tb.complete) tb.players.forEach((p) => playing.add(p));
     body.replaceChildren(...h.standings.map((row) => {
@@ -29,9 +63,11 @@ export function mountHall(table, page = document) {
     $("over").hidden = h.over.length === 0;
   }
 
+  /** @param {HallTable} tb */
   function renderTable(tb) {
-    const node = card.content.firstElementChild.cloneNode(true);
-    const slot = (name) => node.querySelector("[data-slot=" + name + "]");
+    const node = /** @type {HTMLElement} */ (/** @type {Element} */ (card.content.firstElementChild).cloneNode(true));
+    /** @param {string} name */
+    const slot = (name) => /** @type {HTMLElement} */ (node.querySelector("[data-slot=" + name + "]"));
     node.dataset.table = String(tb.table);
     node.dataset.state = tb.complete ? "finished" : "playing";
     node.dataset.deals = String(tb.deals);
@@ -48,10 +84,18 @@ export function mountHall(table, page = document) {
       return tr;
     }));
     slot("watch").setAttribute("href", tb.watch);
+    if (tb.error) { // its ledger cannot be read: the card says why, every other one as usual
+      node.dataset.state = "error";
+      slot("playing").hidden = slot("finished").hidden = true;
+      slot("over").textContent = tb.error_text ?? "";
+      slot("over").hidden = false;
+      slot("line").textContent = tb.error;
+    }
     return node;
   }
 
   async function read() {
+    /** @type {Hall} */
     const h = await table.get("/api/hall");
     $("event").textContent = h.name;
     document.title = "prefcalc · " + h.name;
@@ -64,5 +108,5 @@ export function mountHall(table, page = document) {
     $("tables").replaceChildren(...h.tables.map(renderTable));
   }
 
-  return follow(table, read, live, { cases: false }); // the hall's words decline no name
+  return follow(table, read, live);
 }

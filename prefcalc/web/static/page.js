@@ -2,10 +2,10 @@
    server (engine.js, HttpTable) and the page's view. The offline app has its own entry and
    gives the same views its WorkerTable. */
 import { HttpTable } from "./engine.js";
-import { pageWords, setWords } from "./common.js";
 import { mountHall } from "./hall.js";
 import { mountScore } from "./score.js";
 import { mountWatch } from "./watch.js";
+import { pageWords, setWords } from "./words.js";
 
 setWords(pageWords());
 
@@ -25,14 +25,17 @@ function findToken() {
   return token;
 }
 
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
 if (document.body.dataset.page === "score") {
   const readOnly = document.body.dataset.readOnly === "true";
   const table = new HttpTable(base, findToken());
-  const noToken = document.getElementById("no-token");
+  const noToken = $("no-token");
   const showToken = () => { noToken.hidden = !!table.token || readOnly; };
   window.addEventListener("hashchange", () => { table.token = findToken(); showToken(); });
   showToken();
-  mountScore(table, document.getElementById("score"), { readOnly });
+  mountScore(table, $("score"), { readOnly });
 } else if (document.body.dataset.page === "hall") {
   mountHall(new HttpTable(""));
 } else {
