@@ -151,7 +151,7 @@ def test_the_build_ends_with_the_address_and_its_qr_code(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     from prefcalc.app.cli import _publish
-    from prefcalc.web import qr_text
+    from prefcalc.qr import qr_text
 
     _publish(tmp_path, "https://owner.github.io/prefcalc/")
     said = capsys.readouterr().out

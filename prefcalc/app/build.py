@@ -58,6 +58,7 @@ LEFT_OUT = (
     "prefcalc/cli.py",
     "prefcalc/play.py",
     "prefcalc/completion.py",
+    "prefcalc/qr.py",
     "prefcalc/help_extract.py",
     "prefcalc/help_words.py",
     "prefcalc/export/",

@@ -113,7 +113,7 @@ def _publish(folder: Path, address: str | None) -> None:
             ).format(folder=folder)
         )
         return
-    from prefcalc.web import qr_text
+    from prefcalc.qr import qr_text
 
     typer.echo(
         _(
