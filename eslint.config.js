@@ -31,7 +31,8 @@ export default [
   },
   {
     files: ["prefcalc/app/static/worker.js"],
-    languageOptions: { globals: { ...globals.worker } },
+    // __LATER__: the packages installed after the engine's start, filled in by the build
+    languageOptions: { globals: { ...globals.worker, __LATER__: "readonly" } },
   },
   {
     files: ["prefcalc/app/node/*.mjs", "tests/js/**/*.js", "eslint.config.js"],

@@ -5,14 +5,20 @@ operations are all there."""
 
 from __future__ import annotations
 
+import importlib.util
+import io
 import json
+import marshal
 import re
 import subprocess
 import sys
 import textwrap
+import zipfile
 from pathlib import Path
 
-from prefcalc.app import HERE, build, engine
+import pytest
+
+from prefcalc.app import HERE, build, engine, pyc
 from prefcalc.app.words import APP_WORDS, app_words
 from prefcalc.i18n import voice
 
@@ -174,3 +180,72 @@ def test_the_page_loads_nothing_from_another_origin() -> None:
         if path.suffix in (".html", ".js", ".css"):
             text = path.read_text(encoding="utf-8")
             assert not re.search(r"https?://(?!127\.0\.0\.1)", text), path.name
+
+
+# --- the precompiled archives (pyc.py runs in the browser's Python at build time; its logic
+# --- is the same in this one, whose bytecode it then writes) ------------------------------------
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return out.getvalue()
+
+
+def test_a_wheel_is_precompiled_into_a_stored_reproducible_archive() -> None:
+    wheel = _zip(
+        {
+            "tiny/__init__.py": b'"""A tiny package."""\nX = 1\n',
+            "tiny/data.json": b"{}",
+            "tiny/__init__.pyi": b"X: int\n",
+            "tiny/py.typed": b"",
+            "tiny-1.0.dist-info/RECORD": b"",
+        }
+    )
+    made = pyc.compile_wheel(wheel)
+    assert made == pyc.compile_wheel(wheel)  # the same bytes for the same input
+    with zipfile.ZipFile(io.BytesIO(made)) as archive:
+        infos = archive.infolist()
+        assert [i.filename for i in infos] == sorted(i.filename for i in infos)
+        assert {i.filename for i in infos} == {
+            "tiny/__init__.pyc",
+            "tiny/data.json",
+            "tiny-1.0.dist-info/RECORD",
+        }
+        assert all(i.compress_type == zipfile.ZIP_STORED for i in infos)
+        record = archive.read("tiny-1.0.dist-info/RECORD").decode()
+    assert "tiny/__init__.pyc,sha256=" in record and "tiny/data.json," in record
+
+
+def test_the_standard_library_is_cut_to_what_was_imported(tmp_path: Path) -> None:
+    source = tmp_path / "python_stdlib.zip"
+    source.write_bytes(
+        _zip(
+            {
+                "kept.py": b'"""Kept."""\ndef f():\n    """Said."""\n    return 2\n',
+                "pkg/__init__.py": b"",
+                "pkg/sub.py": b"Y = 3\n",
+                "dropped.py": b"Z = 4\n",
+                "pyodide/__init__.py": b"",  # Pyodide's own: always kept
+            }
+        )
+    )
+    out = tmp_path / "cut.zip"
+    written = pyc.stdlib(str(source), ["kept.py", "pkg/sub.py"], str(out))
+    assert written == ["kept.pyc", "pkg/sub.pyc", "pyodide/__init__.pyc"]
+    with zipfile.ZipFile(out) as archive:
+        data = archive.read("kept.pyc")
+    assert data[:4] == importlib.util.MAGIC_NUMBER
+    code = marshal.loads(data[16:])
+    space: dict[str, object] = {}
+    exec(code, space)
+    assert space.get("__doc__") is None and space["f"].__doc__ is None  # type: ignore[attr-defined]
+    assert space["f"]() == 2  # type: ignore[operator]
+    assert code.co_filename == f"{pyc.STDLIB}/kept.py"
+    kept: dict[str, object] = {}  # a wheel's modules keep theirs
+    exec(marshal.loads(pyc.pyc(b'"""Kept."""\n', "kept.py")[16:]), kept)
+    assert kept["__doc__"] == "Kept."
+    with pytest.raises(ValueError, match=r"missing\.py"):
+        pyc.stdlib(str(source), ["kept.py", "missing.py"], str(out))

@@ -49,7 +49,8 @@ def test_the_committed_lock_pins_the_browsers_python_and_real_wheels() -> None:
     for wheel in lock.wheels:
         assert wheel.url.startswith("https://files.pythonhosted.org/packages/")
         assert wheel.url.endswith("/" + wheel.file)
-    # nothing the engine cannot run without, nothing of the front ends
+    # nothing the engine cannot run without, nothing of the front ends, no platformdirs (a
+    # browser has no user folders to look up)
     assert set(by_name) == {
         "pydantic",
         "pydantic-core",
@@ -57,8 +58,15 @@ def test_the_committed_lock_pins_the_browsers_python_and_real_wheels() -> None:
         "annotated-types",
         "typing-inspection",
         "babel",
-        "platformdirs",
         "pytrovich",
+    }
+    # the packages of a validation are installed after the engine's start, the rest at it
+    assert {w.name for w in lock.wheels if w.later} == {
+        "pydantic",
+        "pydantic-core",
+        "typing-extensions",
+        "annotated-types",
+        "typing-inspection",
     }
 
 
@@ -87,10 +95,16 @@ def _lock_text(**changes: str) -> str:
         ('imports = ["pydantic"]', 'imports = ["pydantic"]\nsurprise = 1', "surprise"),
         ('sha256 = "653a', 'sha256 = "zz3a', "sha256"),
         (
-            'depends = ["typing-extensions"]\n\n[[wheels]]\nname = "typing-extensions"',
-            'depends = ["left-pad"]\n\n[[wheels]]\nname = "typing-extensions"',
+            'depends = ["typing-extensions"]\nlater = true\n\n[[wheels]]\nname = "typing-extensions"',
+            'depends = ["left-pad"]\nlater = true\n\n[[wheels]]\nname = "typing-extensions"',
             "left-pad",
         ),
+        (
+            'imports = ["pytrovich"]',
+            'imports = ["pytrovich"]\ndepends = ["pydantic"]',
+            "installed later",
+        ),
+        ("later = true", 'later = "yes"', "later"),
     ],
 )
 def test_a_wrong_lock_is_one_line(tmp_path: Path, old: str, new: str, said: str) -> None:

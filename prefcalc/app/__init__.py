@@ -34,3 +34,14 @@ def cache_dir() -> Path:
     from prefcalc.store.ledger import data_dir
 
     return data_dir() / "cache" / "app"
+
+
+def later_failed(reason: str) -> str:
+    """The one line an operation gets on a phone that could not install the packages of a
+    validation (they come after the engine's start: a phone offline before it ever had them)."""
+    from prefcalc.i18n import _
+
+    return _(
+        "this phone has not yet downloaded what checks a file or a game's rules: open the app"
+        " once with the network ({reason})"
+    ).format(reason=reason)

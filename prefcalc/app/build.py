@@ -3,21 +3,28 @@
 From the pinned inputs (:mod:`prefcalc.app.lock`, fetched once by :mod:`prefcalc.app.fetch`)
 and prefcalc's own engine:
 
-1. Pyodide's runtime from its npm tarball (the WebAssembly Python, its standard library);
+1. Pyodide's runtime from its npm tarball (the WebAssembly Python);
 2. the wheels, Babel trimmed to the locales prefcalc speaks, plus a wheel of prefcalc's
    engine: every module but the front ends and the exports (the CLI, ``play``, the PDF and
    XLSX, the club history, the server; see :data:`LEFT_OUT`), with the presets and the
    compiled catalogs. The engine's module is brought back from the left-out ``app``
    package (its ``__init__`` too, which imports nothing of the build);
 3. all of them precompiled by the browser's own Python under Node (a ``.pyc`` is only
-   valid for the interpreter that wrote it), which then installs them and runs a short
-   night through every operation of the engine: a bundle that cannot answer is never
-   written;
-4. the page, the worker, the service worker and its list of files with their sha256, the
-   manifest and icons, the words of the pages in every language.
+   valid for the interpreter that wrote it), which then installs them and runs a night
+   through every operation of the engine, refusals included; the standard library is then
+   cut to the modules imported by the end of that night, precompiled too;
+4. the browser's start run again under Node from the built folder alone (the cut standard
+   library, the lock the phone reads): the engine imported with only the packages of the
+   start, then the night again with the later ones (the lock's ``later``: pydantic, which
+   only a validation needs). A module the bundle lacks fails the build, never the phone;
+5. the page, the worker, the service worker and its list of files with their sha256, the
+   manifest and icons, the words of the pages in every language; every file that shrinks
+   gets a gzip copy (the service worker fetches it and undoes it, so what a phone downloads
+   does not depend on the host compressing).
 
 Everything is made in a temporary folder beside the destination and renamed into place at
-the end: a failure at any step leaves the previous app (or nothing) as it was.
+the end: a failure at any step leaves the previous app (or nothing) as it was. Nothing in
+the folder names its own address: it works from any path of any static host.
 """
 
 from __future__ import annotations
@@ -51,6 +58,7 @@ LEFT_OUT = (
     "prefcalc/cli.py",
     "prefcalc/play.py",
     "prefcalc/completion.py",
+    "prefcalc/qr.py",
     "prefcalc/help_extract.py",
     "prefcalc/help_words.py",
     "prefcalc/export/",
@@ -91,10 +99,22 @@ SERVE_SCRIPTS = (
 """serve's scripts the app's pages are made of (one front-end code base: the score page and
 the watch view are given the phone's table instead of serve's)."""
 
-COMPRESSED = (".wasm", ".mjs", ".js", ".zip", ".json", ".css", ".html", ".svg")
+COMPRESSED = (
+    ".wasm",
+    ".mjs",
+    ".js",
+    ".zip",
+    ".whl",
+    ".json",
+    ".css",
+    ".html",
+    ".svg",
+    ".webmanifest",
+)
 """Files stored beside a gzip copy when it saves a tenth or more: the service worker fetches
-the copy at install and keeps the file itself, so the first install moves the fewest bytes
-from any static server (one that compresses nothing too)."""
+the copy and keeps the file itself, so a phone moves the fewest bytes from any static server
+(one that compresses nothing too). The wheels and the standard library are stored zips, so
+their copy compresses them whole."""
 
 FILE_TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -117,12 +137,56 @@ CHECK = """
 import json, sys, tempfile
 from pathlib import Path
 
+HEAVY = ("typer", "fastapi", "reportlab", "openpyxl", "pypdfium2", "prompt_toolkit", "jinja2",
+         "segno", "uvicorn", "platformdirs")
+
+def ask(engine, op, **args):
+    return json.loads(engine.handle(json.dumps({"op": op, "args": args})))
+
+def night(engine):
+    # the protocol's operations through handle(), as the worker calls them, in both
+    # languages, with what a phone may be given: a ledger from elsewhere (with a BOM), a
+    # redo, refusals of every kind; each answer is what it must be, or the build fails
+    expect = []
+    def want(ok, op, **args):
+        answer = ask(engine, op, **args)
+        if answer["ok"] is not ok:
+            raise AssertionError(f"{op}: {answer}")
+        expect.append(op)
+        return answer.get("result")
+    want(True, "lang", lang="ru")
+    made = want(True, "new", players=["Аня", "Боря", "Вера"], convention="leningrad",
+                target=10, price="0.5", currency="₽", taken=[])
+    name = made["name"]
+    for line in ("game Аня 6s 6 Боря:w Вера:p", "passes Аня=2 Боря=5 Вера=3", "undo", "redo",
+                 "misere Вера 0", "settle"):
+        want(True, "line", name=name, line=line)
+    want(False, "line", name=name, line="game Дима 6s 6")
+    for op in ("game", "log", "seats", "sheet", "cases", "summary"):
+        want(True, op, name=name)
+    want(True, "settle", name=name, method="average", rounding="whole")
+    want(True, "explain", name=name, number=1)
+    want(True, "lang", lang="en")
+    ledger = Path("/games", name + ".json").read_text(encoding="utf-8")
+    want(True, "check", ledger="\ufeff" + ledger)
+    want(True, "open", name="copy", ledger=ledger.replace("Боря", "Борис"), redo=None)
+    want(True, "close", name="copy")
+    data = json.loads(ledger)
+    data["deals"][0]["tricks"] = 11
+    want(False, "check", ledger=json.dumps(data))
+    data["schema"] = 99
+    want(False, "check", ledger=json.dumps(data))
+    want(False, "check", ledger="[" * 100000)
+    want(False, "check", ledger="{not json")
+    want(False, "open", name="../x", ledger=ledger, redo=None)
+    want(False, "nonsense")
+    return expect
+
 def main():
     from prefcalc.app import engine
     result = engine.selftest(Path(tempfile.mkdtemp()))
-    heavy = sorted(m for m in ("typer", "fastapi", "reportlab", "openpyxl", "pypdfium2",
-                               "prompt_toolkit", "jinja2", "segno", "uvicorn") if m in sys.modules)
-    result["heavy"] = heavy
+    result["night"] = night(engine)
+    result["heavy"] = sorted(m for m in HEAVY if m in sys.modules)
     result["python"] = sys.version.split()[0]
     return json.dumps(result)
 """
@@ -138,9 +202,53 @@ class Built:
     size: int  # bytes of the files the app loads
     transfer: int  # bytes the service worker fetches on the first install
     selftest: dict[str, Any]
+    later: int = 0  # of ``transfer``: the packages installed once the engine is ready
 
 
 Say = Callable[[str], None]
+
+
+MAX_URL = 2000
+"""The longest address ``--url`` takes (a QR code a phone reads holds far fewer)."""
+
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+"""Hosts a browser treats as secure over plain http (a service worker runs there)."""
+
+
+def check_url(text: str) -> str:
+    """The address the app will be put at, as ``--url`` gives it: ``https://host/path/`` (or
+    ``http://`` on this computer, where a browser runs a service worker too), a folder's
+    address (a trailing ``/`` added), with no user name, query or fragment. Anything else is
+    one line."""
+    import urllib.parse
+
+    from prefcalc.errors import one_line
+
+    def refuse(why: str) -> AppBuildError:
+        return AppBuildError(
+            _("--url {url}: {why} (nothing was built)").format(url=one_line(text, 80), why=why)
+        )
+
+    if len(text) > MAX_URL or not text.isprintable() or any(c.isspace() for c in text):
+        raise refuse(_("not an address"))
+    try:
+        parts = urllib.parse.urlsplit(text)
+        host = parts.hostname or ""
+        parts.port  # noqa: B018 (a port that is not a number raises here)
+    except ValueError:
+        raise refuse(_("not an address")) from None
+    if not (parts.scheme == "https" or (parts.scheme == "http" and host in LOOPBACK)):
+        raise refuse(
+            _("a phone installs the app only from an https:// address (or http://localhost)")
+        )
+    if not host:
+        raise refuse(_("not an address"))
+    if parts.username is not None or parts.password is not None or parts.query or parts.fragment:
+        raise refuse(_("the address of a folder, without a user name, ?query or #fragment"))
+    path = parts.path or "/"
+    if not path.endswith(("/", ".html")):
+        path += "/"
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
 
 
 def build(
@@ -183,7 +291,9 @@ def build(
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return Built(out, built.build, built.files, built.size, built.transfer, built.selftest)
+    return Built(
+        out, built.build, built.files, built.size, built.transfer, built.selftest, built.later
+    )
 
 
 def _check_destination(out: Path) -> None:
@@ -319,23 +429,9 @@ def _engine_wheel(into: Path) -> str:
     return name
 
 
-def _precompile(node: str, runtime: Path, sources: Path, out: Path) -> dict[str, Any]:
-    """The wheels of ``sources`` compiled by the browser's Python into ``out``, then
-    installed there and the engine's self-test run: its figures."""
-    check = sources.parent / "check.py"
-    check.write_text(CHECK, encoding="utf-8")
-    lock = runtime / "pyodide-lock.json"
-    command = [
-        node,
-        str(HERE / "node" / "pyodide-run.mjs"),
-        str(runtime),
-        str(sources),
-        str(out),
-        str(HERE / "pyc.py"),
-        str(check),
-    ]
-    if not lock.exists():
-        raise AppBuildError(_("the runtime has no lock file"), str(lock))
+def _node(node: str, step: str, *args: str) -> dict[str, Any]:
+    """One step of ``node/pyodide-run.mjs``: its answer, or the build refused in one line."""
+    command = [node, str(HERE / "node" / "pyodide-run.mjs"), step, *args]
     try:
         done = subprocess.run(
             command, capture_output=True, text=True, timeout=1800, check=False, env=_node_env()
@@ -346,7 +442,7 @@ def _precompile(node: str, runtime: Path, sources: Path, out: Path) -> dict[str,
         ) from None
     last = done.stdout.strip().splitlines()[-1:] or [""]
     try:
-        answer = json.loads(last[0])
+        answer: dict[str, Any] = json.loads(last[0])
     except ValueError:
         answer = {"error": (done.stderr.strip().splitlines() or [_("no answer")])[-1]}
     if "error" in answer or done.returncode != 0:
@@ -355,14 +451,69 @@ def _precompile(node: str, runtime: Path, sources: Path, out: Path) -> dict[str,
                 reason=answer.get("error", done.returncode)
             )
         )
+    return answer
+
+
+def _precompile(node: str, runtime: Path, sources: Path) -> None:
+    """The wheels of ``sources`` compiled by the browser's Python into ``runtime``."""
+    if not (runtime / "pyodide-lock.json").exists():
+        raise AppBuildError(_("the runtime has no lock file"), str(runtime / "pyodide-lock.json"))
+    _node(node, "compile", str(runtime), str(sources), str(runtime), str(HERE / "pyc.py"))
+
+
+def _night(node: str, runtime: Path, check: Path, lock: Lock) -> dict[str, Any]:
+    """The packages installed from the phone's lock, as its worker installs them, on Pyodide's
+    whole standard library, and the engine's night run; then the standard library cut to
+    what was imported, in place of the whole one. The night's figures, and how many modules
+    the standard library keeps."""
+    answer = _node(
+        node, "night", str(runtime), str(check), str(HERE / "pyc.py"), json.dumps(_later(lock))
+    )
     result: dict[str, Any] = answer["check"]
+    _refuse_heavy(result)
+    (runtime / "python_stdlib.cut.zip").replace(runtime / "python_stdlib.zip")
+    result["stdlib"] = len(answer["stdlib"])
+    return result
+
+
+def _refuse_heavy(result: dict[str, Any]) -> None:
     if result.get("heavy"):
         raise AppBuildError(
             _("the engine imported {modules} in the browser: nothing was written").format(
                 modules=", ".join(result["heavy"])
             )
         )
-    return result
+
+
+def _check_bundle(
+    node: str, runtime: Path, check: Path, lock: Lock, night: dict[str, Any]
+) -> dict[str, int]:
+    """The browser's start from the built folder alone, then the night again: the same
+    answers as on the whole standard library, nothing of the later packages imported before
+    the engine is ready. The start's figures (ms)."""
+    later = _later(lock)
+    answer = _node(node, "check", str(runtime), str(check), json.dumps(later))
+    result: dict[str, Any] = answer["check"]
+    _refuse_heavy(result)
+    if result.get("night") != night.get("night") or result.get("deals") != night.get("deals"):
+        raise AppBuildError(
+            _("the cut bundle answers otherwise than the whole one: nothing was written")
+        )
+    imports = {i for w in lock.wheels if w.later for i in w.imports}
+    early = sorted(imports & set(answer["early"]))
+    if early:
+        raise AppBuildError(
+            _(
+                "the engine's start imported {modules}, which the lock installs after it"
+                " (later = true): nothing was written"
+            ).format(modules=", ".join(early))
+        )
+    return {str(k): int(v) for k, v in answer["ms"].items()}
+
+
+def _later(lock: Lock) -> list[str]:
+    """The packages installed once the engine is ready (their dependencies come with them)."""
+    return [norm(w.name) for w in lock.wheels if w.later]
 
 
 def _node_env() -> dict[str, str]:
@@ -377,7 +528,8 @@ def _pyodide_lock(info: dict[str, Any], lock: Lock, wheels: Path, engine: str) -
     entries: list[tuple[str, str, str, list[str], list[str]]] = [
         (w.name, w.version, w.file, w.imports, w.depends) for w in lock.wheels
     ]
-    entries.append(("prefcalc", __version__, engine, ["prefcalc"], [w.name for w in lock.wheels]))
+    start = [w.name for w in lock.wheels if not w.later]
+    entries.append(("prefcalc", __version__, engine, ["prefcalc"], start))
     for name, version, file, imports, depends in entries:
         packages[norm(name)] = {
             "name": name,
@@ -402,12 +554,17 @@ def words_json() -> dict[str, Any]:
     return app_words()
 
 
-def _static(into: Path) -> None:
+def _static(into: Path, lock: Lock) -> None:
     """The page, its scripts, styles and icons; serve's pages (the score page and the watch
-    view, the same files as serve's) and serve's stylesheet."""
+    view, the same files as serve's) and serve's stylesheet; the worker told which packages
+    come after the start."""
     for path in sorted((HERE / "static").iterdir()):
         if path.is_file() and path.name != "sw.js":
             shutil.copyfile(path, into / path.name)
+    worker = (into / "worker.js").read_text(encoding="utf-8")
+    (into / "worker.js").write_text(
+        worker.replace("__LATER__", json.dumps(_later(lock))), encoding="utf-8"
+    )
     for name in SERVE_SCRIPTS:
         shutil.copyfile(PACKAGE / "web" / "static" / name, into / name)
     shutil.copyfile(PACKAGE / "web" / "static" / "app.css", into / "serve.css")
@@ -466,9 +623,12 @@ def _files(root: Path) -> Iterable[Path]:
             yield path
 
 
-def _service_worker(into: Path, lock: Lock, selftest: dict[str, Any], sources: str) -> Built:
-    """The list of files the service worker keeps (with their sha256, their type and the
-    gzip copy it fetches), the build's name, the worker itself and build.json."""
+def _service_worker(
+    into: Path, lock: Lock, selftest: dict[str, Any], start: dict[str, int], sources: str
+) -> Built:
+    """The list of files the service worker keeps (with their sha256, their type, the gzip
+    copy it fetches), the build's name, the worker itself and build.json."""
+    later = {f"pyodide/{w.file}" for w in lock.wheels if w.later}
     entries: list[dict[str, Any]] = []
     for path in _files(into):
         rel = path.relative_to(into).as_posix()
@@ -491,7 +651,9 @@ def _service_worker(into: Path, lock: Lock, selftest: dict[str, Any], sources: s
     worker = template.replace("__BUILD__", json.dumps(name)).replace("__FILES__", files)
     (into / "sw.js").write_text(worker, encoding="utf-8")
     size = sum(e["size"] for e in entries)
-    transfer = sum(e.get("gz", e["size"]) for e in entries) + len(worker.encode())
+    moved = {e["url"]: e.get("gz", e["size"]) for e in entries}
+    afterwards = sum(n for url, n in moved.items() if url in later)
+    transfer = sum(moved.values()) + len(worker.encode())
     mark = {
         "build": name,
         "prefcalc": __version__,
@@ -503,10 +665,13 @@ def _service_worker(into: Path, lock: Lock, selftest: dict[str, Any], sources: s
         "files": len(entries),
         "size": size,
         "transfer": transfer,
+        "later": afterwards,
+        "stdlib_modules": selftest.get("stdlib"),
+        "start_ms": start,
         "selftest_ms": selftest.get("ms", {}),
     }
     (into / MARK).write_text(json.dumps(mark, indent=1) + "\n", encoding="utf-8")
-    return Built(into, name, len(entries), size, transfer, selftest)
+    return Built(into, name, len(entries), size, transfer, selftest, afterwards)
 
 
 def _assemble(
@@ -525,16 +690,21 @@ def _assemble(
             version=info.get("python", lock.pyodide.python)
         )
     )
-    selftest = _precompile(node, runtime, raw, runtime)
+    _precompile(node, runtime, raw)
     shutil.rmtree(raw)
-    (staging / "check.py").unlink(missing_ok=True)
     pyodide_lock = _pyodide_lock(info, lock, runtime, engine)
     (runtime / "pyodide-lock.json").write_text(
         json.dumps(pyodide_lock, indent=1, sort_keys=True) + "\n", encoding="utf-8"
     )
-    _static(staging)
+    check = staging / "check.py"
+    check.write_text(CHECK, encoding="utf-8")
+    selftest = _night(node, runtime, check, lock)
+    say(_("checking the bundle as a phone starts it…"))
+    start = _check_bundle(node, runtime, check, lock, selftest)
+    check.unlink()
+    _static(staging, lock)
     _manifest(staging)
-    built = _service_worker(staging, lock, selftest, sources_digest(lock_path))
+    built = _service_worker(staging, lock, selftest, start, sources_digest(lock_path))
     for path in staging.rglob("*"):  # readable by any static server, like any other site
         path.chmod(0o755 if path.is_dir() else 0o644)
     staging.chmod(0o755)

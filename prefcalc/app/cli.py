@@ -31,6 +31,8 @@ class _Group(TyperGroup):
             for param in command.params:
                 if getattr(param, "help", None):
                     param.help = _(param.help)  # type: ignore[attr-defined]
+                if param.metavar:
+                    param.metavar = _(param.metavar)
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         self._translate()
@@ -61,12 +63,26 @@ def build(
             show_default=False,
         ),
     ] = None,
+    url: Annotated[
+        str | None,
+        typer.Option(
+            "--url",
+            metavar="ADDRESS",
+            help="The address where the folder will be put (https://…/): its QR code is"
+            " printed at the end, for the phones to open it.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Build the installable web app for phones, which works offline.
 
     The browser's Python (Pyodide) and prefcalc's engine, each input checked against the
-    lock file: the build needs the registries once, the app needs nothing."""
+    lock file: the build needs the registries once, the app needs nothing. The folder works
+    from any address of any static host."""
     from prefcalc.app.build import build as make
+    from prefcalc.app.build import check_url
+
+    address = check_url(url) if url is not None else None  # refused before anything is built
 
     def say(line: str) -> None:
         typer.echo(line)
@@ -82,3 +98,28 @@ def build(
             transfer=f"{built.transfer / 1e6:.1f}",
         )
     )
+    _publish(built.out, address)
+
+
+def _publish(folder: Path, address: str | None) -> None:
+    """How to put the folder where phones open it; with its address, that address's QR code."""
+    if address is None:
+        typer.echo(
+            _(
+                "to publish it: copy {folder} to any static host with HTTPS (a sub-folder is"
+                " fine: GitHub Pages, a club's web server); the project's own workflow"
+                " publishes it on GitHub Pages at every push to main. Give the address with"
+                " --url and the build prints its QR code for the phones"
+            ).format(folder=folder)
+        )
+        return
+    from prefcalc.qr import qr_text
+
+    typer.echo(
+        _(
+            "to publish it: copy {folder} to {url}; each phone opens that address once, online,"
+            " and adds it to the home screen: from then on it works with no network"
+        ).format(folder=folder, url=address)
+    )
+    typer.echo(qr_text(address), nl=False, color=True)  # the code is its colours: kept in a log too
+    typer.echo(address)

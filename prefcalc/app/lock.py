@@ -65,6 +65,10 @@ class Wheel(Pinned):
     depends: list[str] = Field(default_factory=list)
     drop: list[str] = Field(default_factory=list)
     keep: list[str] = Field(default_factory=list)
+    later: bool = False
+    """Installed into the browser's Python once the engine is ready, not at its start (the
+    phone downloads it with the rest, when the app is installed): a package that only some
+    operations import."""
 
     @model_validator(mode="after")
     def _named(self) -> Wheel:
@@ -93,10 +97,16 @@ class Lock(BaseModel):
         names = [norm(w.name) for w in self.wheels]
         if len(set(names)) != len(names):
             raise ValueError("wheels: a package is pinned twice")
+        later = {norm(w.name) for w in self.wheels if w.later}
         for w in self.wheels:
             for dep in w.depends:
                 if norm(dep) not in names:
                     raise ValueError(f"wheels: {w.name} depends on {dep}, which is not pinned")
+                if not w.later and norm(dep) in later:
+                    raise ValueError(
+                        f"wheels: {w.name} is installed at the start and depends on {dep},"
+                        " which is installed later"
+                    )
         return self
 
     def allowed_tags(self) -> tuple[str, ...]:

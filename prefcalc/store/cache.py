@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from pathlib import Path
 
 from prefcalc.errors import PrefcalcError
@@ -20,7 +21,11 @@ from prefcalc.store import files
 
 
 def data_dir() -> Path:
-    """Where prefcalc keeps its games: the user's data directory (platformdirs)."""
+    """Where prefcalc keeps its games: the user's data directory (platformdirs). In the
+    browser's Python (the app on a phone) a folder of its home in memory: there are no user
+    folders to look up, and platformdirs is not shipped there."""
+    if sys.platform == "emscripten":
+        return Path.home() / ".local" / "share" / "prefcalc"
     import platformdirs
 
     return Path(platformdirs.user_data_dir("prefcalc", appauthor=False))

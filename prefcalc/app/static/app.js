@@ -303,6 +303,35 @@ async function newGame(form) {
   }
 }
 
+/* The progress bar of the start: the service worker's download (most of a first visit), then
+   the engine's steps as the worker reports them; hidden once the engine is ready. */
+/** @type {Record<string, number>} */
+const STEPS = { python: 85, engine: 95 };
+
+/** @param {number} value how far, out of 100 */
+function progress(value) {
+  const bar = /** @type {HTMLProgressElement} */ ($("load-progress"));
+  bar.value = Math.max(bar.value, Math.min(100, value));
+  bar.hidden = value >= 100;
+}
+
+function followProgress() {
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.addEventListener("message", (event) => {
+      const m = event.data || {};
+      if (m.type === "progress" && m.total > 0) progress(80 * m.done / m.total);
+    });
+  }
+}
+
+/** @param {Engine} started the engine's worker, as it starts */
+function followEngine(started) {
+  started.worker.addEventListener("message", (event) => {
+    const m = event.data || {};
+    if (m.type === "progress" && STEPS[m.step]) progress(STEPS[m.step]);
+  });
+}
+
 async function controlled() {
   /* On the first visit the service worker fetches the app; the engine starts once it serves
      the files, so the first install fetches each file once. Without a service worker (a page
@@ -326,7 +355,12 @@ async function controlled() {
 async function startEngine() {
   const badge = $("engine");
   try {
-    const started = (state.engine = state.engine || new Engine("worker.js"));
+    if (!state.engine) {
+      progress(80); // the files are here (kept, or just downloaded)
+      state.engine = new Engine("worker.js");
+      followEngine(state.engine);
+    }
+    const started = state.engine;
     const hello = await started.ready;
     await started.call("lang", { lang: lang() });
     badge.dataset.t = "ready";
@@ -338,6 +372,7 @@ async function startEngine() {
     document.body.dataset.pythonMs = String(took.python || "");
     document.body.dataset.engineMs = String(took.engine || "");
     document.body.dataset.engine = "ready";
+    progress(100);
     /** @type {HTMLButtonElement} */ ($("new-form").querySelector("[data-testid=start]")).disabled = false;
     /** @type {HTMLInputElement} */ ($("import")).disabled = false;
     await renderGames();
@@ -352,7 +387,12 @@ async function startEngine() {
 async function main() {
   // served by the service worker already (not the first visit): the engine starts loading
   // at once, while the page reads its words and the games
-  if ("serviceWorker" in navigator && navigator.serviceWorker.controller) state.engine = new Engine("worker.js");
+  followProgress();
+  if ("serviceWorker" in navigator && navigator.serviceWorker.controller) {
+    progress(80);
+    state.engine = new Engine("worker.js");
+    followEngine(state.engine);
+  }
   const saved = localStorage.getItem("prefcalc-lang");
   await loadWords(saved || ((navigator.language || "").toLowerCase().startsWith("ru") ? "ru" : "en"));
   state.store = await Store.open();

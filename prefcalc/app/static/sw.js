@@ -1,9 +1,13 @@
 /* prefcalc app: the service worker. It keeps every file of the app (the list below is written
    by `prefcalc app build`, with each file's sha256) in one cache named after the build, so
    the app starts with no network at all. A file that has a gzip copy is fetched compressed
-   and kept decompressed: the first install moves the fewest bytes from any static server.
-   A file whose bytes are not the listed ones fails the install (the previous build, if any,
-   stays in charge). Nothing is fetched from another origin, ever. */
+   and kept decompressed: a phone moves the fewest bytes from any static server, one that
+   compresses nothing too. The install fetches every file, those the engine installs only
+   once it is ready (pydantic) included: an app that is installed works offline, whatever it
+   is asked next. A file whose bytes are not the listed ones fails the install (the previous
+   build, if any, stays in charge). The install says how far it is to the pages:
+   {type: "progress", done, total} (bytes moved). Nothing is fetched from another origin,
+   ever, and nothing here names the app's own address: its scope is its folder. */
 "use strict";
 
 const BUILD = __BUILD__;
@@ -15,8 +19,12 @@ function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+function where(file) {
+  return new URL(file.url, self.registration.scope).href;
+}
+
 async function fetchOne(file) {
-  const url = new URL(file.url, self.registration.scope).href;
+  const url = where(file);
   const answer = await fetch(file.gz ? url + ".gz" : url, { cache: "no-cache", credentials: "same-origin" });
   if (!answer.ok) throw new Error(file.url + ": " + answer.status);
   // a server may already have undone the gzip (Content-Encoding); the magic bytes tell
@@ -33,11 +41,19 @@ async function fetchOne(file) {
   return [url, new Response(bytes, { headers })];
 }
 
+async function tell(message) {
+  for (const client of await self.clients.matchAll({ includeUncontrolled: true, type: "window" })) {
+    client.postMessage(message);
+  }
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
     const have = new Set((await cache.keys()).map((r) => r.url));
-    const todo = FILES.filter((f) => !have.has(new URL(f.url, self.registration.scope).href));
+    const todo = FILES.filter((f) => !have.has(where(f)));
+    const total = todo.reduce((sum, f) => sum + (f.gz || f.size), 0);
+    let done = 0;
     // a few at a time: a phone on a slow Wi-Fi gets steady progress, not 20 stalled requests
     let next = 0;
     async function lane() {
@@ -45,8 +61,11 @@ self.addEventListener("install", (event) => {
         const file = todo[next++];
         const [url, response] = await fetchOne(file);
         await cache.put(url, response);
+        done += file.gz || file.size;
+        tell({ type: "progress", done, total });
       }
     }
+    tell({ type: "progress", done, total });
     await Promise.all([lane(), lane(), lane(), lane()]);
     await self.skipWaiting();
   })());
